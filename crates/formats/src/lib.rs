@@ -1,0 +1,1 @@
+//! trellis-formats: Weaveflow Graph Definitions and GRAPH.md. Pure: no I/O.

@@ -1,0 +1,252 @@
+//! Diagnostics are data: every checker in Trellis (GraphSpec, registry, Weaveflow, GRAPH.md, the
+//! save pipeline) reports problems as `Diagnostic` values, so the canvas badges, the problems
+//! panel, the save refusal and `trellis validate` all show the same thing.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// How bad a problem is. Only `Error` blocks a save.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum Severity {
+    Error,
+    Warning,
+    /// Worth knowing, never a problem (for example a project type that redefines a built-in).
+    Info,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// A place in a text: 1-based line and column (column counted in characters), plus the byte
+/// range so an editor can underline it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Span {
+    pub line: u32,
+    pub column: u32,
+    pub offset: u32,
+    pub length: u32,
+}
+
+impl Span {
+    /// The span of `start..end` (byte offsets) in `text`.
+    pub fn from_range(text: &str, start: usize, end: usize) -> Span {
+        let start = floor_char_boundary(text, start.min(text.len()));
+        let end = end.clamp(start, text.len());
+        let before = &text[..start];
+        let line = before.bytes().filter(|b| *b == b'\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = text[line_start..start].chars().count() + 1;
+        Span {
+            line: sat_u32(line),
+            column: sat_u32(column),
+            offset: sat_u32(start),
+            length: sat_u32(end - start),
+        }
+    }
+
+    /// The span of a 1-based line and column (as serde_json reports them), zero length.
+    pub fn from_line_column(text: &str, line: usize, column: usize) -> Span {
+        let mut offset = 0usize;
+        for (i, l) in text.split_inclusive('\n').enumerate() {
+            if i + 1 == line {
+                let col_bytes: usize = l.chars().take(column.saturating_sub(1)).map(char::len_utf8).sum();
+                offset += col_bytes;
+                break;
+            }
+            offset += l.len();
+        }
+        let mut span = Span::from_range(text, offset, offset);
+        // Keep serde_json's own numbers: they are what the user expects to read.
+        span.line = sat_u32(line.max(1));
+        span.column = sat_u32(column.max(1));
+        span
+    }
+}
+
+fn sat_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// The element of a graph a diagnostic is about, so the UI can select it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+#[ts(export)]
+pub enum Element {
+    Graph,
+    Node {
+        id: String,
+    },
+    /// An edge by its index in the document's edge list (and its ends, for messages).
+    Edge {
+        index: usize,
+        from: String,
+        to: String,
+    },
+    Channel {
+        name: String,
+    },
+}
+
+/// One problem found in a document.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Diagnostic {
+    /// A stable code from the documented list in `docs/diagnostics.md` (`spec/unknown-type`).
+    pub code: String,
+    pub severity: Severity,
+    /// A sentence naming the ids involved.
+    pub message: String,
+    /// An RFC 6901 JSON Pointer into the document (`/nodes/3/config/model`); "" is the root.
+    pub pointer: String,
+    /// Where in the text, when the document came from text and the place could be found.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    /// What the UI should select.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element: Option<Element>,
+}
+
+impl Diagnostic {
+    pub fn new(code: &str, severity: Severity, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code: code.to_owned(),
+            severity,
+            message: message.into(),
+            pointer: String::new(),
+            span: None,
+            element: None,
+        }
+    }
+    pub fn error(code: &str, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Error, message)
+    }
+    pub fn warning(code: &str, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Warning, message)
+    }
+    pub fn info(code: &str, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Info, message)
+    }
+    pub fn at(mut self, pointer: impl Into<String>) -> Self {
+        self.pointer = pointer.into();
+        self
+    }
+    pub fn with_span(mut self, span: Span) -> Self {
+        self.span = Some(span);
+        self
+    }
+    pub fn on(mut self, element: Element) -> Self {
+        self.element = Some(element);
+        self
+    }
+    pub fn on_node(self, id: impl Into<String>) -> Self {
+        self.on(Element::Node { id: id.into() })
+    }
+    pub fn on_channel(self, name: impl Into<String>) -> Self {
+        self.on(Element::Channel { name: name.into() })
+    }
+    pub fn on_edge(self, index: usize, from: impl Into<String>, to: impl Into<String>) -> Self {
+        self.on(Element::Edge { index, from: from.into(), to: to.into() })
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// True when any diagnostic is an error.
+pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(Diagnostic::is_error)
+}
+
+/// Builds an RFC 6901 pointer from segments, escaping `~` and `/`.
+pub fn pointer<I, S>(segments: I) -> String
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<str>,
+{
+    let mut out = String::new();
+    for s in segments {
+        out.push('/');
+        push_escaped(&mut out, s.as_ref());
+    }
+    out
+}
+
+/// Appends one escaped segment to a pointer.
+pub fn pointer_push(base: &str, segment: &str) -> String {
+    let mut out = String::with_capacity(base.len() + segment.len() + 1);
+    out.push_str(base);
+    out.push('/');
+    push_escaped(&mut out, segment);
+    out
+}
+
+fn push_escaped(out: &mut String, segment: &str) {
+    for c in segment.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// Splits a pointer into unescaped segments ("" -> none).
+pub fn pointer_segments(pointer: &str) -> Vec<String> {
+    if pointer.is_empty() {
+        return Vec::new();
+    }
+    pointer.split('/').skip(1).map(|s| s.replace("~1", "/").replace("~0", "~")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pointers_escape_and_unescape() {
+        let p = pointer(["nodes", "3", "config", "a/b~c"]);
+        assert_eq!(p, "/nodes/3/config/a~1b~0c");
+        assert_eq!(pointer_segments(&p), vec!["nodes", "3", "config", "a/b~c"]);
+        assert_eq!(pointer_push("/x", "y/z"), "/x/y~1z");
+        assert!(pointer_segments("").is_empty());
+    }
+
+    #[test]
+    fn spans_count_lines_and_characters() {
+        let text = "{\n  \"é\": 1,\n  \"b\": 2\n}";
+        let at = text.find("\"b\"").unwrap_or(0);
+        let s = Span::from_range(text, at, at + 3);
+        assert_eq!((s.line, s.column, s.length), (3, 3, 3));
+        let s = Span::from_line_column(text, 2, 8);
+        assert_eq!((s.line, s.column), (2, 8));
+        assert_eq!(&text[s.offset as usize..s.offset as usize + 1], "1");
+    }
+
+    #[test]
+    fn diagnostics_serialize_with_lowercase_severity() {
+        let d = Diagnostic::error("spec/x", "m").at("/nodes/0").on_node("a");
+        let v = serde_json::to_value(&d).unwrap_or_default();
+        assert_eq!(v["severity"], "error");
+        assert_eq!(v["element"]["kind"], "node");
+        assert!(v.get("span").is_none());
+    }
+}

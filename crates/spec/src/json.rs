@@ -1,0 +1,309 @@
+//! Reading JSON text the way an editor needs it: duplicate keys are an error (serde_json alone
+//! would keep the last one silently), nesting is bounded (serde_json's recursion limit of 128),
+//! object key order and number text are kept (the `preserve_order` and `arbitrary_precision`
+//! features), and every failure is a [`Diagnostic`] with a line and column.
+//!
+//! Parsing goes through serde_json, which is fast; spans for diagnostics found later (which
+//! carry only a JSON Pointer) are looked up on demand by [`fill_spans`], which parses the text a
+//! second time with `jsonc-parser` to get ranges. Clean documents never pay for that.
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Map, Number, Value};
+
+use crate::diagnostic::{pointer_segments, Diagnostic, Span};
+
+/// Codes of the JSON reading layer.
+pub mod codes {
+    /// The text is not JSON (with the place serde_json stopped at).
+    pub const SYNTAX: &str = "json/syntax";
+    /// The same key twice in one object.
+    pub const DUPLICATE_KEY: &str = "json/duplicate-key";
+    /// Arrays and objects nested deeper than [`super::MAX_DEPTH`].
+    pub const TOO_DEEP: &str = "json/too-deep";
+    /// The bytes are not UTF-8.
+    pub const INVALID_UTF8: &str = "json/invalid-utf8";
+}
+
+/// The nesting limit: serde_json's own recursion limit.
+pub const MAX_DEPTH: usize = 128;
+
+const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// Decodes bytes as UTF-8, or says where the first bad byte is.
+pub fn decode_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        let good = e.valid_up_to();
+        // The valid prefix is text, so the span can be computed on it.
+        let prefix = std::str::from_utf8(&bytes[..good]).unwrap_or_default();
+        let span = Span::from_range(prefix, good, good);
+        Diagnostic::error(
+            codes::INVALID_UTF8,
+            format!("the file is not valid UTF-8: bad byte at line {}, column {}", span.line, span.column),
+        )
+        .with_span(span)
+    })
+}
+
+/// Parses one JSON value (and nothing after it) from `text`.
+pub fn parse(text: &str) -> Result<Value, Diagnostic> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = Checked::deserialize(&mut de).map_err(|e| to_diagnostic(text, &e))?;
+    de.end().map_err(|e| to_diagnostic(text, &e))?;
+    Ok(value.0)
+}
+
+fn to_diagnostic(text: &str, e: &serde_json::Error) -> Diagnostic {
+    let full = e.to_string();
+    // serde_json appends " at line N column M"; the span carries that, so drop it from the text.
+    let message = match full.rfind(" at line ") {
+        Some(i) => full[..i].to_owned(),
+        None => full,
+    };
+    let span = Span::from_line_column(text, e.line(), e.column());
+    let (code, message) = if message.starts_with("duplicate key") {
+        (codes::DUPLICATE_KEY, message)
+    } else if message.starts_with("recursion limit exceeded") {
+        (codes::TOO_DEEP, format!("arrays and objects are nested more than {MAX_DEPTH} levels deep"))
+    } else {
+        (codes::SYNTAX, format!("invalid JSON: {message}"))
+    };
+    Diagnostic::error(code, format!("{message} (line {}, column {})", span.line, span.column)).with_span(span)
+}
+
+/// A `Value` built by a visitor that refuses duplicate keys.
+struct Checked(Value);
+
+impl<'de> Deserialize<'de> for Checked {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(CheckedVisitor).map(Checked)
+    }
+}
+
+struct CheckedVisitor;
+
+impl<'de> Visitor<'de> for CheckedVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Number::from_f64(v).map(Value::Number).ok_or_else(|| E::custom("number is not finite"))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        while let Some(Checked(v)) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = Map::new();
+        let Some(first) = map.next_key::<String>()? else {
+            return Ok(Value::Object(out));
+        };
+        if first == NUMBER_TOKEN {
+            // With `arbitrary_precision`, serde_json hands numbers over as a one-entry map
+            // holding the number's text; parse that text back into a Number (kept verbatim).
+            let text: String = map.next_value()?;
+            return serde_json::from_str::<Number>(&text).map(Value::Number).map_err(de::Error::custom);
+        }
+        let mut key = first;
+        loop {
+            let Checked(v) = map.next_value()?;
+            if out.contains_key(&key) {
+                return Err(de::Error::custom(format!(
+                    "duplicate key \"{}\" in one object",
+                    key.escape_debug()
+                )));
+            }
+            out.insert(key, v);
+            match map.next_key::<String>()? {
+                Some(k) => key = k,
+                None => break,
+            }
+        }
+        Ok(Value::Object(out))
+    }
+}
+
+/// Fills in `span` for every diagnostic that has a pointer but no span, by finding the pointer
+/// in `text`. A pointer to an object member spans `"key": value`; to an array element, the
+/// element. A pointer that is not in the text (say, a field that is missing) falls back to its
+/// nearest ancestor that is.
+pub fn fill_spans(text: &str, diagnostics: &mut [Diagnostic]) {
+    if diagnostics.iter().all(|d| d.span.is_some()) {
+        return;
+    }
+    let options = jsonc_parser::ParseOptions {
+        allow_comments: false,
+        allow_loose_object_property_names: false,
+        allow_trailing_commas: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        allow_unary_plus_numbers: false,
+        allow_bare_decimal_point_numbers: false,
+        allow_non_finite_numbers: false,
+        allow_extended_string_escapes: false,
+    };
+    // Deep documents were refused by `parse` already; guard anyway so this never recurses deep.
+    if max_depth(text) > MAX_DEPTH {
+        return;
+    }
+    let Ok(parsed) = jsonc_parser::parse_to_ast(text, &Default::default(), &options) else {
+        return;
+    };
+    let Some(root) = parsed.value else { return };
+    for d in diagnostics.iter_mut().filter(|d| d.span.is_none()) {
+        let (start, end) = locate(&root, &pointer_segments(&d.pointer));
+        d.span = Some(Span::from_range(text, start, end));
+    }
+}
+
+/// The byte range of the deepest node on the pointer's path.
+fn locate(root: &jsonc_parser::ast::Value<'_>, segments: &[String]) -> (usize, usize) {
+    use jsonc_parser::ast::Value as V;
+    use jsonc_parser::common::Ranged;
+    let mut node = root;
+    let mut range = root.range();
+    for seg in segments {
+        match node {
+            V::Object(obj) => {
+                // The last duplicate wins in serde_json; mirror that.
+                let Some(prop) = obj.properties.iter().rev().find(|p| p.name.as_str() == seg) else {
+                    break;
+                };
+                range = prop.range;
+                node = &prop.value;
+            }
+            V::Array(arr) => {
+                let Some(el) = seg.parse::<usize>().ok().and_then(|i| arr.elements.get(i)) else {
+                    break;
+                };
+                range = el.range();
+                node = el;
+            }
+            _ => break,
+        }
+    }
+    (range.start, range.end)
+}
+
+/// Bracket depth of a JSON text, ignoring brackets inside strings. Linear, no recursion.
+pub fn max_depth(text: &str) -> usize {
+    let (mut depth, mut max, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keeps_key_order_and_number_text() {
+        let v = parse(r#"{"z": 1.50, "a": -0.0, "m": 12345678901234567890123}"#).unwrap_or_default();
+        let keys: Vec<_> = v.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+        assert_eq!(keys, ["z", "a", "m"]);
+        assert_eq!(
+            serde_json::to_string(&v).unwrap_or_default(),
+            r#"{"z":1.50,"a":-0.0,"m":12345678901234567890123}"#
+        );
+    }
+
+    #[test]
+    fn refuses_duplicate_keys_with_a_place() {
+        let text = "{\n  \"a\": 1,\n  \"b\": {\"x\": 1, \"x\": 2}\n}";
+        let d = parse(text).err().unwrap_or_else(|| Diagnostic::error("none", ""));
+        assert_eq!(d.code, codes::DUPLICATE_KEY);
+        assert!(d.message.contains("\"x\""), "{}", d.message);
+        assert_eq!(d.span.map(|s| s.line), Some(3));
+    }
+
+    #[test]
+    fn syntax_errors_have_line_and_column() {
+        let d = parse("{\n  \"a\": 1,,\n}").err().unwrap_or_else(|| Diagnostic::error("none", ""));
+        assert_eq!(d.code, codes::SYNTAX);
+        assert_eq!(d.span.map(|s| s.line), Some(2));
+        let d = parse("{} {}").err().unwrap_or_else(|| Diagnostic::error("none", ""));
+        assert_eq!(d.code, codes::SYNTAX);
+        let d = parse("").err().unwrap_or_else(|| Diagnostic::error("none", ""));
+        assert_eq!(d.code, codes::SYNTAX);
+    }
+
+    #[test]
+    fn deep_nesting_is_refused_not_overflowed() {
+        let text = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        let d = parse(&text).err().unwrap_or_else(|| Diagnostic::error("none", ""));
+        assert_eq!(d.code, codes::TOO_DEEP);
+        assert_eq!(max_depth(&text), 10_000);
+        let mut ds = vec![Diagnostic::error("x", "y").at("/0")];
+        fill_spans(&text, &mut ds); // must not recurse
+        assert!(ds[0].span.is_none());
+    }
+
+    #[test]
+    fn invalid_utf8_is_placed() {
+        let d = decode_utf8(b"{\n \"a\": \"\xff\"}").err().unwrap_or_else(|| Diagnostic::error("none", ""));
+        assert_eq!(d.code, codes::INVALID_UTF8);
+        assert_eq!(d.span.map(|s| (s.line, s.column)), Some((2, 8)));
+    }
+
+    #[test]
+    fn spans_are_found_from_pointers() {
+        let text = "{\n  \"nodes\": [\n    {\"id\": \"a\", \"config\": {\"t\": 5}}\n  ]\n}";
+        let mut ds = vec![
+            Diagnostic::error("x", "y").at("/nodes/0/config/t"),
+            Diagnostic::error("x", "y").at("/nodes/0/missing"),
+            Diagnostic::error("x", "y").at(""),
+        ];
+        fill_spans(text, &mut ds);
+        let t = ds[0].span.unwrap_or(Span { line: 0, column: 0, offset: 0, length: 0 });
+        assert_eq!((t.line, &text[t.offset as usize..(t.offset + t.length) as usize]), (3, "\"t\": 5"));
+        assert_eq!(ds[1].span.map(|s| s.line), Some(3));
+        assert_eq!(ds[2].span.map(|s| (s.line, s.column)), Some((1, 1)));
+    }
+}

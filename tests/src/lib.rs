@@ -1,0 +1,1 @@
+//! Shared helpers for the integration tests (paths to the corpus and to built binaries).
