@@ -5,7 +5,9 @@
 
 pub mod diagnostic;
 pub mod json;
+pub mod model;
 pub mod registry;
 
 pub use diagnostic::{Diagnostic, Element, Severity, Span};
+pub use model::{ChannelSpec, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, END, START};
 pub use registry::{Built, Factory, NodeFn, NodeType, Registry, State, TypeInfo, Update};
