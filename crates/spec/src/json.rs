@@ -128,25 +128,49 @@ impl<'de> Visitor<'de> for CheckedVisitor {
         if first == NUMBER_TOKEN {
             // With `arbitrary_precision`, serde_json hands numbers over as a one-entry map
             // holding the number's text; parse that text back into a Number (kept verbatim).
-            let text: String = map.next_value()?;
-            return serde_json::from_str::<Number>(&text).map(Value::Number).map_err(de::Error::custom);
+            // Borrow the text where serde_json can lend it (no allocation but the Number's own).
+            return map.next_value::<NumberText>().map(|n| Value::Number(n.0));
         }
         let mut key = first;
         loop {
             let Checked(v) = map.next_value()?;
-            if out.contains_key(&key) {
-                return Err(de::Error::custom(format!(
-                    "duplicate key \"{}\" in one object",
-                    key.escape_debug()
-                )));
+            // One hash per key: the entry says whether it was there already.
+            match out.entry(key) {
+                serde_json::map::Entry::Vacant(slot) => {
+                    slot.insert(v);
+                }
+                serde_json::map::Entry::Occupied(slot) => {
+                    return Err(de::Error::custom(format!(
+                        "duplicate key \"{}\" in one object",
+                        slot.key().escape_debug()
+                    )));
+                }
             }
-            out.insert(key, v);
             match map.next_key::<String>()? {
                 Some(k) => key = k,
                 None => break,
             }
         }
         Ok(Value::Object(out))
+    }
+}
+
+/// A number's text (as `arbitrary_precision` hands it over) parsed into a [`Number`].
+struct NumberText(Number);
+
+impl<'de> Deserialize<'de> for NumberText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = NumberText;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a number's text")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<NumberText, E> {
+                serde_json::from_str::<Number>(v).map(NumberText).map_err(E::custom)
+            }
+        }
+        d.deserialize_str(V)
     }
 }
 

@@ -3,11 +3,33 @@
 //! Pure: this crate takes text and values and returns values, text and diagnostics. It never
 //! touches files, the clock or the network. See `docs/ARCHITECTURE.md`.
 
+pub mod analysis;
+pub mod builder;
+pub mod builtin;
+pub mod checks;
+pub mod config_check;
+pub mod config_schema;
 pub mod diagnostic;
+pub mod executor;
+pub mod generate;
+pub mod graph;
 pub mod json;
+pub mod manifest;
+pub mod mermaid;
 pub mod model;
+pub mod pipeline;
+pub mod predicate;
+pub mod read;
 pub mod registry;
+pub mod schema;
+pub mod validate;
+pub mod writer;
 
 pub use diagnostic::{Diagnostic, Element, Severity, Span};
 pub use model::{ChannelSpec, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, END, START};
 pub use registry::{Built, Factory, NodeFn, NodeType, Registry, State, TypeInfo, Update};
+pub use builder::GraphBuilder;
+pub use graph::{from_spec, from_spec_owned, to_spec, Channel, CompiledGraph, Edge, Graph, Guard, Node, Reducer, Router};
+pub use read::{parse_spec, parse_spec_bytes, Parsed};
+pub use validate::validate;
+pub use writer::to_canonical_string;

@@ -10,6 +10,7 @@
 //! `{name, channels:{<n>:{reducer}}, nodes:[{id,type,config}], edges:[{from,to[,when]}]}`.
 
 use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use ts_rs::TS;
@@ -20,24 +21,31 @@ pub const START: &str = "__start__";
 pub const END: &str = "__end__";
 
 /// A whole GraphSpec document.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS, JsonSchema)]
 #[ts(export)]
+#[schemars(title = "Ilmek GraphSpec", extend("$id" = "https://trellis.dev/schema/graphspec.json"))]
 pub struct GraphSpec {
     /// `null` for an unnamed graph (written as `null`, never omitted).
+    #[schemars(default)]
     pub name: Option<String>,
     /// Channel name -> declaration, in document order.
     #[ts(type = "Record<string, ChannelSpec>")]
+    #[schemars(default)]
     pub channels: IndexMap<String, ChannelSpec>,
     /// In document order: this is the task order that fixes the reducer fold order.
+    #[schemars(default)]
     pub nodes: Vec<NodeSpec>,
     /// In document order.
+    #[schemars(default)]
     pub edges: Vec<EdgeSpec>,
 }
 
 /// A channel declaration.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, JsonSchema)]
 #[ts(export)]
 pub struct ChannelSpec {
+    /// How writes are folded in; `last_write` when absent.
+    #[schemars(default)]
     pub reducer: ReducerName,
 }
 
@@ -85,24 +93,31 @@ impl<'de> Deserialize<'de> for ReducerName {
 }
 
 /// A node: `{id, type, config}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, JsonSchema)]
 #[ts(export)]
 pub struct NodeSpec {
+    /// Unique, non-empty, not `__start__` or `__end__`.
+    #[schemars(length(min = 1))]
     pub id: String,
     /// `None` when the document gave no type (an error: every stored node needs one).
     #[serde(rename = "type")]
+    #[schemars(with = "String", length(min = 1))]
     pub type_name: Option<String>,
     /// Passed to the registry factory uninterpreted; key order and number text kept as read.
     #[ts(type = "Record<string, unknown>")]
+    #[schemars(default)]
     pub config: Map<String, Value>,
 }
 
 /// An edge: `{from, to, when?}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS, JsonSchema)]
 #[ts(export)]
 pub struct EdgeSpec {
+    /// A node id or `__start__`.
     pub from: String,
+    /// A node id or `__end__`.
     pub to: String,
+    /// A declarative guard; the edge fires when it holds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub when: Option<Predicate>,

@@ -1,0 +1,220 @@
+//! `trellis fmt [--check] [--drop-unknown] FILE...`
+//!
+//! Rewrites each file to the canonical text (`trellis_spec::writer::to_canonical_string`), and
+//! only when that changes it. The new text goes to a temporary file in the same folder that
+//! then replaces the original (so a crash never leaves half a file), with the original's
+//! permissions; a symlink is followed and its target rewritten.
+//!
+//! Never written: a file that cannot be read as a document (the diagnostics are printed,
+//! exit 1), and a file whose canonical form would drop unknown fields, unless
+//! `--drop-unknown` says that is wanted (a formatter must not delete content silently).
+//! `--check` writes nothing, lists the files that would change and exits 1 if there are any.
+//! `-` reads standard input and prints the canonical text to standard output.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use trellis_spec::read::codes::UNKNOWN_FIELD;
+use trellis_spec::writer::to_canonical_string;
+use trellis_spec::Diagnostic;
+
+use crate::load::{self, io_reason};
+use crate::report::{self, codes, Exit, FileReport, OutputFormat};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Write nothing; list the files that are not in canonical form and exit 1 if any.
+    #[arg(long)]
+    pub check: bool,
+    /// Rewrite even when the canonical form drops unknown fields (they are listed).
+    #[arg(long)]
+    pub drop_unknown: bool,
+    /// The documents to format.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// What happened to one file.
+#[derive(Debug, PartialEq, Eq)]
+enum Outcome {
+    Unchanged,
+    WouldChange,
+    Written,
+}
+
+pub fn run(args: Args) -> Exit {
+    let mut exit = Exit::Clean;
+    for path in &args.files {
+        match format_one(path, &args) {
+            Ok(Outcome::Unchanged) => {}
+            Ok(Outcome::WouldChange) => {
+                let shown = if load::is_stdin(path) {
+                    load::STDIN_NAME.to_owned()
+                } else {
+                    path.display().to_string()
+                };
+                report::write_stdout(&format!("would reformat {shown}\n"));
+                exit = exit.max(Exit::Problems);
+            }
+            Ok(Outcome::Written) => report::write_stdout(&format!("formatted {}\n", path.display())),
+            Err((r, e)) => {
+                report::print(&[r], OutputFormat::Human, true);
+                exit = exit.max(e);
+            }
+        }
+    }
+    exit
+}
+
+fn format_one(path: &Path, args: &Args) -> Result<Outcome, (FileReport, Exit)> {
+    let (source, doc) = load::load(path).map_err(|f| (f.report, f.exit))?;
+    if let load::Document::GraphMd(read) = doc {
+        return format_graphmd(path, args, &source, read);
+    }
+    if let load::Document::Weaveflow(parsed) = doc {
+        return format_weaveflow(path, args, &source, parsed);
+    }
+    // Loaded once: standard input cannot be read twice.
+    let (source, parsed) = load::into_graphspec(source, doc).map_err(|f| (f.report, f.exit))?;
+    let (spec, diagnostics) = load::require_spec(&source, parsed).map_err(|f| (f.report, f.exit))?;
+    let canonical = to_canonical_string(&spec);
+    let stdin = load::is_stdin(path);
+    if canonical == source.text && !stdin {
+        return Ok(Outcome::Unchanged);
+    }
+    if args.check {
+        return Ok(if canonical == source.text { Outcome::Unchanged } else { Outcome::WouldChange });
+    }
+    let dropped: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code == UNKNOWN_FIELD).collect();
+    if !dropped.is_empty() {
+        let refusal = !args.drop_unknown;
+        let mut shown = dropped;
+        if refusal {
+            shown.push(Diagnostic::error(
+                codes::WOULD_DROP_FIELDS,
+                "not rewritten: the canonical form would drop the unknown fields above (pass --drop-unknown to drop them)",
+            ));
+        }
+        let r = FileReport::new(source.display.clone(), Some(source.text.clone()), shown);
+        if refusal {
+            return Err((r, Exit::Problems));
+        }
+        report::print(&[r], OutputFormat::Human, true);
+    }
+    if stdin {
+        // A filter: the canonical text goes to stdout.
+        report::write_stdout(&canonical);
+        return Ok(Outcome::Unchanged);
+    }
+    write_replacing(path, &canonical).map_err(|message| {
+        let d = Diagnostic::error(codes::WRITE_FAILED, message);
+        (FileReport::new(source.display.clone(), None, vec![d]), Exit::Usage)
+    })?;
+    Ok(Outcome::Written)
+}
+
+/// GRAPH.md (graphmd helper): the canonical front matter, the body untouched. YAML comments
+/// are not kept by the canonical writer, so a file with comments is treated like one with
+/// unknown fields: rewritten only with `--drop-unknown`.
+fn format_graphmd(
+    path: &Path,
+    args: &Args,
+    source: &load::Source,
+    read: trellis_formats::graphmd::ReadResult,
+) -> Result<Outcome, (FileReport, Exit)> {
+    use trellis_formats::graphmd;
+    let Some(doc) = read.doc else {
+        return Err((
+            FileReport::new(source.display.clone(), Some(source.text.clone()), read.diagnostics),
+            Exit::Problems,
+        ));
+    };
+    let canonical = graphmd::to_canonical_string(&doc);
+    let stdin = load::is_stdin(path);
+    if canonical == source.text && !stdin {
+        return Ok(Outcome::Unchanged);
+    }
+    if args.check {
+        return Ok(if canonical == source.text { Outcome::Unchanged } else { Outcome::WouldChange });
+    }
+    let dropped: Vec<Diagnostic> =
+        read.diagnostics.into_iter().filter(|d| d.code == graphmd::codes::COMMENTS_NOT_KEPT).collect();
+    if !dropped.is_empty() {
+        let r = FileReport::new(source.display.clone(), Some(source.text.clone()), dropped);
+        if !args.drop_unknown {
+            let mut r = r;
+            r.diagnostics.push(Diagnostic::error(codes::WRITE_FAILED, "not rewritten: the canonical form would drop the YAML comments above (pass --drop-unknown to drop them)"));
+            return Err((r, Exit::Problems));
+        }
+        report::print(&[r], OutputFormat::Human, true);
+    }
+    if stdin {
+        // A filter: the canonical text goes to stdout.
+        report::write_stdout(&canonical);
+        return Ok(Outcome::Unchanged);
+    }
+    write_replacing(path, &canonical).map_err(|message| {
+        let d = Diagnostic::error(codes::WRITE_FAILED, message);
+        (FileReport::new(source.display.clone(), None, vec![d]), Exit::Usage)
+    })?;
+    Ok(Outcome::Written)
+}
+
+/// Weaveflow (weaveflow helper): the writer's form (2-space indent, final newline) with the
+/// file's own key order, number text and values kept, so only whitespace changes. Nothing is
+/// dropped (unknown fields are kept verbatim), but a file that does not read (syntax, several
+/// JSON values) or has reading errors is not rewritten: those must be fixed by hand first.
+fn format_weaveflow(
+    path: &Path,
+    args: &Args,
+    source: &load::Source,
+    parsed: trellis_formats::weaveflow::Parsed,
+) -> Result<Outcome, (FileReport, Exit)> {
+    let doc = match parsed.doc {
+        Some(doc) if !trellis_spec::diagnostic::has_errors(&parsed.diagnostics) => doc,
+        _ => {
+            return Err((
+                FileReport::new(source.display.clone(), Some(source.text.clone()), parsed.diagnostics),
+                Exit::Problems,
+            ))
+        }
+    };
+    let formatted = trellis_formats::weaveflow::to_string(&doc);
+    let stdin = load::is_stdin(path);
+    if formatted == source.text && !stdin {
+        return Ok(Outcome::Unchanged);
+    }
+    if args.check {
+        return Ok(if formatted == source.text { Outcome::Unchanged } else { Outcome::WouldChange });
+    }
+    if stdin {
+        report::write_stdout(&formatted);
+        return Ok(Outcome::Unchanged);
+    }
+    write_replacing(path, &formatted).map_err(|message| {
+        let d = Diagnostic::error(codes::WRITE_FAILED, message);
+        (FileReport::new(source.display.clone(), None, vec![d]), Exit::Usage)
+    })?;
+    Ok(Outcome::Written)
+}
+
+/// Replaces the file at `path` (following symlinks) with `text`, atomically.
+fn write_replacing(path: &Path, text: &str) -> Result<(), String> {
+    let target = fs::canonicalize(path).map_err(|e| format!("cannot write: {}", io_reason(&e)))?;
+    let dir = target.parent().unwrap_or(Path::new("."));
+    let permissions = fs::metadata(&target).map(|m| m.permissions()).ok();
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".trellis-fmt-")
+        .tempfile_in(dir)
+        .map_err(|e| format!("cannot write a temporary file in {}: {}", dir.display(), io_reason(&e)))?;
+    tmp.write_all(text.as_bytes())
+        .and_then(|()| tmp.as_file().sync_all())
+        .map_err(|e| format!("cannot write: {}", io_reason(&e)))?;
+    if let Some(p) = permissions {
+        fs::set_permissions(tmp.path(), p)
+            .map_err(|e| format!("cannot keep the permissions: {}", io_reason(&e)))?;
+    }
+    tmp.persist(&target).map_err(|e| format!("cannot replace the file: {}", io_reason(&e.error)))?;
+    Ok(())
+}

@@ -1,0 +1,10 @@
+//! One module per `trellis` subcommand. Each has an `Args` (clap) and a `run(Args) -> Exit`.
+
+pub mod convert;
+pub mod fmt;
+pub mod mermaid;
+pub mod paths;
+pub mod registry;
+pub mod schema;
+pub mod simulate;
+pub mod validate;

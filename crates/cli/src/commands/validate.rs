@@ -1,0 +1,103 @@
+//! `trellis validate [--registry FILE]... [--no-discover] [--format json] FILE...`
+//!
+//! Reads each file, runs the one validator (`trellis_spec::validate::validate`) and prints
+//! every problem. Exit 1 when any file has an error (warnings alone exit 0), 2 when a file
+//! could not be read.
+
+use std::path::PathBuf;
+
+use trellis_spec::json;
+use trellis_spec::validate::validate;
+
+use crate::load::{self, Document};
+use crate::registries;
+use crate::report::{self, Exit, FileReport, OutputFormat};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A registry file describing the node types (repeatable; later files win).
+    #[arg(long = "registry", value_name = "FILE")]
+    pub registries: Vec<PathBuf>,
+    /// Do not look for registries next to the documents.
+    #[arg(long)]
+    pub no_discover: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    pub format: OutputFormat,
+    /// The Weaveflow `version` accepted in Weaveflow files ("1.0"; the format has used "2.0").
+    #[arg(long, value_name = "VERSION", default_value = trellis_formats::weaveflow::DEFAULT_VERSION)]
+    pub weaveflow_version: String,
+    /// The documents to check.
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+pub fn run(args: Args) -> Exit {
+    let mut regs = registries::load(&args.registries, !args.no_discover, &args.files);
+    regs.announce();
+    let mut exit = regs.exit.unwrap_or(Exit::Clean);
+    let mut reports = std::mem::take(&mut regs.reports);
+    // In the human form, files that could not be read at all are reported on stderr.
+    let mut unreadable = Vec::new();
+    for path in &args.files {
+        let (r, e) = check(path, regs.registry_for(path), &args.weaveflow_version);
+        exit = exit.max(e);
+        if e == Exit::Usage && args.format == OutputFormat::Human {
+            unreadable.push(r);
+        } else {
+            reports.push(r);
+        }
+    }
+    if !unreadable.is_empty() {
+        report::print(&unreadable, args.format, true);
+    }
+    report::print(&reports, args.format, false);
+    if args.format == OutputFormat::Human {
+        unreadable.extend(reports);
+        report::note(&report::summary(&unreadable));
+    }
+    exit
+}
+
+/// The report of one file and the exit it implies.
+/// `weaveflow_version` is the Weaveflow `version` accepted (`--weaveflow-version`).
+pub fn check(
+    path: &std::path::Path,
+    registry: Option<&trellis_spec::Registry>,
+    weaveflow_version: &str,
+) -> (FileReport, Exit) {
+    let (source, doc) = match load::load(path) {
+        Ok(loaded) => loaded,
+        Err(f) => return (f.report, f.exit),
+    };
+    let diagnostics = match doc {
+        Document::GraphSpec(parsed) => {
+            let mut diagnostics = parsed.diagnostics;
+            if let Some(spec) = &parsed.spec {
+                diagnostics.extend(validate(spec, registry));
+            }
+            json::fill_spans(&source.text, &mut diagnostics);
+            diagnostics
+        }
+        Document::Weaveflow(parsed) => {
+            let mut diagnostics = parsed.diagnostics;
+            if let Some(doc) = &parsed.doc {
+                let options = trellis_formats::weaveflow::ValidateOptions {
+                    expected_version: weaveflow_version.trim().to_owned(),
+                };
+                diagnostics.extend(trellis_formats::weaveflow::validate(
+                    doc.definition(),
+                    registry,
+                    &options,
+                ));
+            }
+            json::fill_spans(&source.text, &mut diagnostics);
+            diagnostics
+        }
+        // GRAPH.md: read and validated by the loader, spans already filled.
+        Document::GraphMd(read) => read.diagnostics,
+    };
+    let report = FileReport::new(source.display, Some(source.text), diagnostics);
+    let exit = if report.has_errors() { Exit::Problems } else { Exit::Clean };
+    (report, exit)
+}

@@ -1,0 +1,166 @@
+//! Reading a file and deciding what it is: the one place the command line dispatches on
+//! format ([`detect`], then one [`Document`] arm per format). Every command loads through here;
+//! the commands that work on GraphSpec only use [`load_graphspec`], which names what it got.
+//!
+//! I/O failures (missing file, a directory, no permission) exit 2; a file that is there but
+//! is not valid text or not a document exits 1, with a diagnostic.
+
+use std::fs;
+use std::io::Read;
+use std::path::Path;
+
+use trellis_spec::read::{parse_spec, Parsed};
+use trellis_spec::{json, Diagnostic, GraphSpec};
+
+use crate::report::{codes, Exit, FileReport};
+
+/// The formats the command line reads, as `trellis_formats::detect` tells them apart.
+pub use trellis_formats::detect::Format;
+
+/// A file's text, read and decoded.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The path as the user wrote it (what diagnostics print).
+    pub display: String,
+    pub text: String,
+}
+
+/// Why a file could not be loaded: the report to print and the exit it implies.
+#[derive(Debug)]
+pub struct Failure {
+    pub report: FileReport,
+    pub exit: Exit,
+}
+
+/// A loaded document, by format.
+// One short-lived value per file: boxing a variant would buy nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug)]
+pub enum Document {
+    GraphSpec(Parsed),
+    /// Read only: validation needs the registry, so `validate` runs it.
+    Weaveflow(trellis_formats::weaveflow::Parsed),
+    /// Read and validated (`trellis_formats::graphmd::read_and_validate`): spans filled.
+    GraphMd(trellis_formats::graphmd::ReadResult),
+}
+
+/// Reads `path` as UTF-8 text.
+/// `-` reads standard input (shown as `<stdin>`).
+pub fn read_source(path: &Path) -> Result<Source, Failure> {
+    let display = if is_stdin(path) { STDIN_NAME.to_owned() } else { path.display().to_string() };
+    let io_failure = |message: String| Failure {
+        report: FileReport::new(display.clone(), None, vec![Diagnostic::error(codes::READ_FAILED, message)]),
+        exit: Exit::Usage,
+    };
+    if path.is_dir() {
+        return Err(io_failure("cannot read: it is a directory".to_owned()));
+    }
+    let read = if is_stdin(path) {
+        let mut bytes = Vec::new();
+        std::io::stdin().lock().read_to_end(&mut bytes).map(|_| bytes)
+    } else {
+        fs::read(path)
+    };
+    let bytes = read.map_err(|e| io_failure(format!("cannot read: {}", io_reason(&e))))?;
+    // Taking the bytes as the string avoids a second copy of a large file.
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Source { display, text }),
+        Err(e) => {
+            let bytes = e.into_bytes();
+            let d = match json::decode_utf8(&bytes) {
+                Err(d) => d,
+                Ok(_) => Diagnostic::error(json::codes::INVALID_UTF8, "the file is not valid UTF-8"),
+            };
+            // The source line is still worth showing, with the bad bytes replaced.
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            Err(Failure { report: FileReport::new(display, Some(text), vec![d]), exit: Exit::Problems })
+        }
+    }
+}
+
+/// How standard input is named in messages.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// True for the path `-`, which stands for standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// The OS error without Rust's " (os error 2)" suffix.
+pub fn io_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_owned(),
+        None => s,
+    }
+}
+
+/// Which format `text` (read from `path`) is in: GRAPH.md by name or front matter, then
+/// Weaveflow or GraphSpec by their keys; anything else is a clear error (exit 1).
+pub fn detect(path: &Path, text: &str) -> Result<Format, Diagnostic> {
+    // Standard input has no name, so GRAPH.md is recognised there by its front matter only.
+    let name = if is_stdin(path) { None } else { path.file_name().map(|n| n.to_string_lossy()) };
+    trellis_formats::detect::detect(name.as_deref(), text)
+}
+
+/// Reads and parses `path` in whatever format it is in.
+pub fn load(path: &Path) -> Result<(Source, Document), Failure> {
+    let source = read_source(path)?;
+    let format = detect(path, &source.text).map_err(|d| Failure {
+        report: FileReport::new(source.display.clone(), Some(source.text.clone()), vec![d]),
+        exit: Exit::Problems,
+    })?;
+    let doc = match format {
+        Format::GraphSpec => Document::GraphSpec(parse_spec(&source.text)),
+        Format::Weaveflow => Document::Weaveflow(trellis_formats::weaveflow::parse(&source.text)),
+        Format::GraphMd => Document::GraphMd(trellis_formats::graphmd::read_and_validate(&source.text)),
+    };
+    Ok((source, doc))
+}
+
+/// Reads `path` as a GraphSpec, for the commands that work on GraphSpec only. A file in
+/// another format is refused with a diagnostic naming the format.
+pub fn load_graphspec(path: &Path) -> Result<(Source, Parsed), Failure> {
+    let (source, doc) = load(path)?;
+    into_graphspec(source, doc)
+}
+
+/// The GraphSpec of a loaded document, or a failure naming the format it is in.
+pub fn into_graphspec(source: Source, doc: Document) -> Result<(Source, Parsed), Failure> {
+    match doc {
+        Document::GraphSpec(parsed) => Ok((source, parsed)),
+        Document::Weaveflow(_) => Err(Failure {
+            report: FileReport::new(
+                source.display.clone(),
+                None,
+                vec![Diagnostic::error(
+                    codes::WRONG_FORMAT,
+                    "this is a Weaveflow Graph Definition; this command works on GraphSpec files (convert it with `trellis convert --to graphspec`)",
+                )],
+            ),
+            exit: Exit::Problems,
+        }),
+        Document::GraphMd(_) => Err(Failure {
+            report: FileReport::new(
+                source.display.clone(),
+                None,
+                vec![Diagnostic::error(
+                    codes::WRONG_FORMAT,
+                    "this is a GRAPH.md document; this command works on GraphSpec files (convert it with `trellis convert --to graphspec`)",
+                )],
+            ),
+            exit: Exit::Problems,
+        }),
+    }
+}
+
+/// The document of `parsed`, or the failure to print when it could not be read.
+pub fn require_spec(source: &Source, parsed: Parsed) -> Result<(GraphSpec, Vec<Diagnostic>), Failure> {
+    match parsed.spec {
+        Some(spec) => Ok((spec, parsed.diagnostics)),
+        None => Err(Failure {
+            report: FileReport::new(source.display.clone(), Some(source.text.clone()), parsed.diagnostics),
+            exit: Exit::Problems,
+        }),
+    }
+}

@@ -1,0 +1,302 @@
+//! Printing diagnostics, shared by every command.
+//!
+//! Human form, one block per diagnostic:
+//!
+//! ```text
+//! graph.json:12:15: error spec/unknown-type: node "a" has type "llm", which is not in the registry. Known types: ["noop"]
+//!    12 |       "type": "llm",
+//!       |               ^
+//! ```
+//!
+//! A diagnostic with no place in the text prints `file: severity code: message (at /pointer)`.
+//! `--format json` prints exactly one document:
+//! `{"files":[{"path","diagnostics":[{"code","severity","message","pointer","line","column","element"}]}]}`
+//! (`line`, `column` and `element` are `null` when unknown).
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use serde::Serialize;
+use trellis_spec::{Diagnostic, Element, Severity};
+
+/// How a command ended. Ordered: a run over several files ends with the worst.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Exit {
+    /// Nothing wrong.
+    Clean,
+    /// The input has errors (or, with `--check`, would change).
+    Problems,
+    /// A usage or I/O error.
+    Usage,
+}
+
+impl From<Exit> for ExitCode {
+    fn from(e: Exit) -> ExitCode {
+        match e {
+            Exit::Clean => ExitCode::SUCCESS,
+            Exit::Problems => ExitCode::from(1),
+            Exit::Usage => ExitCode::from(2),
+        }
+    }
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// `file:line:col: severity code: message`, the source line and a caret.
+    #[default]
+    Human,
+    /// One JSON document.
+    Json,
+}
+
+/// The diagnostics of one file, with its text when there is one (for source lines).
+#[derive(Debug, Clone)]
+pub struct FileReport {
+    pub path: String,
+    pub text: Option<String>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl FileReport {
+    pub fn new(path: impl Into<String>, text: Option<String>, diagnostics: Vec<Diagnostic>) -> Self {
+        FileReport { path: path.into(), text, diagnostics }
+    }
+
+    pub fn has_errors(&self) -> bool {
+        trellis_spec::diagnostic::has_errors(&self.diagnostics)
+    }
+}
+
+/// Codes the command line itself emits.
+pub mod codes {
+    /// A file could not be read (missing, a directory, no permission).
+    pub const READ_FAILED: &str = "cli/read-failed";
+    /// A file could not be written (`fmt`).
+    pub const WRITE_FAILED: &str = "cli/write-failed";
+    /// A command got a document in a format it does not work on (`fmt`/`mermaid` on ...).
+    pub const WRONG_FORMAT: &str = "cli/wrong-format";
+    /// `fmt` left a file alone because its canonical form would drop unknown fields.
+    pub const WOULD_DROP_FIELDS: &str = "cli/would-drop-fields";
+}
+
+/// Prints `reports` in `format` to stdout (`to_stderr` = false) or stderr.
+pub fn print(reports: &[FileReport], format: OutputFormat, to_stderr: bool) {
+    let text = match format {
+        OutputFormat::Human => human(reports),
+        OutputFormat::Json => {
+            let mut s = json(reports);
+            s.push('\n');
+            s
+        }
+    };
+    if to_stderr {
+        write_stderr(&text);
+    } else {
+        write_stdout(&text);
+    }
+}
+
+/// Writes to stdout, ignoring a closed pipe (`trellis mermaid f | head -1`).
+pub fn write_stdout(text: &str) {
+    let mut out = io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
+}
+
+pub fn write_stderr(text: &str) {
+    let mut err = io::stderr().lock();
+    let _ = err.write_all(text.as_bytes());
+    let _ = err.flush();
+}
+
+/// A one-line message on stderr, prefixed `trellis: `.
+pub fn note(message: &str) {
+    write_stderr(&format!("trellis: {message}\n"));
+}
+
+/// The human form of all reports.
+pub fn human(reports: &[FileReport]) -> String {
+    let mut out = String::new();
+    for r in reports {
+        for d in &r.diagnostics {
+            human_one(&mut out, &r.path, r.text.as_deref(), d);
+        }
+    }
+    out
+}
+
+fn human_one(out: &mut String, path: &str, text: Option<&str>, d: &Diagnostic) {
+    let head = format!("{} {}: {}", d.severity.as_str(), d.code, d.message);
+    match d.span {
+        Some(span) => {
+            out.push_str(&format!("{path}:{}:{}: {head}\n", span.line, span.column));
+            if let Some(line) = text.and_then(|t| source_line(t, span.line as usize)) {
+                let (shown, caret_at) = window(line, span.column as usize);
+                let gutter = span.line.to_string();
+                let pad = " ".repeat(gutter.len());
+                out.push_str(&format!(" {gutter} | {shown}\n"));
+                out.push_str(&format!(" {pad} | {}^\n", caret_padding(&shown, caret_at)));
+            }
+        }
+        None if d.pointer.is_empty() => out.push_str(&format!("{path}: {head}\n")),
+        None => out.push_str(&format!("{path}: {head} (at {})\n", d.pointer)),
+    }
+}
+
+/// The 1-based `line` of `text`, without its line break.
+fn source_line(text: &str, line: usize) -> Option<&str> {
+    let l = text.split('\n').nth(line.checked_sub(1)?)?;
+    Some(l.strip_suffix('\r').unwrap_or(l))
+}
+
+/// Characters shown on each side of the column in a long line (a minified file is one line).
+const CONTEXT: usize = 60;
+
+/// The part of `line` to show and the 0-based character index of the caret in it.
+fn window(line: &str, column: usize) -> (String, usize) {
+    let chars: Vec<char> = line.chars().collect();
+    let col = column.saturating_sub(1).min(chars.len());
+    if chars.len() <= 2 * CONTEXT {
+        return (chars.iter().collect(), col);
+    }
+    let start = col.saturating_sub(CONTEXT);
+    let end = (col + CONTEXT).min(chars.len());
+    let mut shown = String::new();
+    let mut caret = col - start;
+    if start > 0 {
+        shown.push('…');
+        caret += 1;
+    }
+    shown.extend(&chars[start..end]);
+    if end < chars.len() {
+        shown.push('…');
+    }
+    (shown, caret)
+}
+
+/// Spaces up to the caret, keeping tabs so the caret lines up under tab-indented text.
+fn caret_padding(shown: &str, caret_at: usize) -> String {
+    shown.chars().take(caret_at).map(|c| if c == '\t' { '\t' } else { ' ' }).collect()
+}
+
+#[derive(Serialize)]
+struct JsonDoc<'a> {
+    files: Vec<JsonFile<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonFile<'a> {
+    path: &'a str,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    code: &'a str,
+    severity: Severity,
+    message: &'a str,
+    pointer: &'a str,
+    line: Option<u32>,
+    column: Option<u32>,
+    element: Option<&'a Element>,
+}
+
+/// The JSON form of all reports (one document, no trailing newline).
+pub fn json(reports: &[FileReport]) -> String {
+    let doc = JsonDoc {
+        files: reports
+            .iter()
+            .map(|r| JsonFile {
+                path: &r.path,
+                diagnostics: r
+                    .diagnostics
+                    .iter()
+                    .map(|d| JsonDiagnostic {
+                        code: &d.code,
+                        severity: d.severity,
+                        message: &d.message,
+                        pointer: &d.pointer,
+                        line: d.span.map(|s| s.line),
+                        column: d.span.map(|s| s.column),
+                        element: d.element.as_ref(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    };
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// "2 errors, 1 warning" over all reports (infos are not counted).
+pub fn summary(reports: &[FileReport]) -> String {
+    let count = |s: Severity| reports.iter().flat_map(|r| &r.diagnostics).filter(|d| d.severity == s).count();
+    let plural = |n: usize, word: &str| if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") };
+    let files = reports.len();
+    format!(
+        "{} in {}",
+        [plural(count(Severity::Error), "error"), plural(count(Severity::Warning), "warning")].join(", "),
+        plural(files, "file")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use trellis_spec::Span;
+
+    fn at(line: u32, column: u32) -> Span {
+        Span { line, column, offset: 0, length: 0 }
+    }
+
+    #[test]
+    fn human_form_has_the_place_the_line_and_a_caret() {
+        let text = "{\n\t\"nodes\": 5\n}\n";
+        let d = Diagnostic::error("spec/invalid-field", "nodes must be a list").with_span(at(2, 11));
+        let r = FileReport::new("g.json", Some(text.into()), vec![d]);
+        assert_eq!(
+            human(&[r]),
+            "g.json:2:11: error spec/invalid-field: nodes must be a list\n 2 | \t\"nodes\": 5\n   | \t         ^\n"
+        );
+    }
+
+    #[test]
+    fn diagnostics_without_a_span_name_the_pointer() {
+        let d = Diagnostic::warning("spec/x", "m").at("/nodes/0");
+        let r = FileReport::new("g.json", None, vec![d, Diagnostic::error("spec/y", "n")]);
+        assert_eq!(human(&[r]), "g.json: warning spec/x: m (at /nodes/0)\ng.json: error spec/y: n\n");
+    }
+
+    #[test]
+    fn long_lines_are_cut_around_the_column() {
+        let line: String = std::iter::repeat_n('a', 500).collect();
+        let (shown, caret) = window(&line, 300);
+        assert_eq!(shown.chars().count(), 2 * CONTEXT + 2);
+        assert!(shown.starts_with('…') && shown.ends_with('…'));
+        assert_eq!(caret, CONTEXT + 1);
+        let (shown, caret) = window("short", 99);
+        assert_eq!((shown.as_str(), caret), ("short", 5));
+    }
+
+    #[test]
+    fn json_form_has_every_field_and_nulls() {
+        let d = Diagnostic::error("spec/x", "m").at("/nodes/0").on_node("a").with_span(at(3, 4));
+        let r = FileReport::new("g.json", None, vec![d, Diagnostic::warning("spec/y", "n")]);
+        let v: serde_json::Value = serde_json::from_str(&json(&[r])).unwrap();
+        assert_eq!(
+            v,
+            serde_json::json!({"files": [{"path": "g.json", "diagnostics": [
+                {"code": "spec/x", "severity": "error", "message": "m", "pointer": "/nodes/0", "line": 3, "column": 4,
+                 "element": {"kind": "node", "id": "a"}},
+                {"code": "spec/y", "severity": "warning", "message": "n", "pointer": "", "line": null, "column": null,
+                 "element": null}
+            ]}]})
+        );
+    }
+
+    #[test]
+    fn exits_order_worst_last() {
+        assert!(Exit::Clean < Exit::Problems && Exit::Problems < Exit::Usage);
+        assert_eq!([Exit::Problems, Exit::Usage, Exit::Clean].into_iter().max(), Some(Exit::Usage));
+    }
+}

@@ -1,0 +1,726 @@
+//! Planning a GraphSpec edit: checks that the result can be stored (refusing with a diagnostic
+//! that says why) and turns the edit into reversible prims. Nothing is changed here; the
+//! session applies the plan, so an edit, its redo and its undo share one code path.
+
+use std::collections::{HashMap, HashSet};
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+use trellis_spec::diagnostic::{pointer_segments, Diagnostic};
+use trellis_spec::{
+    json, ChannelSpec, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, Registry, END, START,
+};
+
+use crate::edit::{Edit, Position};
+use crate::history::Prim;
+use crate::layout::Layout;
+
+/// Diagnostic codes for refused edits.
+pub mod codes {
+    /// An edit named a node id that does not exist.
+    pub const UNKNOWN_NODE: &str = "doc/unknown-node";
+    /// An edit would create a second node with an existing id.
+    pub const NODE_EXISTS: &str = "doc/node-exists";
+    /// An edit used `__start__` or `__end__` as a node id.
+    pub const RESERVED_ID: &str = "doc/reserved-id";
+    /// An empty node id, channel name or type name.
+    pub const EMPTY_NAME: &str = "doc/empty-name";
+    /// An edge into `__start__`.
+    pub const EDGE_INTO_START: &str = "doc/edge-into-start";
+    /// An edge out of `__end__`.
+    pub const EDGE_OUT_OF_END: &str = "doc/edge-out-of-end";
+    /// The same edge (same ends and same `when`) already exists.
+    pub const DUPLICATE_EDGE: &str = "doc/duplicate-edge";
+    /// An edge index out of range.
+    pub const UNKNOWN_EDGE: &str = "doc/unknown-edge";
+    /// An edit named a channel that is not declared.
+    pub const UNKNOWN_CHANNEL: &str = "doc/unknown-channel";
+    /// An edit would declare a channel twice.
+    pub const CHANNEL_EXISTS: &str = "doc/channel-exists";
+    /// A channel that edge predicates read cannot be removed (the message names the edges).
+    pub const CHANNEL_IN_USE: &str = "doc/channel-in-use";
+    /// A reducer other than `last_write`, `append`, `merge`.
+    pub const UNKNOWN_REDUCER: &str = "doc/unknown-reducer";
+    /// A config field path that is not a JSON Pointer into the config, or crosses a scalar.
+    pub const BAD_CONFIG_PATH: &str = "doc/bad-config-path";
+    /// A position that is not a pair of finite numbers.
+    pub const BAD_POSITION: &str = "doc/bad-position";
+    /// A pasted fragment that is not GraphSpec-shaped.
+    pub const BAD_FRAGMENT: &str = "doc/bad-fragment";
+    /// Paste gave clashing ids fresh ones (info, names them).
+    pub const PASTE_RENAMED: &str = "doc/paste-renamed";
+    /// Paste dropped edges whose ends are neither pasted nor in the document (info).
+    pub const PASTE_DROPPED_EDGES: &str = "doc/paste-dropped-edges";
+}
+
+/// An edit turned into prims.
+#[derive(Debug, Default)]
+pub(crate) struct Plan {
+    pub prims: Vec<Prim>,
+    /// `(node, path)` for a `set_config_field`: lets typing coalesce into one undo step.
+    pub coalesce: Option<(String, String)>,
+    /// Things worth telling the user about the edit itself (not the document).
+    pub notices: Vec<Diagnostic>,
+}
+
+fn refuse(code: &str, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(code, message)
+}
+
+fn node_index(spec: &GraphSpec, id: &str) -> Result<usize, Diagnostic> {
+    spec.nodes
+        .iter()
+        .position(|n| n.id == id)
+        .ok_or_else(|| refuse(codes::UNKNOWN_NODE, format!("there is no node \"{id}\"")).on_node(id))
+}
+
+fn check_new_id(spec: &GraphSpec, id: &str) -> Result<(), Diagnostic> {
+    if id.is_empty() {
+        return Err(refuse(codes::EMPTY_NAME, "a node id cannot be empty"));
+    }
+    if id == START || id == END {
+        return Err(refuse(codes::RESERVED_ID, format!("\"{id}\" is reserved and implicit")));
+    }
+    if spec.nodes.iter().any(|n| n.id == id) {
+        return Err(refuse(codes::NODE_EXISTS, format!("a node \"{id}\" already exists")).on_node(id));
+    }
+    Ok(())
+}
+
+fn check_reducer(r: &ReducerName) -> Result<(), Diagnostic> {
+    match r {
+        ReducerName::Unknown(s) => Err(refuse(
+            codes::UNKNOWN_REDUCER,
+            format!("unknown reducer \"{s}\"; the stored reducers are last_write, append and merge"),
+        )),
+        _ => Ok(()),
+    }
+}
+
+fn check_position(id: &str, p: &Position) -> Result<(), Diagnostic> {
+    if p.x.is_finite() && p.y.is_finite() {
+        Ok(())
+    } else {
+        Err(refuse(codes::BAD_POSITION, format!("the position of \"{id}\" is not a pair of finite numbers")))
+    }
+}
+
+/// `llm` -> `llm`, `llm_2`, ...; an id ending in `_<n>` counts up from there.
+pub(crate) fn fresh_id(base: &str, taken: &dyn Fn(&str) -> bool) -> String {
+    let base = if base.is_empty() { "node" } else { base };
+    if !taken(base) && base != START && base != END {
+        return base.to_owned();
+    }
+    let (root, start) = match base.rsplit_once('_') {
+        Some((root, n)) if !root.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
+            (root, n.parse::<u64>().unwrap_or(1).saturating_add(1))
+        }
+        _ => (base, 2),
+    };
+    let mut n = start.max(2);
+    loop {
+        let candidate = format!("{root}_{n}");
+        if !taken(&candidate) {
+            return candidate;
+        }
+        n += 1;
+    }
+}
+
+/// A node id made from a type name: letters, digits and `_` kept, the rest become `_`.
+fn id_base_from_type(type_name: &str) -> String {
+    let s: String =
+        type_name.chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    let s = s.trim_matches('_').to_owned();
+    if s.is_empty() {
+        "node".to_owned()
+    } else {
+        s
+    }
+}
+
+fn edge_exists(spec: &GraphSpec, from: &str, to: &str, when: Option<&Predicate>) -> bool {
+    spec.edges.iter().any(|e| e.from == from && e.to == to && e.when.as_ref() == when)
+}
+
+fn check_edge_ends(spec: &GraphSpec, from: &str, to: &str) -> Result<(), Diagnostic> {
+    if to == START {
+        return Err(refuse(
+            codes::EDGE_INTO_START,
+            format!("an edge cannot go into \"{START}\" (from \"{from}\")"),
+        ));
+    }
+    if from == END {
+        return Err(refuse(codes::EDGE_OUT_OF_END, format!("an edge cannot leave \"{END}\" (to \"{to}\")")));
+    }
+    for end in [from, to] {
+        if end != START && end != END && !spec.nodes.iter().any(|n| n.id == end) {
+            return Err(refuse(codes::UNKNOWN_NODE, format!("there is no node \"{end}\" to connect")));
+        }
+    }
+    Ok(())
+}
+
+fn edge_at(spec: &GraphSpec, index: usize) -> Result<&EdgeSpec, Diagnostic> {
+    spec.edges.get(index).ok_or_else(|| {
+        refuse(
+            codes::UNKNOWN_EDGE,
+            format!("there is no edge {index} (the document has {})", spec.edges.len()),
+        )
+    })
+}
+
+/// Plans `edit` against the current document.
+pub(crate) fn plan(
+    edit: &Edit,
+    spec: &GraphSpec,
+    layout: &Layout,
+    registry: Option<&Registry>,
+) -> Result<Plan, Diagnostic> {
+    let mut plan = Plan::default();
+    match edit {
+        Edit::AddNode { id, type_name, config, position } => {
+            if type_name.is_empty() {
+                return Err(refuse(codes::EMPTY_NAME, "a node needs a type"));
+            }
+            let id = match id {
+                Some(id) => {
+                    check_new_id(spec, id)?;
+                    id.clone()
+                }
+                None => {
+                    let ids: HashSet<&str> = spec.nodes.iter().map(|n| n.id.as_str()).collect();
+                    fresh_id(&id_base_from_type(type_name), &|s| ids.contains(s))
+                }
+            };
+            check_position(&id, position)?;
+            let config = match config {
+                Some(c) => c.clone(),
+                None => registry
+                    .and_then(|r| r.get(type_name))
+                    .and_then(|t| t.info.defaults.as_ref())
+                    .and_then(Value::as_object)
+                    .cloned()
+                    .unwrap_or_default(),
+            };
+            let node = NodeSpec { id: id.clone(), type_name: Some(type_name.clone()), config };
+            let before = layout.positions.get(&id).copied();
+            plan.prims.push(Prim::Node { index: spec.nodes.len(), before: None, after: Some(node) });
+            plan.prims.push(Prim::Position { id, before, after: Some(*position) });
+        }
+        Edit::RemoveNodes { ids } => {
+            let mut doomed = HashSet::new();
+            for id in ids {
+                node_index(spec, id)?;
+                doomed.insert(id.as_str());
+            }
+            for (index, e) in spec.edges.iter().enumerate().rev() {
+                if doomed.contains(e.from.as_str()) || doomed.contains(e.to.as_str()) {
+                    plan.prims.push(Prim::Edge { index, before: Some(e.clone()), after: None });
+                }
+            }
+            for (index, n) in spec.nodes.iter().enumerate().rev() {
+                if doomed.contains(n.id.as_str()) {
+                    plan.prims.push(Prim::Node { index, before: Some(n.clone()), after: None });
+                    if let Some(p) = layout.positions.get(&n.id) {
+                        plan.prims.push(Prim::Position { id: n.id.clone(), before: Some(*p), after: None });
+                    }
+                }
+            }
+        }
+        Edit::RenameNode { from, to } => {
+            let index = node_index(spec, from)?;
+            if from == to {
+                return Ok(plan);
+            }
+            check_new_id(spec, to)?;
+            let before = spec.nodes.get(index).cloned();
+            let after = before.clone().map(|mut n| {
+                n.id = to.clone();
+                n
+            });
+            plan.prims.push(Prim::Node { index, before, after });
+            for (i, e) in spec.edges.iter().enumerate() {
+                if e.from == *from || e.to == *from {
+                    let mut ne = e.clone();
+                    if ne.from == *from {
+                        ne.from = to.clone();
+                    }
+                    if ne.to == *from {
+                        ne.to = to.clone();
+                    }
+                    plan.prims.push(Prim::Edge { index: i, before: Some(e.clone()), after: Some(ne) });
+                }
+            }
+            if let Some(p) = layout.positions.get(from) {
+                plan.prims.push(Prim::Position { id: from.clone(), before: Some(*p), after: None });
+                plan.prims.push(Prim::Position {
+                    id: to.clone(),
+                    before: layout.positions.get(to).copied(),
+                    after: Some(*p),
+                });
+            }
+        }
+        Edit::SetNodeType { id, type_name } => {
+            let index = node_index(spec, id)?;
+            if type_name.is_empty() {
+                return Err(refuse(codes::EMPTY_NAME, format!("node \"{id}\" needs a type")).on_node(id));
+            }
+            replace_node(&mut plan, spec, index, |n| n.type_name = Some(type_name.clone()));
+        }
+        Edit::SetConfigField { id, path, value } => {
+            let index = node_index(spec, id)?;
+            let config = spec.nodes.get(index).map(|n| n.config.clone()).unwrap_or_default();
+            let new_config = set_config_field(config, path, value.clone())
+                .map_err(|m| refuse(codes::BAD_CONFIG_PATH, format!("node \"{id}\": {m}")).on_node(id))?;
+            if let Some(new_config) = new_config {
+                replace_node(&mut plan, spec, index, |n| n.config = new_config);
+                plan.coalesce = Some((id.clone(), path.clone()));
+            }
+        }
+        Edit::SetConfig { id, config } => {
+            let index = node_index(spec, id)?;
+            replace_node(&mut plan, spec, index, |n| n.config = config.clone());
+        }
+        Edit::Connect { from, to, when } => {
+            check_edge_ends(spec, from, to)?;
+            if edge_exists(spec, from, to, when.as_ref()) {
+                return Err(refuse(
+                    codes::DUPLICATE_EDGE,
+                    format!("the edge \"{from}\" -> \"{to}\" with this condition already exists"),
+                ));
+            }
+            let edge = EdgeSpec { from: from.clone(), to: to.clone(), when: when.clone() };
+            plan.prims.push(Prim::Edge { index: spec.edges.len(), before: None, after: Some(edge) });
+        }
+        Edit::Disconnect { index } => {
+            let e = edge_at(spec, *index)?;
+            plan.prims.push(Prim::Edge { index: *index, before: Some(e.clone()), after: None });
+        }
+        Edit::SetWhen { index, when } => {
+            let e = edge_at(spec, *index)?;
+            if e.when == *when {
+                return Ok(plan);
+            }
+            if edge_exists(spec, &e.from, &e.to, when.as_ref()) {
+                return Err(refuse(
+                    codes::DUPLICATE_EDGE,
+                    format!("the edge \"{}\" -> \"{}\" with this condition already exists", e.from, e.to),
+                )
+                .on_edge(*index, &e.from, &e.to));
+            }
+            let mut ne = e.clone();
+            ne.when = when.clone();
+            plan.prims.push(Prim::Edge { index: *index, before: Some(e.clone()), after: Some(ne) });
+        }
+        Edit::AddChannel { name, reducer } => {
+            if name.is_empty() {
+                return Err(refuse(codes::EMPTY_NAME, "a channel name cannot be empty"));
+            }
+            if spec.channels.contains_key(name) {
+                return Err(refuse(codes::CHANNEL_EXISTS, format!("a channel \"{name}\" already exists"))
+                    .on_channel(name));
+            }
+            check_reducer(reducer)?;
+            let mut after = spec.channels.clone();
+            after.insert(name.clone(), ChannelSpec { reducer: reducer.clone() });
+            plan.prims.push(Prim::Channels { before: spec.channels.clone(), after });
+        }
+        Edit::RenameChannel { from, to } => {
+            if !spec.channels.contains_key(from) {
+                return Err(refuse(codes::UNKNOWN_CHANNEL, format!("there is no channel \"{from}\"")));
+            }
+            if from == to {
+                return Ok(plan);
+            }
+            if to.is_empty() {
+                return Err(refuse(codes::EMPTY_NAME, "a channel name cannot be empty"));
+            }
+            if spec.channels.contains_key(to) {
+                return Err(refuse(codes::CHANNEL_EXISTS, format!("a channel \"{to}\" already exists"))
+                    .on_channel(to));
+            }
+            let after: IndexMap<String, ChannelSpec> = spec
+                .channels
+                .iter()
+                .map(|(k, v)| (if k == from { to.clone() } else { k.clone() }, v.clone()))
+                .collect();
+            plan.prims.push(Prim::Channels { before: spec.channels.clone(), after });
+            // Predicates follow the rename: a guard keeps reading the same channel.
+            for (i, e) in spec.edges.iter().enumerate() {
+                if let Some(w) = &e.when {
+                    if w.channel() == Some(from.as_str()) {
+                        let mut ne = e.clone();
+                        let mut map = w.0.clone();
+                        map.insert("channel".into(), Value::String(to.clone()));
+                        ne.when = Some(Predicate(map));
+                        plan.prims.push(Prim::Edge { index: i, before: Some(e.clone()), after: Some(ne) });
+                    }
+                }
+            }
+        }
+        Edit::RemoveChannel { name } => {
+            if !spec.channels.contains_key(name) {
+                return Err(refuse(codes::UNKNOWN_CHANNEL, format!("there is no channel \"{name}\"")));
+            }
+            let users: Vec<String> = spec
+                .edges
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.when.as_ref().and_then(Predicate::channel) == Some(name.as_str()))
+                .map(|(i, e)| format!("#{i} \"{}\" -> \"{}\"", e.from, e.to))
+                .collect();
+            if !users.is_empty() {
+                return Err(refuse(
+                    codes::CHANNEL_IN_USE,
+                    format!(
+                        "channel \"{name}\" is read by the condition of edge{} {}; change or clear those conditions first",
+                        if users.len() == 1 { "" } else { "s" },
+                        users.join(", ")
+                    ),
+                )
+                .on_channel(name));
+            }
+            let mut after = spec.channels.clone();
+            after.shift_remove(name);
+            plan.prims.push(Prim::Channels { before: spec.channels.clone(), after });
+        }
+        Edit::SetReducer { name, reducer } => {
+            let Some(current) = spec.channels.get(name) else {
+                return Err(refuse(codes::UNKNOWN_CHANNEL, format!("there is no channel \"{name}\"")));
+            };
+            check_reducer(reducer)?;
+            if current.reducer != *reducer {
+                let mut after = spec.channels.clone();
+                after.insert(name.clone(), ChannelSpec { reducer: reducer.clone() });
+                plan.prims.push(Prim::Channels { before: spec.channels.clone(), after });
+            }
+        }
+        Edit::RenameGraph { name } => {
+            // An empty name is no name: the document stores `null` rather than `""`.
+            let name = name.as_ref().filter(|n| !n.trim().is_empty()).cloned();
+            if name != spec.name {
+                plan.prims.push(Prim::Name { before: spec.name.clone(), after: name });
+            }
+        }
+        Edit::MoveNodes { positions } | Edit::ApplyLayout { positions, .. } => {
+            let strict = matches!(edit, Edit::MoveNodes { .. });
+            let ids: HashSet<&str> = spec.nodes.iter().map(|n| n.id.as_str()).collect();
+            for (id, p) in positions {
+                if !ids.contains(id.as_str()) {
+                    // A layout engine may place __start__/__end__ too: those are skipped.
+                    if strict {
+                        return Err(refuse(
+                            codes::UNKNOWN_NODE,
+                            format!("there is no node \"{id}\" to move"),
+                        ));
+                    }
+                    continue;
+                }
+                check_position(id, p)?;
+                let before = layout.positions.get(id).copied();
+                if before != Some(*p) {
+                    plan.prims.push(Prim::Position { id: id.clone(), before, after: Some(*p) });
+                }
+            }
+        }
+        Edit::Paste { fragment, at } => plan_paste(&mut plan, spec, layout, fragment, *at)?,
+        Edit::SetViewport { .. } => {}
+    }
+    Ok(plan)
+}
+
+fn replace_node(plan: &mut Plan, spec: &GraphSpec, index: usize, change: impl FnOnce(&mut NodeSpec)) {
+    if let Some(before) = spec.nodes.get(index) {
+        let mut after = before.clone();
+        change(&mut after);
+        if after != *before {
+            plan.prims.push(Prim::Node { index, before: Some(before.clone()), after: Some(after) });
+        }
+    }
+}
+
+/// Sets or removes one field of a config. `Ok(None)` when nothing changes.
+pub(crate) fn set_config_field(
+    config: Map<String, Value>,
+    path: &str,
+    value: Option<Value>,
+) -> Result<Option<Map<String, Value>>, String> {
+    if !path.starts_with('/') {
+        return Err(format!("the field path \"{path}\" is not a JSON Pointer (it must start with \"/\")"));
+    }
+    let segments = pointer_segments(path);
+    let mut root = Value::Object(config);
+    let changed = set_in(&mut root, &segments, value, path)?;
+    match (changed, root) {
+        (true, Value::Object(m)) => Ok(Some(m)),
+        _ => Ok(None),
+    }
+}
+
+fn set_in(target: &mut Value, segments: &[String], value: Option<Value>, path: &str) -> Result<bool, String> {
+    let Some((first, rest)) = segments.split_first() else {
+        return Err("an empty field path names the whole config; use set_config".into());
+    };
+    match target {
+        Value::Object(map) => {
+            if rest.is_empty() {
+                return Ok(match value {
+                    Some(v) => map.insert(first.clone(), v.clone()).as_ref() != Some(&v),
+                    None => map.shift_remove(first).is_some(),
+                });
+            }
+            if !map.contains_key(first) {
+                if value.is_none() {
+                    return Ok(false);
+                }
+                map.insert(first.clone(), Value::Object(Map::new()));
+            }
+            match map.get_mut(first) {
+                Some(child) => set_in(child, rest, value, path),
+                None => Ok(false),
+            }
+        }
+        Value::Array(items) => {
+            let index = if first == "-" && rest.is_empty() && value.is_some() {
+                items.len()
+            } else {
+                first
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|_| first == "0" || !first.starts_with('0'))
+                    .ok_or_else(|| format!("\"{first}\" in \"{path}\" is not an array index"))?
+            };
+            if rest.is_empty() {
+                return match value {
+                    Some(v) if index == items.len() => {
+                        items.push(v);
+                        Ok(true)
+                    }
+                    Some(v) => match items.get_mut(index) {
+                        Some(slot) if *slot == v => Ok(false),
+                        Some(slot) => {
+                            *slot = v;
+                            Ok(true)
+                        }
+                        None => Err(format!("index {index} in \"{path}\" is past the end of the array")),
+                    },
+                    None if index < items.len() => {
+                        items.remove(index);
+                        Ok(true)
+                    }
+                    None => Ok(false),
+                };
+            }
+            match items.get_mut(index) {
+                Some(child) => set_in(child, rest, value, path),
+                None if value.is_none() => Ok(false),
+                None => Err(format!("index {index} in \"{path}\" is past the end of the array")),
+            }
+        }
+        _ => Err(format!("\"{path}\" goes inside a value that is neither an object nor an array")),
+    }
+}
+
+/// The fragment the clipboard holds: GraphSpec-shaped, every part optional.
+#[derive(Debug, Default, serde::Deserialize)]
+struct Fragment {
+    #[serde(default)]
+    nodes: Vec<FragmentNode>,
+    #[serde(default)]
+    edges: Vec<EdgeSpec>,
+    #[serde(default)]
+    channels: IndexMap<String, ChannelSpec>,
+    /// Positions by node id, either directly or as a layout sidecar object.
+    #[serde(default)]
+    positions: IndexMap<String, Position>,
+    #[serde(default)]
+    layout: Option<Layout>,
+    #[serde(default)]
+    #[allow(dead_code)]
+    name: Option<Value>,
+}
+
+#[derive(Debug, serde::Deserialize)]
+struct FragmentNode {
+    id: String,
+    #[serde(default, rename = "type")]
+    type_name: Option<String>,
+    #[serde(default)]
+    config: Map<String, Value>,
+}
+
+fn plan_paste(
+    plan: &mut Plan,
+    spec: &GraphSpec,
+    layout: &Layout,
+    fragment: &Value,
+    at: Option<Position>,
+) -> Result<(), Diagnostic> {
+    let value = match fragment {
+        Value::String(text) => json::parse(text).map_err(|d| {
+            refuse(codes::BAD_FRAGMENT, format!("the pasted text is not JSON: {}", d.message))
+        })?,
+        other => other.clone(),
+    };
+    let frag: Fragment = serde_json::from_value(value).map_err(|e| {
+        refuse(codes::BAD_FRAGMENT, format!("the pasted fragment is not a graph fragment: {e}"))
+    })?;
+    if let Some(at) = at {
+        check_position("the paste point", &at)?;
+    }
+
+    // Fresh ids for clashes (with the document, with reserved ids, or inside the fragment).
+    let mut taken: HashSet<String> = spec.nodes.iter().map(|n| n.id.clone()).collect();
+    let mut map: HashMap<String, String> = HashMap::new();
+    let mut renamed = Vec::new();
+    let mut new_nodes = Vec::new();
+    for n in &frag.nodes {
+        if n.id.is_empty() {
+            return Err(refuse(codes::BAD_FRAGMENT, "a pasted node has an empty id"));
+        }
+        if map.contains_key(&n.id) {
+            return Err(refuse(
+                codes::BAD_FRAGMENT,
+                format!("the pasted fragment has node \"{}\" twice", n.id),
+            ));
+        }
+        let id = if taken.contains(&n.id) || n.id == START || n.id == END {
+            let id = fresh_id(&n.id, &|s| taken.contains(s) || s == START || s == END);
+            renamed.push(format!("\"{}\" -> \"{id}\"", n.id));
+            id
+        } else {
+            n.id.clone()
+        };
+        taken.insert(id.clone());
+        map.insert(n.id.clone(), id.clone());
+        new_nodes.push(NodeSpec { id, type_name: n.type_name.clone(), config: n.config.clone() });
+    }
+    let doc_ids: HashSet<&str> = spec.nodes.iter().map(|n| n.id.as_str()).collect();
+    let resolve = |end: &str| -> Option<String> {
+        if let Some(new) = map.get(end) {
+            Some(new.clone())
+        } else if end == START || end == END || doc_ids.contains(end) {
+            Some(end.to_owned())
+        } else {
+            None
+        }
+    };
+    let mut new_edges: Vec<EdgeSpec> = Vec::new();
+    let mut dropped = Vec::new();
+    for e in &frag.edges {
+        let ends = resolve(&e.from).zip(resolve(&e.to));
+        let Some((from, to)) = ends.filter(|(f, t)| t != START && f != END) else {
+            dropped.push(format!("\"{}\" -> \"{}\"", e.from, e.to));
+            continue;
+        };
+        let edge = EdgeSpec { from, to, when: e.when.clone() };
+        let dup = edge_exists(spec, &edge.from, &edge.to, edge.when.as_ref()) || new_edges.contains(&edge);
+        if !dup {
+            new_edges.push(edge);
+        }
+    }
+
+    // Positions: the fragment's own, shifted so its top-left corner lands on `at`; nodes
+    // without one are lined up below.
+    let frag_positions = frag.layout.map(|l| l.positions).unwrap_or_default();
+    let given = |old: &str| frag.positions.get(old).or_else(|| frag_positions.get(old)).copied();
+    let known: Vec<Position> = frag.nodes.iter().filter_map(|n| given(&n.id)).collect();
+    let min_x = known.iter().map(|p| p.x).fold(f64::INFINITY, f64::min);
+    let min_y = known.iter().map(|p| p.y).fold(f64::INFINITY, f64::min);
+    let (min_x, min_y) = if known.is_empty() { (0.0, 0.0) } else { (min_x, min_y) };
+    let origin = at.unwrap_or_else(|| {
+        // Without a point, offset from the originals so the copy is visible beside them.
+        if known.is_empty() {
+            Position { x: 0.0, y: 0.0 }
+        } else {
+            Position { x: min_x + 40.0, y: min_y + 40.0 }
+        }
+    });
+    let mut next_free = 0.0;
+    for (old, node) in frag.nodes.iter().zip(&new_nodes) {
+        let p = match given(&old.id) {
+            Some(p) => Position { x: origin.x + (p.x - min_x), y: origin.y + (p.y - min_y) },
+            None => {
+                let p = Position { x: origin.x, y: origin.y + next_free };
+                next_free += 120.0;
+                p
+            }
+        };
+        check_position(&node.id, &p)?;
+        plan.prims.push(Prim::Position {
+            id: node.id.clone(),
+            before: layout.positions.get(&node.id).copied(),
+            after: Some(p),
+        });
+    }
+
+    let mut channels = spec.channels.clone();
+    for (name, c) in &frag.channels {
+        check_reducer(&c.reducer)?;
+        channels.entry(name.clone()).or_insert_with(|| c.clone());
+    }
+    if channels != spec.channels {
+        plan.prims.push(Prim::Channels { before: spec.channels.clone(), after: channels });
+    }
+    for (i, n) in new_nodes.into_iter().enumerate() {
+        plan.prims.push(Prim::Node { index: spec.nodes.len() + i, before: None, after: Some(n) });
+    }
+    for (i, e) in new_edges.into_iter().enumerate() {
+        plan.prims.push(Prim::Edge { index: spec.edges.len() + i, before: None, after: Some(e) });
+    }
+    if !renamed.is_empty() {
+        plan.notices.push(Diagnostic::info(
+            codes::PASTE_RENAMED,
+            format!("pasted nodes renamed: {}", renamed.join(", ")),
+        ));
+    }
+    if !dropped.is_empty() {
+        plan.notices.push(Diagnostic::info(
+            codes::PASTE_DROPPED_EDGES,
+            format!(
+                "pasted edges dropped (an end is neither pasted nor in the graph): {}",
+                dropped.join(", ")
+            ),
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn fresh_ids_count_up() {
+        let taken: HashSet<&str> = ["llm", "llm_2", "a_9"].into_iter().collect();
+        assert_eq!(fresh_id("llm", &|s| taken.contains(s)), "llm_3");
+        assert_eq!(fresh_id("a_9", &|s| taken.contains(s)), "a_10");
+        assert_eq!(fresh_id("new", &|s| taken.contains(s)), "new");
+        assert_eq!(fresh_id("__start__", &|s| taken.contains(s)), "__start___2");
+    }
+
+    #[test]
+    fn config_fields_set_and_remove() {
+        let c = json!({"a": 1, "b": {"c": [1, 2]}}).as_object().cloned().unwrap_or_default();
+        let set = |c: &Map<String, Value>, p: &str, v: Option<Value>| set_config_field(c.clone(), p, v);
+        let r = set(&c, "/b/c/1", Some(json!(5))).expect("ok").expect("changed");
+        assert_eq!(Value::Object(r), json!({"a": 1, "b": {"c": [1, 5]}}));
+        let r = set(&c, "/b/c/-", Some(json!(3))).expect("ok").expect("changed");
+        assert_eq!(Value::Object(r), json!({"a": 1, "b": {"c": [1, 2, 3]}}));
+        let r = set(&c, "/x/y", Some(json!("z"))).expect("ok").expect("changed");
+        assert_eq!(Value::Object(r), json!({"a": 1, "b": {"c": [1, 2]}, "x": {"y": "z"}}));
+        let r = set(&c, "/a", None).expect("ok").expect("changed");
+        assert_eq!(Value::Object(r), json!({"b": {"c": [1, 2]}}));
+        assert!(set(&c, "/a", Some(json!(1))).expect("ok").is_none());
+        assert!(set(&c, "/zz", None).expect("ok").is_none());
+        assert!(set(&c, "/a/b", Some(json!(1))).is_err());
+        assert!(set(&c, "a", Some(json!(1))).is_err());
+        assert!(set(&c, "", Some(json!(1))).is_err());
+        assert!(set(&c, "/b/c/7", Some(json!(1))).is_err());
+        assert!(set(&c, "/b/c/01", Some(json!(1))).is_err());
+        let r = set(&c, "/a~1b", Some(json!(2))).expect("ok").expect("changed");
+        assert_eq!(r.get("a/b"), Some(&json!(2)));
+    }
+}

@@ -1,0 +1,254 @@
+//! The save pipeline (DESIGN.md "The save pipeline"), all five steps:
+//!
+//! 1. the format's writer serializes the document;
+//! 2. the text is parsed back, revalidated and serialized again: both texts (and models) must
+//!    be equal, otherwise it is a bug and the save is refused rather than written;
+//! 3. validation errors (and constructs the format cannot hold) refuse the save, with the
+//!    diagnostics; the file is untouched (the work lives on in the recovery journal);
+//! 4. the file on disk must still match the fingerprint taken when it was read or last written,
+//!    otherwise it is a conflict and nothing is written;
+//! 5. atomic write ([`crate::fs::atomic_write`]), then the layout sidecar the same way.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use trellis_spec::diagnostic::has_errors;
+use trellis_spec::{read, validate, writer, Diagnostic};
+use ts_rs::TS;
+
+use crate::fs::{atomic_write, FileSystem};
+use crate::layout::sidecar_path;
+use crate::session::{Document, Fingerprint, Session};
+
+/// Diagnostic codes of the save pipeline.
+pub mod codes {
+    /// The document has errors: nothing was written (the errors follow this one).
+    pub const HAS_ERRORS: &str = "save/has-errors";
+    /// The text did not survive being read back and written again: a bug; nothing written.
+    pub const ROUNDTRIP_MISMATCH: &str = "save/roundtrip-mismatch";
+    /// The file changed on disk since it was read or last saved: nothing written.
+    pub const CONFLICT: &str = "save/conflict";
+    /// An untitled document needs a path (Save As).
+    pub const NO_PATH: &str = "save/no-path";
+    /// Writing failed before the file was replaced: the file on disk is untouched.
+    pub const WRITE_FAILED: &str = "save/write-failed";
+    /// The file was replaced but flushing its folder to disk failed (warning).
+    pub const SYNC_FAILED: &str = "save/sync-failed";
+    /// The file was replaced but reading it back gave other bytes (error after the fact).
+    pub const VERIFY_FAILED: &str = "save/verify-failed";
+    /// The document was saved but its layout file was not (warning; retried on next save).
+    pub const LAYOUT_WRITE_FAILED: &str = "save/layout-write-failed";
+    /// A position that is not a finite number cannot be stored in the layout file.
+    pub const BAD_LAYOUT: &str = "save/bad-layout";
+}
+
+/// What a save wrote.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct SaveOutcome {
+    /// The path saved to, as the user knows it.
+    pub path: String,
+    /// The file actually replaced (the symlink's target when the path is a link).
+    pub target: String,
+    #[ts(type = "number")]
+    pub bytes: u64,
+    /// The file did not exist any more (deleted outside) and was written again.
+    pub recreated: bool,
+    /// The layout sidecar written, if it was.
+    #[ts(type = "string | null")]
+    pub layout_path: Option<String>,
+    pub fingerprint: Fingerprint,
+    /// Problems that did not stop the save (folder fsync, layout file).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Why a save wrote nothing. `diagnostics` say why (first the `save/...` one).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct SaveRefused {
+    pub diagnostics: Vec<Diagnostic>,
+    /// True when the refusal is a conflict (the session now holds the data to compare).
+    pub conflict: bool,
+}
+
+impl SaveRefused {
+    fn one(d: Diagnostic) -> Self {
+        SaveRefused { diagnostics: vec![d], conflict: false }
+    }
+}
+
+/// Steps 1 to 3: the text to write, or the reasons not to.
+pub fn prepare(session: &Session) -> Result<String, SaveRefused> {
+    let Document::GraphSpec(spec) = session.document();
+    let text = writer::to_canonical_string(spec);
+    let parsed = read::parse_spec(&text);
+    let Some(back) = parsed.spec else {
+        let mut diagnostics = vec![Diagnostic::error(
+            codes::ROUNDTRIP_MISMATCH,
+            "the written text could not be read back (a bug in Trellis); nothing was saved",
+        )];
+        diagnostics.extend(parsed.diagnostics);
+        return Err(SaveRefused { diagnostics, conflict: false });
+    };
+    let again = writer::to_canonical_string(&back);
+    if again != text || back != *spec {
+        return Err(SaveRefused::one(Diagnostic::error(
+            codes::ROUNDTRIP_MISMATCH,
+            "the document did not survive being read back and written again (a bug in Trellis); nothing was saved",
+        )));
+    }
+    let registry = &session.registries().registry;
+    let mut errors: Vec<Diagnostic> = parsed.diagnostics.into_iter().filter(Diagnostic::is_error).collect();
+    errors.extend(validate::validate(&back, Some(registry)).into_iter().filter(Diagnostic::is_error));
+    if has_errors(&errors) {
+        let n = errors.len();
+        let mut diagnostics = vec![Diagnostic::error(
+            codes::HAS_ERRORS,
+            format!(
+                "not saved: the document has {n} error{}; fix {} first (your work is kept in the recovery journal)",
+                if n == 1 { "" } else { "s" },
+                if n == 1 { "it" } else { "them" }
+            ),
+        )];
+        diagnostics.extend(errors);
+        return Err(SaveRefused { diagnostics, conflict: false });
+    }
+    if let Some((id, _)) =
+        session.layout().positions.iter().find(|(_, p)| !p.x.is_finite() || !p.y.is_finite())
+    {
+        return Err(SaveRefused::one(
+            Diagnostic::error(
+                codes::BAD_LAYOUT,
+                format!("the position of node \"{id}\" is not a finite number"),
+            )
+            .on_node(id.as_str()),
+        ));
+    }
+    Ok(text)
+}
+
+/// Saves to the session's own path.
+pub fn save(fs: &dyn FileSystem, session: &mut Session) -> Result<SaveOutcome, SaveRefused> {
+    let Some(path) = session.path().map(Path::to_path_buf) else {
+        return Err(SaveRefused::one(Diagnostic::error(
+            codes::NO_PATH,
+            "this document has no file yet: use Save As",
+        )));
+    };
+    write_to(fs, session, &path, true)
+}
+
+/// Saves to a new path (chosen in a dialog that already confirmed any overwrite); the
+/// session then refers to that file.
+pub fn save_as(fs: &dyn FileSystem, session: &mut Session, path: &Path) -> Result<SaveOutcome, SaveRefused> {
+    let same = session.path() == Some(path);
+    write_to(fs, session, path, same)
+}
+
+fn write_to(
+    fs: &dyn FileSystem,
+    session: &mut Session,
+    path: &Path,
+    check_conflict: bool,
+) -> Result<SaveOutcome, SaveRefused> {
+    let text = prepare(session)?;
+
+    // Step 4: the file must still be what we read or wrote.
+    let mut recreated = false;
+    if check_conflict {
+        if session.conflict().is_some() {
+            return Err(SaveRefused { diagnostics: vec![conflict_diagnostic(path)], conflict: true });
+        }
+        let current = Fingerprint::read(fs, path).map_err(|e| {
+            SaveRefused::one(Diagnostic::error(
+                codes::WRITE_FAILED,
+                format!("cannot check {} before saving: {e}; nothing was written", path.display()),
+            ))
+        })?;
+        match (current, session.fingerprint()) {
+            (None, _) => recreated = session.fingerprint().is_some(),
+            (Some((now, _)), Some(known)) if now.same_content(known) => {}
+            (Some((now, bytes)), _) => {
+                // No fingerprint yet (a restored untitled document saved over a file) or a
+                // different one: someone else wrote this file.
+                session.set_conflict(&bytes, now);
+                return Err(SaveRefused { diagnostics: vec![conflict_diagnostic(path)], conflict: true });
+            }
+        }
+    }
+
+    // Step 5: atomic write, then read back what is on disk.
+    let written = atomic_write(fs, path, text.as_bytes(), 0o644);
+    let mut warnings = Vec::new();
+    let target = match written {
+        Ok(w) => w.target,
+        Err(e) if e.written => {
+            warnings.push(Diagnostic::warning(
+                codes::SYNC_FAILED,
+                format!("saved, but {e}; the file may not survive a power cut"),
+            ));
+            fs.resolve_symlink(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        Err(e) => {
+            return Err(SaveRefused::one(Diagnostic::error(
+                codes::WRITE_FAILED,
+                format!("not saved: {e}; the file on disk is unchanged"),
+            )));
+        }
+    };
+    let fingerprint = match Fingerprint::read(fs, &target) {
+        Ok(Some((fp, bytes))) if bytes == text.as_bytes() => fp,
+        other => {
+            let why = match other {
+                Ok(Some(_)) => "it holds other bytes".to_owned(),
+                Ok(None) => "it is gone".to_owned(),
+                Err(e) => e.to_string(),
+            };
+            // What is on disk is unknown: record nothing as saved, keep the work dirty.
+            return Err(SaveRefused::one(Diagnostic::error(
+                codes::VERIFY_FAILED,
+                format!("{} was written but reading it back failed: {why}", target.display()),
+            )));
+        }
+    };
+    session.mark_saved(path.to_path_buf(), fingerprint.clone());
+
+    // The layout sidecar, the same way; its failure does not undo the save.
+    let side = sidecar_path(path);
+    let layout_path = match atomic_write(fs, &side, session.layout_text().as_bytes(), 0o644) {
+        Ok(_) => Some(side),
+        Err(e) if e.written => {
+            warnings.push(Diagnostic::warning(codes::SYNC_FAILED, format!("layout saved, but {e}")));
+            Some(side)
+        }
+        Err(e) => {
+            session.layout_missing = true;
+            warnings.push(Diagnostic::warning(
+                codes::LAYOUT_WRITE_FAILED,
+                format!(
+                    "the document was saved but its layout file was not: {e}; it is retried on the next save"
+                ),
+            ));
+            None
+        }
+    };
+    Ok(SaveOutcome {
+        path: path.display().to_string(),
+        target: target.display().to_string(),
+        bytes: text.len() as u64,
+        recreated,
+        layout_path: layout_path.map(|p: PathBuf| p.display().to_string()),
+        fingerprint,
+        warnings,
+    })
+}
+
+fn conflict_diagnostic(path: &Path) -> Diagnostic {
+    Diagnostic::error(
+        codes::CONFLICT,
+        format!(
+            "{} changed on disk since it was opened or last saved; nothing was written (keep mine, take theirs, or compare)",
+            path.display()
+        ),
+    )
+}

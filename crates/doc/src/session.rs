@@ -1,0 +1,669 @@
+//! A document session: one open document with its file fingerprint, layout, registries,
+//! undo/redo history and dirty flag. Edits come in as [`Edit`]s and answer an [`EditOutcome`].
+//!
+//! The session does no I/O of its own: opening and saving go through a [`FileSystem`]
+//! ([`Session::open`], `crate::save`), so all of it is testable on the fake file system.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::UNIX_EPOCH;
+
+use serde::{Deserialize, Serialize};
+use trellis_spec::diagnostic::has_errors;
+use trellis_spec::{json, read, validate, writer, Diagnostic, GraphSpec, Registry};
+use ts_rs::TS;
+
+use crate::apply;
+use crate::clock::Clock;
+use crate::edit::{Changed, Edit, EditOutcome};
+use crate::fs::{FileSystem, Metadata};
+use crate::history::{apply_all, unapply_all, CoalesceKey, History, Prim, Step, COALESCE_MS};
+use crate::layout::{self, sidecar_path, Layout};
+
+/// Diagnostic codes of sessions (opening, reloading, outside changes).
+pub mod codes {
+    /// The file could not be read (the message gives the system's reason).
+    pub const READ_FAILED: &str = "doc/read-failed";
+    /// The file is a format this session cannot edit yet (or no known format).
+    pub const UNSUPPORTED_FORMAT: &str = "doc/unsupported-format";
+    /// The file was deleted (or moved away) outside Trellis; the document stays open, dirty.
+    pub const FILE_DELETED: &str = "doc/file-deleted";
+    /// The file was moved outside Trellis; the document stays open, dirty.
+    pub const FILE_MOVED: &str = "doc/file-moved";
+    /// The document was reloaded because the file changed on disk (undoable).
+    pub const RELOADED: &str = "doc/reloaded";
+    /// The document was restored from the recovery journal.
+    pub const RESTORED: &str = "doc/restored";
+}
+
+/// A document's id in the workspace (what the UI refers to; never a path).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(transparent)]
+#[ts(export)]
+pub struct DocId(pub u64);
+
+impl std::fmt::Display for DocId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "doc-{}", self.0)
+    }
+}
+
+/// The format of a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+#[ts(export)]
+pub enum DocFormat {
+    GraphSpec,
+}
+
+/// The document itself. One variant per format; each has its own edit handling (the
+/// Weaveflow and GRAPH.md variants are to be added with theirs).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Document {
+    GraphSpec(GraphSpec),
+}
+
+impl Document {
+    pub fn format(&self) -> DocFormat {
+        match self {
+            Document::GraphSpec(_) => DocFormat::GraphSpec,
+        }
+    }
+    /// The node ids in document order (for the layout sidecar).
+    pub fn node_ids(&self) -> Vec<&str> {
+        match self {
+            Document::GraphSpec(s) => s.nodes.iter().map(|n| n.id.as_str()).collect(),
+        }
+    }
+    /// The format's writer: for a GraphSpec, the canonical `to_spec` text.
+    pub fn to_text(&self) -> String {
+        match self {
+            Document::GraphSpec(s) => writer::to_canonical_string(s),
+        }
+    }
+}
+
+/// What a file looked like when last read or written: a later difference means someone else
+/// changed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Fingerprint {
+    #[ts(type = "number")]
+    pub size: u64,
+    /// Modification time in milliseconds since the Unix epoch, when known.
+    #[ts(type = "number | null")]
+    pub modified_ms: Option<u64>,
+    /// BLAKE3 of the content, hex.
+    pub hash: String,
+}
+
+impl Fingerprint {
+    pub fn of(bytes: &[u8], meta: Option<&Metadata>) -> Fingerprint {
+        Fingerprint {
+            size: bytes.len() as u64,
+            modified_ms: meta
+                .and_then(|m| m.modified)
+                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
+                .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
+            hash: blake3::hash(bytes).to_hex().to_string(),
+        }
+    }
+    /// Same bytes. The modification time alone does not make a difference: a `touch` or a
+    /// coarse-grained clock must not raise a conflict, and equal content cannot lose work.
+    pub fn same_content(&self, other: &Fingerprint) -> bool {
+        self.size == other.size && self.hash == other.hash
+    }
+    /// Reads the file and fingerprints it; `Ok(None)` when it does not exist.
+    pub fn read(fs: &dyn FileSystem, path: &Path) -> std::io::Result<Option<(Fingerprint, Vec<u8>)>> {
+        let meta = match fs.metadata(path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let bytes = match fs.read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        Ok(Some((Fingerprint::of(&bytes, Some(&meta)), bytes)))
+    }
+}
+
+/// The registries in force for a document: the merged registry, the files it came from
+/// (watched), and problems found while loading them.
+#[derive(Debug, Clone, Default)]
+pub struct Registries {
+    pub registry: Arc<Registry>,
+    pub files: Vec<PathBuf>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Registries {
+    pub fn new(registry: Registry) -> Self {
+        Registries { registry: Arc::new(registry), files: Vec::new(), diagnostics: Vec::new() }
+    }
+}
+
+/// The file changed on disk while the document had unsaved changes. The UI offers keep mine,
+/// take theirs, or compare (both texts are here).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Conflict {
+    /// The document as it would be saved now.
+    pub mine: String,
+    /// The file's current text (lossy UTF-8 if it is not text).
+    pub theirs: String,
+    pub theirs_fingerprint: Fingerprint,
+}
+
+/// A read-only summary for the UI (tab title, badges).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct SessionInfo {
+    pub id: DocId,
+    #[ts(type = "string | null")]
+    pub path: Option<String>,
+    /// The file name, or "Untitled".
+    pub title: String,
+    pub format: DocFormat,
+    pub dirty: bool,
+    pub can_undo: bool,
+    pub can_redo: bool,
+    /// No layout file was found: the UI computes an automatic layout (`apply_layout` with
+    /// `automatic: true`) and the next save writes the file.
+    pub layout_missing: bool,
+    /// Outside events the user must know about (file deleted or moved).
+    pub notices: Vec<Diagnostic>,
+    pub has_conflict: bool,
+}
+
+/// One open document.
+#[derive(Debug)]
+pub struct Session {
+    pub(crate) id: DocId,
+    pub(crate) path: Option<PathBuf>,
+    pub(crate) fingerprint: Option<Fingerprint>,
+    pub(crate) document: Document,
+    pub(crate) layout: Layout,
+    pub(crate) layout_missing: bool,
+    pub(crate) registries: Registries,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) history: History,
+    /// Findings of reading the text (unknown fields, ...): kept until the next save or reload.
+    pub(crate) read_diagnostics: Vec<Diagnostic>,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) notices: Vec<Diagnostic>,
+    pub(crate) conflict: Option<Conflict>,
+    /// The state reached after the last applied step (`base_state` when none).
+    pub(crate) state: u64,
+    pub(crate) base_state: u64,
+    /// The state the file on disk holds, if it is still reachable.
+    pub(crate) saved_state: Option<u64>,
+    pub(crate) next_step: u64,
+    /// Dirty whatever the history says (restored work, a deleted file).
+    pub(crate) forced_dirty: bool,
+    /// Moves on every change (edits, undo, viewport): the journal writes when it moves.
+    pub(crate) revision: u64,
+    pub(crate) last_change_ms: u64,
+}
+
+impl Session {
+    /// A session on an in-memory document (New).
+    pub fn new(id: DocId, document: Document, registries: Registries, clock: Arc<dyn Clock>) -> Session {
+        let mut s = Session {
+            id,
+            path: None,
+            fingerprint: None,
+            document,
+            layout: Layout::default(),
+            layout_missing: true,
+            registries,
+            clock,
+            history: History::default(),
+            read_diagnostics: Vec::new(),
+            diagnostics: Vec::new(),
+            notices: Vec::new(),
+            conflict: None,
+            state: 0,
+            base_state: 0,
+            saved_state: Some(0),
+            next_step: 1,
+            forced_dirty: false,
+            revision: 0,
+            last_change_ms: 0,
+        };
+        s.revalidate();
+        s
+    }
+
+    /// Reads a document from text (its format detected). `file_name` helps detection.
+    pub fn from_text(
+        id: DocId,
+        file_name: Option<&str>,
+        text: &str,
+        registries: Registries,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Session, Vec<Diagnostic>> {
+        let (document, read_diagnostics) = parse_document(file_name, text)?;
+        let mut s = Session::new(id, document, registries, clock);
+        s.read_diagnostics = read_diagnostics;
+        s.revalidate();
+        Ok(s)
+    }
+
+    /// Opens a file: reads it, fingerprints it, reads its layout sidecar (a missing or broken
+    /// one makes `layout_missing` true, the latter with a warning).
+    pub fn open(
+        fs: &dyn FileSystem,
+        id: DocId,
+        path: &Path,
+        registries: Registries,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Session, Vec<Diagnostic>> {
+        let read_failed = |e: std::io::Error| {
+            vec![Diagnostic::error(codes::READ_FAILED, format!("cannot read {}: {e}", path.display()))]
+        };
+        let (fingerprint, bytes) = Fingerprint::read(fs, path)
+            .map_err(read_failed)?
+            .ok_or_else(|| read_failed(std::io::Error::new(std::io::ErrorKind::NotFound, "no such file")))?;
+        let text = json::decode_utf8(&bytes).map_err(|d| vec![d])?;
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        let mut s = Session::from_text(id, name.as_deref(), text, registries, clock)?;
+        s.path = Some(path.to_path_buf());
+        s.fingerprint = Some(fingerprint);
+        s.load_layout(fs);
+        Ok(s)
+    }
+
+    /// Reads the layout sidecar beside the file, if any.
+    pub(crate) fn load_layout(&mut self, fs: &dyn FileSystem) {
+        let Some(path) = &self.path else { return };
+        let side = sidecar_path(path);
+        self.layout_missing = true;
+        match fs.read(&side) {
+            Ok(bytes) => match json::decode_utf8(&bytes).and_then(Layout::parse) {
+                Ok(l) => {
+                    self.layout = l;
+                    self.layout_missing = false;
+                }
+                Err(d) => self.notices.push(Diagnostic::warning(
+                    layout::codes::BAD_LAYOUT,
+                    format!("the layout file {} was not used: {}", side.display(), d.message),
+                )),
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => self.notices.push(Diagnostic::warning(
+                layout::codes::BAD_LAYOUT,
+                format!("the layout file {} could not be read: {e}", side.display()),
+            )),
+        }
+    }
+
+    pub fn id(&self) -> DocId {
+        self.id
+    }
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+    pub fn format(&self) -> DocFormat {
+        self.document.format()
+    }
+    pub fn document(&self) -> &Document {
+        &self.document
+    }
+    /// The GraphSpec, when the document is one.
+    pub fn spec(&self) -> Option<&GraphSpec> {
+        match &self.document {
+            Document::GraphSpec(s) => Some(s),
+        }
+    }
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+    pub fn layout_missing(&self) -> bool {
+        self.layout_missing
+    }
+    pub fn fingerprint(&self) -> Option<&Fingerprint> {
+        self.fingerprint.as_ref()
+    }
+    pub fn registries(&self) -> &Registries {
+        &self.registries
+    }
+    /// All diagnostics of the document: reading findings, then the validator's.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+    pub fn notices(&self) -> &[Diagnostic] {
+        &self.notices
+    }
+    pub fn conflict(&self) -> Option<&Conflict> {
+        self.conflict.as_ref()
+    }
+    pub fn is_dirty(&self) -> bool {
+        self.forced_dirty || self.saved_state != Some(self.state)
+    }
+    pub fn can_undo(&self) -> bool {
+        !self.history.undo.is_empty()
+    }
+    pub fn can_redo(&self) -> bool {
+        !self.history.redo.is_empty()
+    }
+    /// Moves on every change; the journal compares it with what it wrote.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+    /// When the document last changed (clock milliseconds).
+    pub fn last_change_ms(&self) -> u64 {
+        self.last_change_ms
+    }
+    /// The text the format's writer makes of the document now.
+    pub fn text(&self) -> String {
+        self.document.to_text()
+    }
+    /// The layout sidecar text for the document now.
+    pub fn layout_text(&self) -> String {
+        self.layout.to_text(self.document.node_ids())
+    }
+
+    pub fn info(&self) -> SessionInfo {
+        SessionInfo {
+            id: self.id,
+            path: self.path.as_ref().map(|p| p.display().to_string()),
+            title: self
+                .path
+                .as_ref()
+                .and_then(|p| p.file_name())
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "Untitled".into()),
+            format: self.format(),
+            dirty: self.is_dirty(),
+            can_undo: self.can_undo(),
+            can_redo: self.can_redo(),
+            layout_missing: self.layout_missing,
+            notices: self.notices.clone(),
+            has_conflict: self.conflict.is_some(),
+        }
+    }
+
+    /// Replaces the registries (a registry file changed) and revalidates.
+    pub fn set_registries(&mut self, registries: Registries) -> &[Diagnostic] {
+        self.registries = registries;
+        self.revalidate();
+        &self.diagnostics
+    }
+
+    /// Runs the one validator again.
+    pub fn revalidate(&mut self) {
+        let mut out = self.read_diagnostics.clone();
+        match &self.document {
+            Document::GraphSpec(spec) => {
+                out.extend(validate::validate(spec, Some(&self.registries.registry)))
+            }
+        }
+        self.diagnostics = out;
+    }
+
+    fn outcome(&self, changed: Changed, extra: Vec<Diagnostic>) -> EditOutcome {
+        let mut diagnostics = extra;
+        diagnostics.extend(self.diagnostics.iter().cloned());
+        EditOutcome {
+            changed,
+            diagnostics,
+            dirty: self.is_dirty(),
+            can_undo: self.can_undo(),
+            can_redo: self.can_redo(),
+        }
+    }
+
+    fn touched(&mut self) {
+        self.revision += 1;
+        self.last_change_ms = self.clock.now_ms();
+    }
+
+    fn settle(&self, mut changed: Changed) -> Changed {
+        let Document::GraphSpec(spec) = &self.document;
+        changed.tidy(|id| spec.nodes.iter().any(|n| n.id == id));
+        changed
+    }
+
+    /// Applies an edit. A refused edit changes nothing and says why. Notices about the edit
+    /// itself (ids renamed by a paste) come first in `diagnostics`, as `info`.
+    pub fn apply(&mut self, edit: &Edit) -> Result<EditOutcome, Diagnostic> {
+        if let Edit::SetViewport { viewport } = edit {
+            self.layout.viewport = Some(*viewport);
+            self.touched();
+            return Ok(self.outcome(Changed { viewport: true, ..Changed::default() }, Vec::new()));
+        }
+        let Document::GraphSpec(spec) = &mut self.document;
+        let plan = apply::plan(edit, spec, &self.layout, Some(&self.registries.registry))?;
+        if plan.prims.is_empty() {
+            return Ok(self.outcome(Changed::default(), plan.notices));
+        }
+        let layout_only = plan.prims.iter().all(Prim::is_layout_only);
+        let changed = apply_all(&plan.prims, spec, &mut self.layout);
+        if matches!(edit, Edit::ApplyLayout { automatic: true, .. }) {
+            // Not an undo step and not dirty: it stands for the layout file that was missing.
+            self.touched();
+            return Ok(self.outcome(self.settle(changed), plan.notices));
+        }
+        let now = self.clock.now_ms();
+        let can_coalesce = match (&plan.coalesce, self.history.undo.last()) {
+            (Some((node, path)), Some(last)) => {
+                self.history.redo.is_empty()
+                    && self.saved_state != Some(last.id)
+                    && last.id == self.state
+                    && last.coalesce.as_ref().is_some_and(|k| {
+                        k.node == *node && k.path == *path && now.saturating_sub(k.at_ms) <= COALESCE_MS
+                    })
+            }
+            _ => false,
+        };
+        match self.history.undo.last_mut() {
+            Some(last) if can_coalesce => {
+                merge_prims(&mut last.prims, plan.prims);
+                if let Some(k) = last.coalesce.as_mut() {
+                    k.at_ms = now;
+                }
+            }
+            _ => {
+                let id = self.next_step;
+                self.next_step += 1;
+                let coalesce = plan.coalesce.map(|(node, path)| CoalesceKey { node, path, at_ms: now });
+                self.push_step(Step { id, prims: plan.prims, coalesce });
+            }
+        }
+        if !layout_only {
+            self.revalidate();
+        }
+        self.touched();
+        Ok(self.outcome(self.settle(changed), plan.notices))
+    }
+
+    fn push_step(&mut self, step: Step) {
+        self.state = step.id;
+        if let Some(dropped) = self.history.push(step) {
+            // The oldest steps were forgotten: undo now stops at the state after them.
+            self.base_state = dropped;
+        }
+    }
+
+    /// Undoes the last step (nothing when there is none).
+    pub fn undo(&mut self) -> EditOutcome {
+        let Some(mut step) = self.history.undo.pop() else {
+            return self.outcome(Changed::default(), Vec::new());
+        };
+        let Document::GraphSpec(spec) = &mut self.document;
+        let changed = unapply_all(&step.prims, spec, &mut self.layout);
+        step.coalesce = None;
+        self.state = self.history.undo.last().map_or(self.base_state, |s| s.id);
+        self.history.redo.push(step);
+        self.after_history_move(changed)
+    }
+
+    /// Redoes the last undone step.
+    pub fn redo(&mut self) -> EditOutcome {
+        let Some(step) = self.history.redo.pop() else {
+            return self.outcome(Changed::default(), Vec::new());
+        };
+        let Document::GraphSpec(spec) = &mut self.document;
+        let changed = apply_all(&step.prims, spec, &mut self.layout);
+        self.state = step.id;
+        self.history.undo.push(step);
+        self.after_history_move(changed)
+    }
+
+    fn after_history_move(&mut self, changed: Changed) -> EditOutcome {
+        if changed.full {
+            // A reload was undone or redone: the reading findings are no longer known.
+            self.read_diagnostics.clear();
+        }
+        self.revalidate();
+        self.touched();
+        self.outcome(self.settle(changed), Vec::new())
+    }
+
+    /// Replaces the document with a new text from disk, as one undoable step; the file now
+    /// holds this state (clean). Used to reload after an outside change and to take theirs.
+    pub fn reload_from(
+        &mut self,
+        text: &str,
+        fingerprint: Fingerprint,
+    ) -> Result<EditOutcome, Vec<Diagnostic>> {
+        let name = self.path.as_ref().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
+        let (document, read_diagnostics) = parse_document(name.as_deref(), text)?;
+        let Document::GraphSpec(after) = document;
+        let Document::GraphSpec(spec) = &mut self.document;
+        let prim = Prim::Document { before: Box::new(spec.clone()), after: Box::new(after) };
+        let changed = apply_all(std::slice::from_ref(&prim), spec, &mut self.layout);
+        let id = self.next_step;
+        self.next_step += 1;
+        self.push_step(Step { id, prims: vec![prim], coalesce: None });
+        self.saved_state = Some(id);
+        self.forced_dirty = false;
+        self.fingerprint = Some(fingerprint);
+        self.conflict = None;
+        self.notices.retain(|n| n.code != codes::FILE_DELETED && n.code != codes::FILE_MOVED);
+        self.read_diagnostics = read_diagnostics;
+        self.revalidate();
+        self.touched();
+        let note = Diagnostic::info(
+            codes::RELOADED,
+            "the file changed on disk and was reloaded (undo brings your version back)",
+        );
+        Ok(self.outcome(changed, vec![note]))
+    }
+
+    /// Records that the file on disk now holds the current state.
+    pub(crate) fn mark_saved(&mut self, path: PathBuf, fingerprint: Fingerprint) {
+        self.path = Some(path);
+        self.fingerprint = Some(fingerprint);
+        self.saved_state = Some(self.state);
+        self.forced_dirty = false;
+        self.conflict = None;
+        self.layout_missing = false;
+        self.read_diagnostics.clear();
+        self.notices.retain(|n| n.code != codes::FILE_DELETED && n.code != codes::FILE_MOVED);
+        self.revalidate();
+    }
+
+    /// Makes the document dirty with a notice (the file was deleted or moved).
+    pub fn mark_gone(&mut self, notice: Diagnostic) {
+        self.forced_dirty = true;
+        self.notices.retain(|n| n.code != notice.code);
+        self.notices.push(notice);
+        self.touched();
+    }
+
+    /// Records a conflict (the file changed while dirty).
+    pub fn set_conflict(&mut self, theirs: &[u8], theirs_fingerprint: Fingerprint) {
+        self.conflict = Some(Conflict {
+            mine: self.text(),
+            theirs: String::from_utf8_lossy(theirs).into_owned(),
+            theirs_fingerprint,
+        });
+    }
+
+    /// Keep mine: the next save overwrites the outside version (its fingerprint is taken as
+    /// the one the save checks against). The document stays dirty.
+    pub fn keep_mine(&mut self) {
+        if let Some(c) = self.conflict.take() {
+            self.fingerprint = Some(c.theirs_fingerprint);
+            self.forced_dirty = true;
+            self.touched();
+        }
+    }
+
+    /// Take theirs: reload the outside version (undoable).
+    pub fn take_theirs(&mut self) -> Result<EditOutcome, Vec<Diagnostic>> {
+        match self.conflict.clone() {
+            Some(c) => self.reload_from(&c.theirs, c.theirs_fingerprint),
+            None => Ok(self.outcome(Changed::default(), Vec::new())),
+        }
+    }
+
+    /// Marks restored work: dirty until saved, with the base file's fingerprint as it was
+    /// when the work was journaled (so a save still detects a later outside change).
+    pub(crate) fn mark_restored(
+        &mut self,
+        path: Option<PathBuf>,
+        fingerprint: Option<Fingerprint>,
+        layout: Layout,
+    ) {
+        self.path = path;
+        self.fingerprint = fingerprint;
+        self.layout = layout;
+        self.layout_missing = false;
+        self.forced_dirty = true;
+        self.notices
+            .push(Diagnostic::info(codes::RESTORED, "unsaved work restored from the recovery journal"));
+        self.touched();
+    }
+}
+
+/// Coalescing: a run of replacements of one node keeps the first `before` and last `after`.
+fn merge_prims(into: &mut Vec<Prim>, more: Vec<Prim>) {
+    if let ([Prim::Node { index: i1, after: a1, .. }], [Prim::Node { index: i2, before: b2, after: a2 }]) =
+        (into.as_mut_slice(), more.as_slice())
+    {
+        if i1 == i2 && a1 == b2 {
+            *a1 = a2.clone();
+            return;
+        }
+    }
+    into.extend(more);
+}
+
+/// The agreed detection rule (to be replaced by `trellis_formats::detect` when it lands):
+/// GRAPH.md by name or front matter, Weaveflow by `version` + `state_modules`/`entry_point`,
+/// GraphSpec otherwise when it is a JSON object.
+fn parse_document(
+    file_name: Option<&str>,
+    text: &str,
+) -> Result<(Document, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let lower = file_name.map(str::to_ascii_lowercase).unwrap_or_default();
+    if lower == "graph.md" || lower.ends_with(".graph.md") || text.starts_with("---") {
+        return Err(vec![Diagnostic::error(
+            codes::UNSUPPORTED_FORMAT,
+            "GRAPH.md documents cannot be edited in this version of the session (GraphSpec only)",
+        )]);
+    }
+    if let Ok(serde_json::Value::Object(map)) = json::parse(text) {
+        if map.contains_key("version")
+            && (map.contains_key("state_modules") || map.contains_key("entry_point"))
+        {
+            return Err(vec![Diagnostic::error(
+                codes::UNSUPPORTED_FORMAT,
+                "Weaveflow documents cannot be edited in this version of the session (GraphSpec only)",
+            )]);
+        }
+    }
+    let parsed = read::parse_spec(text);
+    match parsed.spec {
+        // A document that holds but has errors opens: the user is here to fix them.
+        Some(spec) => Ok((Document::GraphSpec(spec), parsed.diagnostics)),
+        None if has_errors(&parsed.diagnostics) => Err(parsed.diagnostics),
+        None => {
+            Err(vec![Diagnostic::error(codes::UNSUPPORTED_FORMAT, "the text is not a GraphSpec document")])
+        }
+    }
+}

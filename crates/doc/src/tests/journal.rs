@@ -1,0 +1,143 @@
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use super::*;
+use crate::edit::Edit;
+use crate::fs::FileSystem;
+use crate::journal::MIN_INTERVAL_MS;
+
+fn edit(w: &mut Workspace, id: DocId, v: serde_json::Value) {
+    w.apply(id, &serde_json::from_value::<Edit>(v).expect("edit")).expect("applies");
+}
+
+#[test]
+fn unsaved_work_is_journaled_within_a_second_and_restored_after_a_crash() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/support.json", EXAMPLE);
+    let mut w = workspace(&fs, &c);
+    let id = w.open(&PathBuf::from("/w/support.json")).expect("opens");
+    assert!(w.tick().is_empty());
+    assert!(w.journal().pending().0.is_empty(), "a clean document has no entry");
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "unsaved"}));
+    edit(&mut w, id, json!({"op": "move_nodes", "positions": {"answer": {"x": 7, "y": 8}}}));
+    // The app ticks every 250 ms: the entry is on disk by the first tick.
+    c.advance(250);
+    assert!(w.tick().is_empty());
+    let (entries, problems) = w.journal().pending();
+    assert!(problems.is_empty());
+    assert_eq!(entries.len(), 1);
+    assert!(entries[0].text.contains("\"unsaved\""));
+    assert_eq!(entries[0].path.as_deref(), Some("/w/support.json"));
+    let entry_file = fs.files().into_iter().find(|p| p.starts_with("/data/journal")).expect("entry file");
+    assert_eq!(fs.metadata(&entry_file).map(|m| m.mode).ok(), Some(0o600), "private");
+
+    // Typing keeps the entry at most MIN_INTERVAL_MS behind.
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "unsaved-2"}));
+    c.advance(100);
+    w.tick();
+    assert!(w.journal().pending().0[0].text.contains("\"unsaved\""), "rate limited");
+    c.advance(MIN_INTERVAL_MS);
+    w.tick();
+    assert!(w.journal().pending().0[0].text.contains("\"unsaved-2\""));
+
+    // "Crash": drop the workspace without saving; a new one finds the entry.
+    drop(w);
+    let mut w2 = workspace(&fs, &c);
+    let (pending, _) = w2.pending_recovery();
+    assert_eq!(pending.len(), 1);
+    let restored = w2.restore(&pending[0].key).expect("restores");
+    let s = w2.get(restored).expect("open");
+    assert!(s.is_dirty());
+    assert_eq!(s.spec().and_then(|sp| sp.name.clone()).as_deref(), Some("unsaved-2"));
+    assert_eq!(s.layout().positions["answer"].x, 7.0);
+    assert_eq!(s.path(), Some(std::path::Path::new("/w/support.json")));
+    assert!(w2.pending_recovery().0.is_empty(), "an entry in use is not offered again");
+    // Saving clears the entry.
+    w2.save(restored).expect("saves: the file did not change since");
+    assert!(w2.journal().pending().0.is_empty());
+    assert!(fs.get_string("/w/support.json").expect("file").contains("unsaved-2"));
+}
+
+#[test]
+fn work_with_errors_is_journaled_and_a_save_of_restored_work_detects_outside_changes() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/support.json", EXAMPLE);
+    let mut w = workspace(&fs, &c);
+    let id = w.open(&PathBuf::from("/w/support.json")).expect("opens");
+    edit(&mut w, id, json!({"op": "set_node_type", "id": "answer", "type": "nope"}));
+    assert!(w.save(id).is_err());
+    c.advance(600);
+    w.tick();
+    let entry = w.journal().pending().0.pop().expect("entry");
+    assert!(entry.has_errors);
+    drop(w);
+    // Someone changes the file between the crash and the restore.
+    fs.modify("/w/support.json", "{\"name\": \"other\"}\n");
+    let mut w2 = workspace(&fs, &c);
+    let id = w2.restore(&entry.key).expect("restores");
+    assert!(!errors(w2.get(id).expect("doc").diagnostics()).is_empty());
+    edit(&mut w2, id, json!({"op": "set_node_type", "id": "answer", "type": "llm"}));
+    let refused = w2.save(id).expect_err("conflict");
+    assert!(refused.conflict);
+    assert_eq!(fs.get_string("/w/support.json").as_deref(), Some("{\"name\": \"other\"}\n"));
+}
+
+#[test]
+fn discard_and_clean_documents_clear_entries() {
+    let c = clock();
+    let fs = FakeFs::new();
+    let mut w = workspace(&fs, &c);
+    let id = w.new_from_example().expect("new");
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "draft"}));
+    c.advance(600);
+    w.tick();
+    assert_eq!(w.journal().pending().0.len(), 1);
+    // Undo back to the clean state: the entry goes at the next tick.
+    w.undo(id).expect("undo");
+    c.advance(600);
+    w.tick();
+    assert!(w.journal().pending().0.is_empty());
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "draft"}));
+    c.advance(600);
+    w.tick();
+    drop(w);
+    let mut w2 = workspace(&fs, &c);
+    let (pending, _) = w2.pending_recovery();
+    assert_eq!(pending.len(), 1);
+    assert!(pending[0].path.is_none());
+    w2.discard_recovery(&pending[0].key).expect("discard");
+    assert!(w2.pending_recovery().0.is_empty());
+}
+
+#[test]
+fn damaged_entries_are_reported_and_skipped() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/data/journal/bad.json", "{not json");
+    fs.put("/data/journal/.tmp-partial", "x");
+    let w = workspace(&fs, &c);
+    let (entries, problems) = w.pending_recovery();
+    assert!(entries.is_empty());
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].code, crate::journal::codes::BAD_ENTRY);
+}
+
+#[test]
+fn journal_write_failures_are_reported_and_retried() {
+    let c = clock();
+    let fs = FakeFs::new();
+    let mut w = workspace(&fs, &c);
+    let id = w.new_from_example().expect("new");
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "draft"}));
+    fs.fail_next(crate::fs::FsOp::Write, std::io::ErrorKind::StorageFull);
+    c.advance(600);
+    let problems = w.tick();
+    assert_eq!(problems[0].code, crate::journal::codes::WRITE_FAILED);
+    assert!(w.journal().pending().0.is_empty());
+    c.advance(600);
+    assert!(w.tick().is_empty());
+    assert_eq!(w.journal().pending().0.len(), 1);
+}

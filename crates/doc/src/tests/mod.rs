@@ -1,0 +1,50 @@
+//! Unit tests of sessions, the save pipeline, the journal and the workspace, on the fake file
+//! system and a manual clock.
+
+mod journal;
+mod save;
+mod session;
+mod workspace;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::clock::ManualClock;
+use crate::fs::FakeFs;
+use crate::session::{DocId, Registries, Session};
+use crate::workspace::{builtin_loader, Workspace, EXAMPLE};
+
+pub(crate) fn registries() -> Registries {
+    Registries::new(trellis_spec::builtin::default_registry())
+}
+
+pub(crate) fn clock() -> ManualClock {
+    ManualClock::new(1_000_000)
+}
+
+pub(crate) fn example_session(clock: &ManualClock) -> Session {
+    Session::from_text(DocId(1), None, EXAMPLE, registries(), Arc::new(clock.clone())).expect("example opens")
+}
+
+/// A fake disk holding the example at `/w/support.json`, opened.
+pub(crate) fn opened_example(clock: &ManualClock) -> (FakeFs, Session) {
+    let fs = FakeFs::new();
+    fs.put("/w/support.json", EXAMPLE);
+    let s = Session::open(
+        &fs,
+        DocId(1),
+        &PathBuf::from("/w/support.json"),
+        registries(),
+        Arc::new(clock.clone()),
+    )
+    .expect("opens");
+    (fs, s)
+}
+
+pub(crate) fn workspace(fs: &FakeFs, clock: &ManualClock) -> Workspace {
+    Workspace::new(Arc::new(fs.clone()), Arc::new(clock.clone()), &PathBuf::from("/data"), builtin_loader())
+}
+
+pub(crate) fn errors(d: &[trellis_spec::Diagnostic]) -> Vec<String> {
+    d.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.code, d.message)).collect()
+}

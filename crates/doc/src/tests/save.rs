@@ -1,0 +1,263 @@
+use std::io::ErrorKind;
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::*;
+use crate::edit::Edit;
+use crate::fs::{FileSystem, FsOp};
+use crate::save::{self, codes};
+
+fn edit(s: &mut Session, v: serde_json::Value) {
+    s.apply(&serde_json::from_value::<Edit>(v).expect("edit")).expect("applies");
+}
+
+fn p(s: &str) -> PathBuf {
+    PathBuf::from(s)
+}
+
+#[test]
+fn clean_save_writes_canonical_text_and_sidecar() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    edit(&mut s, json!({"op": "rename_graph", "name": "support"}));
+    edit(&mut s, json!({"op": "move_nodes", "positions": {"classify": {"x": 10, "y": 20}}}));
+    let expected = s.text();
+    let out = save::save(&fs, &mut s).expect("saved");
+    assert_eq!(fs.get_string("/w/support.json").as_deref(), Some(expected.as_str()));
+    assert_eq!(out.bytes, expected.len() as u64);
+    assert_eq!(out.layout_path.as_deref(), Some("/w/support.layout.json"));
+    let layout = fs.get_string("/w/support.layout.json").expect("sidecar");
+    let parsed = crate::layout::Layout::parse(&layout).expect("layout parses");
+    assert_eq!(parsed.positions.len(), 1);
+    assert!(!s.is_dirty());
+    assert!(!s.layout_missing());
+    assert!(out.warnings.is_empty());
+    assert!(expected.contains("\"name\": \"support\""));
+    // The fingerprint is of the bytes on disk.
+    let (fp, _) =
+        crate::session::Fingerprint::read(&fs, &p("/w/support.json")).expect("read").expect("exists");
+    assert!(fp.same_content(s.fingerprint().expect("fp")));
+}
+
+#[test]
+fn missing_layout_is_written_by_the_next_save() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    assert!(s.layout_missing());
+    edit(
+        &mut s,
+        json!({"op": "apply_layout", "automatic": true, "positions": {"classify": {"x": 1, "y": 1}}}),
+    );
+    save::save(&fs, &mut s).expect("saved");
+    assert!(fs.get_string("/w/support.layout.json").expect("written").contains("classify"));
+}
+
+#[test]
+fn errors_refuse_the_save_and_leave_the_bytes_identical() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    let before = fs.get("/w/support.json");
+    edit(&mut s, json!({"op": "set_node_type", "id": "answer", "type": "no_such_type"}));
+    fs.clear_log();
+    let refused = save::save(&fs, &mut s).expect_err("refused");
+    assert_eq!(refused.diagnostics[0].code, codes::HAS_ERRORS);
+    assert!(refused.diagnostics.iter().skip(1).all(|d| d.is_error()));
+    assert!(refused.diagnostics.iter().any(|d| d.message.contains("no_such_type")));
+    assert!(!refused.conflict);
+    assert_eq!(fs.get("/w/support.json"), before);
+    assert!(fs.log().is_empty(), "nothing was written: {:?}", fs.log());
+    assert!(s.is_dirty());
+}
+
+#[test]
+fn config_schema_errors_refuse_the_save() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    let before = fs.get("/w/support.json");
+    edit(&mut s, json!({"op": "set_config_field", "id": "answer", "path": "/temperature", "value": 7}));
+    let refused = save::save(&fs, &mut s).expect_err("refused");
+    assert_eq!(refused.diagnostics[0].code, codes::HAS_ERRORS);
+    assert_eq!(fs.get("/w/support.json"), before);
+}
+
+#[test]
+fn warnings_do_not_block_a_save() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    // An unreachable node is a warning.
+    edit(
+        &mut s,
+        json!({"op": "add_node", "id": "orphan", "type": "noop", "config": {}, "position": {"x": 0, "y": 0}}),
+    );
+    assert!(s.diagnostics().iter().any(|d| !d.is_error()));
+    save::save(&fs, &mut s).expect("saved despite warnings");
+}
+
+#[test]
+fn an_outside_change_is_a_conflict_and_nothing_is_written() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    edit(&mut s, json!({"op": "rename_graph", "name": "mine"}));
+    fs.modify("/w/support.json", "{\"name\": \"theirs\"}\n");
+    fs.clear_log();
+    let refused = save::save(&fs, &mut s).expect_err("conflict");
+    assert!(refused.conflict);
+    assert_eq!(refused.diagnostics[0].code, codes::CONFLICT);
+    assert_eq!(fs.get_string("/w/support.json").as_deref(), Some("{\"name\": \"theirs\"}\n"));
+    assert!(fs.log().is_empty());
+    let conflict = s.conflict().expect("conflict data for compare");
+    assert!(conflict.mine.contains("\"mine\""));
+    assert!(conflict.theirs.contains("\"theirs\""));
+    // Keep mine: the next save overwrites theirs.
+    s.keep_mine();
+    save::save(&fs, &mut s).expect("saved after keep mine");
+    assert!(fs.get_string("/w/support.json").expect("file").contains("\"mine\""));
+}
+
+#[test]
+fn take_theirs_reloads_and_is_undoable() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    edit(&mut s, json!({"op": "rename_graph", "name": "mine"}));
+    fs.modify("/w/support.json", "{\"name\": \"theirs\", \"nodes\": []}\n");
+    save::save(&fs, &mut s).expect_err("conflict");
+    let out = s.take_theirs().expect("reloads");
+    assert!(out.changed.full);
+    assert!(!s.is_dirty());
+    assert_eq!(s.spec().expect("spec").name.as_deref(), Some("theirs"));
+    s.undo();
+    assert_eq!(s.spec().expect("spec").name.as_deref(), Some("mine"));
+    assert!(s.is_dirty());
+}
+
+#[test]
+fn a_touch_without_new_content_is_not_a_conflict() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    edit(&mut s, json!({"op": "rename_graph", "name": "mine"}));
+    fs.touch("/w/support.json");
+    save::save(&fs, &mut s).expect("same bytes: no conflict");
+}
+
+#[test]
+fn failure_at_each_atomic_step_leaves_the_old_file_intact() {
+    for op in [FsOp::CreateTemp, FsOp::Write, FsOp::SetMode, FsOp::SyncFile, FsOp::Rename] {
+        let c = clock();
+        let (fs, mut s) = opened_example(&c);
+        edit(&mut s, json!({"op": "rename_graph", "name": "new"}));
+        fs.fail_next(op, ErrorKind::Other);
+        let refused = save::save(&fs, &mut s).expect_err("fails");
+        assert_eq!(refused.diagnostics[0].code, codes::WRITE_FAILED, "{op:?}");
+        assert!(
+            refused.diagnostics[0].message.contains(op.describe()),
+            "{op:?}: {}",
+            refused.diagnostics[0].message
+        );
+        assert_eq!(fs.get_string("/w/support.json").as_deref(), Some(EXAMPLE), "{op:?}");
+        assert_eq!(fs.files(), vec![p("/w/support.json")], "{op:?}: no temporary file left");
+        assert!(s.is_dirty(), "{op:?}");
+        // The next save works and is not a conflict.
+        save::save(&fs, &mut s).expect("retry works");
+        assert!(fs.get_string("/w/support.json").expect("file").contains("\"new\""));
+    }
+}
+
+#[test]
+fn folder_sync_failure_saves_with_a_warning() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    edit(&mut s, json!({"op": "rename_graph", "name": "new"}));
+    fs.fail_next(FsOp::SyncDir, ErrorKind::Other);
+    let out = save::save(&fs, &mut s).expect("saved");
+    assert_eq!(out.warnings[0].code, codes::SYNC_FAILED);
+    assert!(!s.is_dirty());
+}
+
+#[test]
+fn layout_failure_keeps_the_document_saved_and_retries() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    edit(&mut s, json!({"op": "rename_graph", "name": "new"}));
+    // The second temporary file is the sidecar's.
+    fs.fail_nth(FsOp::CreateTemp, 1, ErrorKind::PermissionDenied);
+    let out = save::save(&fs, &mut s).expect("saved");
+    assert_eq!(out.warnings[0].code, codes::LAYOUT_WRITE_FAILED);
+    assert!(out.layout_path.is_none());
+    assert!(s.layout_missing());
+    assert!(fs.get("/w/support.layout.json").is_none());
+    save::save(&fs, &mut s).expect("saved");
+    assert!(fs.get("/w/support.layout.json").is_some());
+}
+
+#[test]
+fn permissions_are_kept() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put_with_mode("/w/support.json", EXAMPLE, 0o600);
+    let mut s = Session::open(&fs, DocId(1), &p("/w/support.json"), registries(), Arc::new(c.clone()))
+        .expect("opens");
+    edit(&mut s, json!({"op": "rename_graph", "name": "x"}));
+    save::save(&fs, &mut s).expect("saved");
+    assert_eq!(fs.metadata(&p("/w/support.json")).expect("meta").mode, 0o600);
+}
+
+#[test]
+fn a_symlink_is_kept_and_its_target_replaced() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/real/support.json", EXAMPLE);
+    fs.symlink("../real/support.json", "/w/support.json");
+    let mut s = Session::open(&fs, DocId(1), &p("/w/support.json"), registries(), Arc::new(c.clone()))
+        .expect("opens");
+    edit(&mut s, json!({"op": "rename_graph", "name": "x"}));
+    let out = save::save(&fs, &mut s).expect("saved");
+    assert_eq!(out.target, "/real/support.json");
+    assert!(fs.is_symlink("/w/support.json"));
+    assert!(fs.get_string("/real/support.json").expect("target").contains("\"x\""));
+    assert_eq!(out.layout_path.as_deref(), Some("/w/support.layout.json"));
+}
+
+#[test]
+fn a_deleted_file_is_written_again() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    fs.delete("/w/support.json");
+    let out = save::save(&fs, &mut s).expect("saved");
+    assert!(out.recreated);
+    assert_eq!(fs.get_string("/w/support.json").as_deref(), Some(EXAMPLE));
+}
+
+#[test]
+fn save_as_writes_the_new_file_and_moves_the_session() {
+    let c = clock();
+    let mut s = example_session(&c);
+    let fs = FakeFs::new();
+    fs.mkdir("/new");
+    assert_eq!(save::save(&fs, &mut s).expect_err("no path").diagnostics[0].code, codes::NO_PATH);
+    let out = save::save_as(&fs, &mut s, Path::new("/new/agent.json")).expect("saved");
+    assert_eq!(out.path, "/new/agent.json");
+    assert_eq!(fs.get_string("/new/agent.json").as_deref(), Some(EXAMPLE));
+    assert!(fs.get("/new/agent.layout.json").is_some());
+    assert_eq!(s.path(), Some(Path::new("/new/agent.json")));
+    // Save As over an existing file the dialog confirmed: no conflict check.
+    fs.put("/new/other.json", "{}");
+    save::save_as(&fs, &mut s, Path::new("/new/other.json")).expect("overwrites");
+    assert_eq!(fs.get_string("/new/other.json").as_deref(), Some(EXAMPLE));
+}
+
+#[test]
+fn the_bytes_written_are_exactly_the_canonical_text() {
+    // A document read from non-canonical text is written in canonical form, number text kept.
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/a.json", r#"{"name":"g","channels":{"v":{}},"nodes":[{"id":"a","type":"set_value","config":{"channel":"v","value":1.50}}],"edges":[{"from":"__start__","to":"a"}]}"#);
+    let mut s =
+        Session::open(&fs, DocId(1), &p("/w/a.json"), registries(), Arc::new(c.clone())).expect("opens");
+    let expected = trellis_spec::writer::to_canonical_string(s.spec().expect("spec"));
+    edit(&mut s, json!({"op": "rename_graph", "name": "h"}));
+    save::save(&fs, &mut s).expect("saved");
+    let written = fs.get_string("/w/a.json").expect("file");
+    assert_eq!(written, expected.replace("\"g\"", "\"h\""));
+    assert!(written.contains("1.50"));
+}

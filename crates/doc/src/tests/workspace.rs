@@ -1,0 +1,165 @@
+use std::path::{Path, PathBuf};
+
+use serde_json::json;
+
+use super::*;
+use crate::edit::Edit;
+use crate::session::codes as scodes;
+use crate::workspace::{codes, DocEvent, FsChange};
+
+fn edit(w: &mut Workspace, id: DocId, v: serde_json::Value) {
+    w.apply(id, &serde_json::from_value::<Edit>(v).expect("edit")).expect("applies");
+}
+
+fn setup() -> (FakeFs, ManualClock, Workspace, DocId) {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/support.json", EXAMPLE);
+    let mut w = workspace(&fs, &c);
+    let id = w.open(Path::new("/w/support.json")).expect("opens");
+    (fs, c, w, id)
+}
+
+fn change() -> Vec<FsChange> {
+    vec![FsChange::at("/w/support.json")]
+}
+
+#[test]
+fn our_own_save_is_not_an_outside_change() {
+    let (_fs, _c, mut w, id) = setup();
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "x"}));
+    w.save(id).expect("saved");
+    assert!(w.handle_fs_changes(&change()).is_empty());
+    assert!(!w.get(id).expect("doc").is_dirty());
+}
+
+#[test]
+fn an_outside_change_to_a_clean_document_reloads_it_undoably() {
+    let (fs, _c, mut w, id) = setup();
+    fs.modify("/w/support.json", EXAMPLE.replace("support-agent", "edited-outside"));
+    let events = w.handle_fs_changes(&change());
+    let [DocEvent::Reloaded { id: rid, outcome }] = events.as_slice() else { panic!("{events:?}") };
+    assert_eq!(*rid, id);
+    assert!(outcome.changed.full && !outcome.dirty && outcome.can_undo);
+    let s = w.get(id).expect("doc");
+    assert_eq!(s.spec().and_then(|sp| sp.name.as_deref()), Some("edited-outside"));
+    // A second notification of the same change does nothing.
+    assert!(w.handle_fs_changes(&change()).is_empty());
+    w.undo(id).expect("undo");
+    let s = w.get(id).expect("doc");
+    assert_eq!(s.spec().and_then(|sp| sp.name.as_deref()), Some("support-agent"));
+    assert!(s.is_dirty(), "the file holds the outside version now");
+}
+
+#[test]
+fn an_outside_change_to_a_dirty_document_is_a_conflict() {
+    let (fs, _c, mut w, id) = setup();
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "mine"}));
+    fs.modify("/w/support.json", EXAMPLE.replace("support-agent", "theirs"));
+    let events = w.handle_fs_changes(&change());
+    let [DocEvent::Conflict { conflict, .. }] = events.as_slice() else { panic!("{events:?}") };
+    assert!(conflict.mine.contains("\"mine\"") && conflict.theirs.contains("\"theirs\""));
+    assert!(w.handle_fs_changes(&change()).is_empty(), "reported once");
+    assert!(w.save(id).expect_err("conflict").conflict);
+    assert!(fs.get_string("/w/support.json").expect("file").contains("theirs"));
+    w.take_theirs(id).expect("take theirs");
+    assert!(!w.get(id).expect("doc").is_dirty());
+}
+
+#[test]
+fn a_deleted_or_moved_file_leaves_the_document_open_and_dirty() {
+    let (fs, _c, mut w, id) = setup();
+    fs.delete("/w/support.json");
+    let events = w.handle_fs_changes(&change());
+    let [DocEvent::Gone { notice, .. }] = events.as_slice() else { panic!("{events:?}") };
+    assert_eq!(notice.code, scodes::FILE_DELETED);
+    let s = w.get(id).expect("still open");
+    assert!(s.is_dirty());
+    assert_eq!(s.info().notices.len(), 1);
+    assert!(w.handle_fs_changes(&change()).is_empty(), "reported once");
+    w.save(id).expect("writes it again");
+    assert!(!w.get(id).expect("doc").is_dirty());
+    assert!(w.get(id).expect("doc").notices().is_empty());
+
+    let moved = vec![FsChange { path: "/w/support.json".into(), renamed_to: Some("/w/old.json".into()) }];
+    fs.delete("/w/support.json");
+    let events = w.handle_fs_changes(&moved);
+    let [DocEvent::Gone { notice, .. }] = events.as_slice() else { panic!("{events:?}") };
+    assert_eq!(notice.code, scodes::FILE_MOVED);
+    assert!(notice.message.contains("/w/old.json"));
+}
+
+#[test]
+fn a_changed_registry_revalidates_open_documents() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/support.json", EXAMPLE);
+    let loads = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = loads.clone();
+    let loader: crate::workspace::RegistryLoader = Arc::new(move |_fs, _p| {
+        counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let mut r = registries();
+        r.files = vec![PathBuf::from("/w/team.registry.json")];
+        r
+    });
+    let mut w = Workspace::new(Arc::new(fs.clone()), Arc::new(c.clone()), Path::new("/data"), loader);
+    let id = w.open(Path::new("/w/support.json")).expect("opens");
+    assert!(w.watched_paths().contains(&PathBuf::from("/w/team.registry.json")));
+    let events = w.handle_fs_changes(&[FsChange::at("/w/team.registry.json")]);
+    assert!(matches!(events.as_slice(), [DocEvent::Revalidated { id: rid, .. }] if *rid == id));
+    // A new registry file in a folder above the document counts too.
+    let events = w.handle_fs_changes(&[FsChange::at("/more.registry.json")]);
+    assert_eq!(events.len(), 1);
+    assert!(w.handle_fs_changes(&[FsChange::at("/w/unrelated.json")]).is_empty());
+    assert_eq!(loads.load(std::sync::atomic::Ordering::SeqCst), 3);
+}
+
+#[test]
+fn close_asks_before_losing_unsaved_changes() {
+    let (_fs, _c, mut w, id) = setup();
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "x"}));
+    assert_eq!(w.dirty(), vec![id]);
+    let refused = w.close(id, false).expect_err("dirty");
+    assert_eq!(refused.diagnostic.code, codes::UNSAVED_CHANGES);
+    assert!(w.get(id).is_some());
+    w.close(id, true).expect("discarded");
+    assert!(w.get(id).is_none());
+    assert!(w.close(id, true).is_err());
+}
+
+#[test]
+fn opening_twice_focuses_the_open_document_and_recent_files_persist() {
+    let (fs, c, mut w, id) = setup();
+    fs.put("/w/b.json", "{\"nodes\": []}");
+    assert_eq!(w.open(Path::new("/w/support.json")).expect("again"), id);
+    let b = w.open(Path::new("/w/b.json")).expect("b");
+    assert_ne!(b, id);
+    assert_eq!(w.recent(), [PathBuf::from("/w/b.json"), PathBuf::from("/w/support.json")]);
+    let w2 = workspace(&fs, &c);
+    assert_eq!(w2.recent(), w.recent(), "persisted in the data folder");
+    assert!(w.open(Path::new("/w/missing.json")).is_err());
+    fs.put("/w/bad.json", "{\"nodes\": 5}");
+    let d = w.open(Path::new("/w/bad.json")).expect_err("bad");
+    assert!(d.iter().any(|d| d.is_error()));
+}
+
+#[test]
+fn new_documents_are_clean_untitled_and_need_save_as() {
+    let c = clock();
+    let fs = FakeFs::new();
+    let mut w = workspace(&fs, &c);
+    let ex = w.new_from_example().expect("example");
+    let empty = w.new_empty();
+    assert!(w.dirty().is_empty());
+    assert_eq!(w.get(ex).expect("doc").info().title, "Untitled");
+    assert_eq!(
+        w.get(empty).expect("doc").text(),
+        "{\n  \"name\": null,\n  \"channels\": {},\n  \"nodes\": [],\n  \"edges\": []\n}\n"
+    );
+    assert!(w.save(ex).is_err());
+    fs.mkdir("/w");
+    w.save_as(ex, Path::new("/w/new.json")).expect("save as");
+    assert_eq!(fs.get_string("/w/new.json").as_deref(), Some(EXAMPLE));
+    assert_eq!(w.recent(), [PathBuf::from("/w/new.json")]);
+    assert_eq!(w.find_by_path(Path::new("/w/new.json")), Some(ex));
+}

@@ -1,0 +1,614 @@
+//! The set of open documents: what the Tauri commands call. Documents are referred to by
+//! [`DocId`]; paths enter only through [`Workspace::open`], [`Workspace::save_as`] and the
+//! recent list, which the shell feeds from native dialogs and the command line.
+//!
+//! The workspace also owns the recent-files list and the recovery journal (both in the data
+//! folder the app passes in), and turns file-system changes reported by the watcher into
+//! [`DocEvent`]s (reload, conflict, deleted, revalidated).
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use trellis_spec::{json, Diagnostic, GraphSpec};
+use ts_rs::TS;
+
+use crate::clock::Clock;
+use crate::edit::{Edit, EditOutcome};
+use crate::fs::{atomic_write, FileSystem};
+use crate::journal::{Journal, JournalEntry, MIN_INTERVAL_MS};
+use crate::save::{self, SaveOutcome, SaveRefused};
+use crate::session::{self, Conflict, DocId, Document, Fingerprint, Registries, Session, SessionInfo};
+
+/// Diagnostic codes of the workspace.
+pub mod codes {
+    /// No open document has that id.
+    pub const UNKNOWN_DOCUMENT: &str = "doc/unknown-document";
+    /// Closing was refused: the document has unsaved changes (ask the user first).
+    pub const UNSAVED_CHANGES: &str = "doc/unsaved-changes";
+    /// The recent-files list could not be read or written (it is rebuilt).
+    pub const RECENT_FAILED: &str = "doc/recent-failed";
+    /// A recovery entry's document is already open.
+    pub const ALREADY_OPEN: &str = "doc/already-open";
+}
+
+/// The built-in example graph offered by New.
+pub const EXAMPLE: &str = include_str!("../assets/example.json");
+
+/// Most entries in the recent-files list.
+pub const RECENT_LIMIT: usize = 12;
+
+/// Finds the registries in force for a document at `path` (or an untitled one): the
+/// built-in registry plus project registries found beside it (`discovery`). The shell
+/// supplies it, so this crate does not fix how registries are found.
+pub type RegistryLoader = Arc<dyn Fn(&dyn FileSystem, Option<&Path>) -> Registries + Send + Sync>;
+
+/// A change the watcher saw: a path, and where it went when it was renamed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FsChange {
+    pub path: PathBuf,
+    pub renamed_to: Option<PathBuf>,
+}
+
+impl FsChange {
+    pub fn at(path: impl Into<PathBuf>) -> Self {
+        FsChange { path: path.into(), renamed_to: None }
+    }
+}
+
+/// What happened to an open document because of an outside change. Forwarded to the UI.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[ts(export)]
+pub enum DocEvent {
+    /// The document was clean and the file changed: it was reloaded (undo brings it back).
+    Reloaded { id: DocId, outcome: EditOutcome },
+    /// The document is dirty and the file changed: keep mine, take theirs, or compare.
+    Conflict { id: DocId, conflict: Conflict },
+    /// The file was deleted or moved away: the document stays open and dirty.
+    Gone { id: DocId, notice: Diagnostic },
+    /// A registry changed: new diagnostics.
+    Revalidated { id: DocId, diagnostics: Vec<Diagnostic> },
+}
+
+/// Why a close did not happen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct CloseRefused {
+    pub diagnostic: Diagnostic,
+}
+
+#[derive(Debug, Clone)]
+struct JournalState {
+    key: String,
+    /// Session revision last journaled (None: never).
+    written: Option<u64>,
+    written_ms: u64,
+    /// An entry exists on disk for this key.
+    on_disk: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+struct RecentFile {
+    version: u32,
+    paths: Vec<PathBuf>,
+}
+
+/// The open documents.
+pub struct Workspace {
+    fs: Arc<dyn FileSystem>,
+    clock: Arc<dyn Clock>,
+    data_dir: PathBuf,
+    loader: RegistryLoader,
+    docs: IndexMap<DocId, Session>,
+    journal: Journal,
+    journal_state: HashMap<DocId, JournalState>,
+    recent: Vec<PathBuf>,
+    next_id: u64,
+    /// Distinguishes untitled journal keys across runs.
+    start_ms: u64,
+}
+
+impl std::fmt::Debug for Workspace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Workspace")
+            .field("data_dir", &self.data_dir)
+            .field("docs", &self.docs.keys().collect::<Vec<_>>())
+            .field("recent", &self.recent)
+            .finish_non_exhaustive()
+    }
+}
+
+fn unknown(id: DocId) -> Diagnostic {
+    Diagnostic::error(codes::UNKNOWN_DOCUMENT, format!("no open document {id}"))
+}
+
+impl Workspace {
+    /// A workspace keeping its recent list and journal in `data_dir`.
+    pub fn new(
+        fs: Arc<dyn FileSystem>,
+        clock: Arc<dyn Clock>,
+        data_dir: &Path,
+        loader: RegistryLoader,
+    ) -> Workspace {
+        let journal = Journal::new(fs.clone(), data_dir);
+        let start_ms = clock.now_ms();
+        let mut w = Workspace {
+            fs,
+            clock,
+            data_dir: data_dir.to_path_buf(),
+            loader,
+            docs: IndexMap::new(),
+            journal,
+            journal_state: HashMap::new(),
+            recent: Vec::new(),
+            next_id: 1,
+            start_ms,
+        };
+        w.recent = w.load_recent().unwrap_or_default();
+        w
+    }
+
+    pub fn fs(&self) -> &Arc<dyn FileSystem> {
+        &self.fs
+    }
+    pub fn journal(&self) -> &Journal {
+        &self.journal
+    }
+
+    fn next_doc_id(&mut self) -> DocId {
+        let id = DocId(self.next_id);
+        self.next_id += 1;
+        id
+    }
+
+    fn insert(&mut self, session: Session, key: Option<String>) -> DocId {
+        let id = session.id();
+        let key = key.unwrap_or_else(|| {
+            Journal::key_for(session.path(), &format!("{}-{}-{}", self.start_ms, std::process::id(), id.0))
+        });
+        let on_disk = false;
+        self.journal_state.insert(id, JournalState { key, written: None, written_ms: 0, on_disk });
+        self.docs.insert(id, session);
+        id
+    }
+
+    // ---- documents --------------------------------------------------------------------
+
+    pub fn ids(&self) -> Vec<DocId> {
+        self.docs.keys().copied().collect()
+    }
+    pub fn get(&self, id: DocId) -> Option<&Session> {
+        self.docs.get(&id)
+    }
+    pub fn get_mut(&mut self, id: DocId) -> Option<&mut Session> {
+        self.docs.get_mut(&id)
+    }
+    pub fn session(&self, id: DocId) -> Result<&Session, Diagnostic> {
+        self.docs.get(&id).ok_or_else(|| unknown(id))
+    }
+    fn session_mut(&mut self, id: DocId) -> Result<&mut Session, Diagnostic> {
+        self.docs.get_mut(&id).ok_or_else(|| unknown(id))
+    }
+    pub fn infos(&self) -> Vec<SessionInfo> {
+        self.docs.values().map(Session::info).collect()
+    }
+    /// Documents with unsaved changes (for Quit).
+    pub fn dirty(&self) -> Vec<DocId> {
+        self.docs.values().filter(|s| s.is_dirty()).map(Session::id).collect()
+    }
+
+    /// The open document for `path`, by path or by the file it resolves to.
+    pub fn find_by_path(&self, path: &Path) -> Option<DocId> {
+        let canon = self.fs.canonicalize(path).ok();
+        self.docs.values().find_map(|s| {
+            let p = s.path()?;
+            let same = p == path || (canon.is_some() && self.fs.canonicalize(p).ok() == canon);
+            same.then(|| s.id())
+        })
+    }
+
+    /// Opens a file (or focuses it when already open).
+    pub fn open(&mut self, path: &Path) -> Result<DocId, Vec<Diagnostic>> {
+        if let Some(id) = self.find_by_path(path) {
+            return Ok(id);
+        }
+        let registries = (self.loader)(self.fs.as_ref(), Some(path));
+        let id = self.next_doc_id();
+        let session = Session::open(self.fs.as_ref(), id, path, registries, self.clock.clone())?;
+        self.push_recent(path);
+        Ok(self.insert(session, None))
+    }
+
+    /// A new untitled document from the built-in example.
+    pub fn new_from_example(&mut self) -> Result<DocId, Vec<Diagnostic>> {
+        let registries = (self.loader)(self.fs.as_ref(), None);
+        let id = self.next_doc_id();
+        let session = Session::from_text(id, None, EXAMPLE, registries, self.clock.clone())?;
+        Ok(self.insert(session, None))
+    }
+
+    /// A new, empty, untitled document.
+    pub fn new_empty(&mut self) -> DocId {
+        let registries = (self.loader)(self.fs.as_ref(), None);
+        let id = self.next_doc_id();
+        let session =
+            Session::new(id, Document::GraphSpec(GraphSpec::default()), registries, self.clock.clone());
+        self.insert(session, None)
+    }
+
+    /// Closes a document. A dirty one is refused unless `discard` (the user chose not to
+    /// save): then its unsaved work is discarded, journal entry included.
+    pub fn close(&mut self, id: DocId, discard: bool) -> Result<(), CloseRefused> {
+        let session = self.docs.get(&id).ok_or_else(|| CloseRefused { diagnostic: unknown(id) })?;
+        if session.is_dirty() && !discard {
+            return Err(CloseRefused {
+                diagnostic: Diagnostic::warning(
+                    codes::UNSAVED_CHANGES,
+                    format!("{} has unsaved changes", session.info().title),
+                ),
+            });
+        }
+        self.docs.shift_remove(&id);
+        if let Some(js) = self.journal_state.remove(&id) {
+            let _ = self.journal.remove(&js.key);
+        }
+        Ok(())
+    }
+
+    // ---- editing ----------------------------------------------------------------------
+
+    pub fn apply(&mut self, id: DocId, edit: &Edit) -> Result<EditOutcome, Diagnostic> {
+        self.session_mut(id)?.apply(edit)
+    }
+    pub fn undo(&mut self, id: DocId) -> Result<EditOutcome, Diagnostic> {
+        Ok(self.session_mut(id)?.undo())
+    }
+    pub fn redo(&mut self, id: DocId) -> Result<EditOutcome, Diagnostic> {
+        Ok(self.session_mut(id)?.redo())
+    }
+
+    // ---- saving -----------------------------------------------------------------------
+
+    /// Saves to the document's file. On success its journal entry is cleared.
+    pub fn save(&mut self, id: DocId) -> Result<SaveOutcome, SaveRefused> {
+        let fs = self.fs.clone();
+        let session = self
+            .docs
+            .get_mut(&id)
+            .ok_or_else(|| SaveRefused { diagnostics: vec![unknown(id)], conflict: false })?;
+        let outcome = save::save(fs.as_ref(), session)?;
+        self.after_save(id);
+        Ok(outcome)
+    }
+
+    /// Saves to a new path; the document then refers to it (and to the registries in force
+    /// there).
+    pub fn save_as(&mut self, id: DocId, path: &Path) -> Result<SaveOutcome, SaveRefused> {
+        let fs = self.fs.clone();
+        let session = self
+            .docs
+            .get_mut(&id)
+            .ok_or_else(|| SaveRefused { diagnostics: vec![unknown(id)], conflict: false })?;
+        let outcome = save::save_as(fs.as_ref(), session, path)?;
+        let registries = (self.loader)(fs.as_ref(), Some(path));
+        if let Some(s) = self.docs.get_mut(&id) {
+            s.set_registries(registries);
+        }
+        // The entry key follows the path.
+        if let Some(js) = self.journal_state.get_mut(&id) {
+            let _ = self.journal.remove(&js.key);
+            js.key = Journal::key_for(Some(path), "");
+        }
+        self.push_recent(path);
+        self.after_save(id);
+        Ok(outcome)
+    }
+
+    fn after_save(&mut self, id: DocId) {
+        if let Some(js) = self.journal_state.get_mut(&id) {
+            if self.journal.remove(&js.key).is_ok() {
+                js.on_disk = false;
+            }
+            js.written = None;
+        }
+    }
+
+    /// Keep mine: the next save overwrites the outside change.
+    pub fn keep_mine(&mut self, id: DocId) -> Result<SessionInfo, Diagnostic> {
+        let s = self.session_mut(id)?;
+        s.keep_mine();
+        Ok(s.info())
+    }
+
+    /// Take theirs: reload the outside version (undoable).
+    pub fn take_theirs(&mut self, id: DocId) -> Result<EditOutcome, Vec<Diagnostic>> {
+        self.session_mut(id).map_err(|d| vec![d])?.take_theirs()
+    }
+
+    // ---- recovery journal -------------------------------------------------------------
+
+    /// Writes due journal entries and removes those of documents that became clean. The app
+    /// calls this every ~250 ms. Returns problems (a full disk, ...), to show once.
+    pub fn tick(&mut self) -> Vec<Diagnostic> {
+        let now = self.clock.now_ms();
+        let mut problems = Vec::new();
+        for (id, session) in &self.docs {
+            let Some(js) = self.journal_state.get_mut(id) else { continue };
+            if !session.is_dirty() {
+                if js.on_disk {
+                    match self.journal.remove(&js.key) {
+                        Ok(()) => js.on_disk = false,
+                        Err(d) => problems.push(d),
+                    }
+                }
+                js.written = None;
+                continue;
+            }
+            if js.written == Some(session.revision()) || now.saturating_sub(js.written_ms) < MIN_INTERVAL_MS {
+                continue;
+            }
+            match self.journal.write(&js.key, session, now) {
+                Ok(()) => {
+                    js.written = Some(session.revision());
+                    js.written_ms = now;
+                    js.on_disk = true;
+                }
+                Err(d) => problems.push(d),
+            }
+        }
+        problems
+    }
+
+    /// Entries left by an earlier run (not those of documents open now).
+    pub fn pending_recovery(&self) -> (Vec<JournalEntry>, Vec<Diagnostic>) {
+        let open: HashSet<&str> = self.journal_state.values().map(|j| j.key.as_str()).collect();
+        let (mut entries, problems) = self.journal.pending();
+        entries.retain(|e| !open.contains(e.key.as_str()));
+        (entries, problems)
+    }
+
+    /// Reopens a journal entry as a dirty document (the entry stays until save or discard).
+    pub fn restore(&mut self, key: &str) -> Result<DocId, Vec<Diagnostic>> {
+        let entry = self.journal.entry(key).map_err(|d| vec![d])?;
+        let path = entry.path.as_ref().map(PathBuf::from);
+        if let Some(p) = &path {
+            if let Some(open) = self.find_by_path(p) {
+                return Err(vec![Diagnostic::error(
+                    codes::ALREADY_OPEN,
+                    format!("{} is open ({open}); close it before restoring its unsaved work", p.display()),
+                )]);
+            }
+        }
+        let registries = (self.loader)(self.fs.as_ref(), path.as_deref());
+        let id = self.next_doc_id();
+        let name = path.as_ref().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
+        let mut session =
+            Session::from_text(id, name.as_deref(), &entry.text, registries, self.clock.clone())?;
+        session.mark_restored(path, entry.base_fingerprint.clone(), entry.layout.clone());
+        let id = self.insert(session, Some(entry.key.clone()));
+        if let Some(js) = self.journal_state.get_mut(&id) {
+            js.on_disk = true;
+        }
+        Ok(id)
+    }
+
+    /// Deletes a journal entry without restoring it.
+    pub fn discard_recovery(&mut self, key: &str) -> Result<(), Diagnostic> {
+        self.journal.remove(key)
+    }
+
+    // ---- recent files -----------------------------------------------------------------
+
+    fn recent_path(&self) -> PathBuf {
+        self.data_dir.join("recent.json")
+    }
+
+    fn load_recent(&self) -> Option<Vec<PathBuf>> {
+        let bytes = self.fs.read(&self.recent_path()).ok()?;
+        let value = json::decode_utf8(&bytes).and_then(json::parse).ok()?;
+        let file: RecentFile = serde_json::from_value(value).ok()?;
+        Some(file.paths.into_iter().take(RECENT_LIMIT).collect())
+    }
+
+    /// Most recent first.
+    pub fn recent(&self) -> &[PathBuf] {
+        &self.recent
+    }
+
+    /// Opens the `index`-th recent file (recent paths are trusted: the user opened them).
+    pub fn open_recent(&mut self, index: usize) -> Result<DocId, Vec<Diagnostic>> {
+        let path = self.recent.get(index).cloned().ok_or_else(|| {
+            vec![Diagnostic::error(codes::RECENT_FAILED, format!("there is no recent file {index}"))]
+        })?;
+        self.open(&path)
+    }
+
+    fn push_recent(&mut self, path: &Path) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_path_buf());
+        self.recent.truncate(RECENT_LIMIT);
+        let _ = self.save_recent();
+    }
+
+    /// Empties the recent list.
+    pub fn clear_recent(&mut self) -> Result<(), Diagnostic> {
+        self.recent.clear();
+        self.save_recent()
+    }
+
+    fn save_recent(&self) -> Result<(), Diagnostic> {
+        let file = RecentFile { version: 1, paths: self.recent.clone() };
+        let text = serde_json::to_string_pretty(&file).unwrap_or_default();
+        let fail = |m: String| Diagnostic::warning(codes::RECENT_FAILED, m);
+        self.fs
+            .create_dir_all(&self.data_dir)
+            .map_err(|e| fail(format!("cannot create {}: {e}", self.data_dir.display())))?;
+        atomic_write(self.fs.as_ref(), &self.recent_path(), text.as_bytes(), 0o600)
+            .map(|_| ())
+            .map_err(|e| fail(format!("the recent-files list could not be saved: {e}")))
+    }
+
+    // ---- outside changes --------------------------------------------------------------
+
+    /// The files the watcher must watch: every open document's path (and the file it
+    /// resolves to when it is a link) and every registry file in force.
+    pub fn watched_paths(&self) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = Vec::new();
+        let mut push = |p: PathBuf| {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        };
+        for s in self.docs.values() {
+            if let Some(p) = s.path() {
+                push(p.to_path_buf());
+                if let Ok(t) = self.fs.resolve_symlink(p) {
+                    push(t);
+                }
+            }
+            for f in &s.registries().files {
+                push(f.clone());
+            }
+        }
+        out
+    }
+
+    /// Turns changes seen by the watcher into document events. Our own saves are recognized
+    /// by fingerprint and produce nothing.
+    pub fn handle_fs_changes(&mut self, changes: &[FsChange]) -> Vec<DocEvent> {
+        let mut events = Vec::new();
+        let ids: Vec<DocId> = self.docs.keys().copied().collect();
+        for id in ids {
+            let Some(session) = self.docs.get(&id) else { continue };
+            let Some(path) = session.path().map(Path::to_path_buf) else { continue };
+            let target = self.fs.resolve_symlink(&path).unwrap_or_else(|_| path.clone());
+            let hit = changes.iter().find(|c| c.path == path || c.path == target);
+            if let Some(change) = hit {
+                if let Some(e) = self.check_file(id, &path, change.renamed_to.as_deref()) {
+                    events.push(e);
+                }
+            }
+            let registry_changed = changes.iter().any(|c| self.is_registry_change(id, &c.path));
+            if registry_changed {
+                let registries = (self.loader)(self.fs.as_ref(), Some(&path));
+                if let Some(s) = self.docs.get_mut(&id) {
+                    let diagnostics = s.set_registries(registries).to_vec();
+                    events.push(DocEvent::Revalidated { id, diagnostics });
+                }
+            }
+        }
+        events
+    }
+
+    fn is_registry_change(&self, id: DocId, changed: &Path) -> bool {
+        let Some(s) = self.docs.get(&id) else { return false };
+        if s.registries().files.iter().any(|f| f == changed) {
+            return true;
+        }
+        // A new registry file beside the document or in a folder above it.
+        let is_registry =
+            changed.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".registry.json"));
+        let in_scope = match (s.path().and_then(Path::parent), changed.parent()) {
+            (Some(doc_dir), Some(dir)) => doc_dir.starts_with(dir),
+            _ => false,
+        };
+        is_registry && in_scope
+    }
+
+    /// Compares the file with the document's fingerprint and reacts.
+    fn check_file(&mut self, id: DocId, path: &Path, renamed_to: Option<&Path>) -> Option<DocEvent> {
+        let current = Fingerprint::read(self.fs.as_ref(), path);
+        let session = self.docs.get_mut(&id)?;
+        match current {
+            Ok(None) => {
+                let already = session
+                    .notices()
+                    .iter()
+                    .any(|n| n.code == session::codes::FILE_DELETED || n.code == session::codes::FILE_MOVED);
+                if already {
+                    return None;
+                }
+                let notice = match renamed_to {
+                    Some(to) => Diagnostic::warning(
+                        session::codes::FILE_MOVED,
+                        format!(
+                            "{} was moved to {} outside Trellis; this document stays open with unsaved changes (Save writes it back at its old place; use Save As to choose)",
+                            path.display(),
+                            to.display()
+                        ),
+                    ),
+                    None => Diagnostic::warning(
+                        session::codes::FILE_DELETED,
+                        format!(
+                            "{} was deleted outside Trellis; this document stays open with unsaved changes (Save writes it again)",
+                            path.display()
+                        ),
+                    ),
+                };
+                session.mark_gone(notice.clone());
+                Some(DocEvent::Gone { id, notice })
+            }
+            Ok(Some((fp, bytes))) => {
+                if session.fingerprint().is_some_and(|known| known.same_content(&fp)) {
+                    // Our own write, or a touch: nothing to do.
+                    return None;
+                }
+                if session.conflict().is_some_and(|c| c.theirs_fingerprint.same_content(&fp)) {
+                    return None;
+                }
+                if !session.is_dirty() {
+                    if let Ok(text) = std::str::from_utf8(&bytes) {
+                        if let Ok(outcome) = session.reload_from(text, fp.clone()) {
+                            return Some(DocEvent::Reloaded { id, outcome });
+                        }
+                    }
+                }
+                // Dirty, or the new text cannot be read: the user decides.
+                session.set_conflict(&bytes, fp);
+                session.conflict().cloned().map(|conflict| DocEvent::Conflict { id, conflict })
+            }
+            Err(e) => {
+                // Unreadable now (permissions, a folder in its place): say so once; the
+                // document stays as it is and a save will report what is wrong.
+                let notice = Diagnostic::warning(
+                    session::codes::READ_FAILED,
+                    format!("{} changed on disk but cannot be read: {e}", path.display()),
+                );
+                if session.notices().iter().any(|n| n.message == notice.message) {
+                    return None;
+                }
+                session.mark_gone(notice.clone());
+                Some(DocEvent::Gone { id, notice })
+            }
+        }
+    }
+
+    /// Reloads the registries of every open document (a registry file changed, or one was
+    /// added in the app) and revalidates.
+    pub fn reload_registries(&mut self) -> Vec<DocEvent> {
+        let mut events = Vec::new();
+        let ids: Vec<DocId> = self.docs.keys().copied().collect();
+        for id in ids {
+            let path = self.docs.get(&id).and_then(|s| s.path().map(Path::to_path_buf));
+            let registries = (self.loader)(self.fs.as_ref(), path.as_deref());
+            if let Some(s) = self.docs.get_mut(&id) {
+                let diagnostics = s.set_registries(registries).to_vec();
+                events.push(DocEvent::Revalidated { id, diagnostics });
+            }
+        }
+        events
+    }
+}
+
+/// A loader that gives every document the built-in registry only (no project registries).
+pub fn builtin_loader() -> RegistryLoader {
+    let registry = Arc::new(trellis_spec::builtin::default_registry());
+    Arc::new(move |_fs: &dyn FileSystem, _path: Option<&Path>| Registries {
+        registry: registry.clone(),
+        files: Vec::new(),
+        diagnostics: trellis_spec::builtin::manifest_diagnostics().to_vec(),
+    })
+}

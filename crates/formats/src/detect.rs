@@ -1,0 +1,238 @@
+//! Which format a document is in, decided from its content (and, for GRAPH.md, its name),
+//! never guessed silently: a document that fits none of the rules, or fits two, gets an error
+//! that says why (DESIGN.md "The formats", BRIEF rule).
+//!
+//! Rules, in order:
+//! 1. GRAPH.md: the file is named `GRAPH.md` or `*.graph.md` (any case), or the text starts
+//!    with `---` front matter that declares `spec_version`.
+//! 2. Otherwise the text must be a JSON object (the first value is enough: a file with trailing
+//!    values is still recognised, so its own reader can report them).
+//! 3. Weaveflow: the object has `version` and (`state_modules` or `entry_point`).
+//! 4. GraphSpec: otherwise, the object has any of `nodes`, `edges`, `channels`, `name`.
+//!
+//! A Weaveflow-looking object that also has `channels` (a GraphSpec-only key) is ambiguous.
+
+use serde_json::Value;
+use trellis_spec::{json, Diagnostic, Span};
+
+/// Codes of format detection.
+pub mod codes {
+    /// The document matches no known format.
+    pub const UNKNOWN_FORMAT: &str = "detect/unknown-format";
+    /// The document matches more than one format.
+    pub const AMBIGUOUS: &str = "detect/ambiguous";
+}
+
+/// The three document formats Trellis opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Format {
+    GraphSpec,
+    Weaveflow,
+    GraphMd,
+}
+
+impl Format {
+    /// The name used on the command line and in messages.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::GraphSpec => "graphspec",
+            Format::Weaveflow => "weaveflow",
+            Format::GraphMd => "graphmd",
+        }
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// True for `GRAPH.md` or `*.graph.md`, any case, with or without folders.
+fn graph_md_name(file_name: &str) -> bool {
+    let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name).to_ascii_lowercase();
+    base == "graph.md" || base.ends_with(".graph.md")
+}
+
+/// The front matter block (between the opening `---` line and the next `---`/`...` line), when
+/// the text starts with one.
+fn front_matter(text: &str) -> Option<&str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let rest = text.strip_prefix("---")?;
+    let rest = rest.strip_prefix("\r\n").or_else(|| rest.strip_prefix('\n'))?;
+    let mut end = rest.len();
+    let mut offset = 0;
+    for line in rest.split_inclusive('\n') {
+        let l = line.trim_end_matches(['\r', '\n']);
+        if l == "---" || l == "..." {
+            end = offset;
+            break;
+        }
+        offset += line.len();
+    }
+    Some(&rest[..end])
+}
+
+/// True when the front matter has a top-level `spec_version:` key.
+fn declares_spec_version(front: &str) -> bool {
+    front.lines().any(|l| {
+        l.strip_prefix("spec_version")
+            .is_some_and(|r| r.trim_start().starts_with(':'))
+            || l.strip_prefix("\"spec_version\"").is_some_and(|r| r.trim_start().starts_with(':'))
+    })
+}
+
+/// Detects the format of a document.
+pub fn detect(file_name: Option<&str>, text: &str) -> Result<Format, Diagnostic> {
+    if file_name.is_some_and(graph_md_name) {
+        return Ok(Format::GraphMd);
+    }
+    if let Some(front) = front_matter(text) {
+        if declares_spec_version(front) {
+            return Ok(Format::GraphMd);
+        }
+        return Err(Diagnostic::error(
+            codes::UNKNOWN_FORMAT,
+            "the file starts with YAML front matter but does not declare `spec_version`, so it is not a GRAPH.md document; \
+             name it GRAPH.md or *.graph.md, or add `spec_version`",
+        )
+        .with_span(Span::from_range(text, 0, 3.min(text.len()))));
+    }
+
+    let trimmed = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
+    if !trimmed.starts_with(['{', '[']) {
+        return Err(Diagnostic::error(
+            codes::UNKNOWN_FORMAT,
+            if trimmed.is_empty() {
+                "the file is empty, so it is no graph format".to_owned()
+            } else {
+                "the file is neither JSON (a GraphSpec or a Weaveflow Graph Definition) nor GRAPH.md \
+                 (named GRAPH.md/*.graph.md, or front matter declaring `spec_version`)"
+                    .to_owned()
+            },
+        )
+        .with_span(Span::from_range(text, 0, 0)));
+    }
+    let value = first_value(text)?;
+    let Value::Object(obj) = &value else {
+        return Err(Diagnostic::error(
+            codes::UNKNOWN_FORMAT,
+            format!("the document is a JSON {}, not an object, so it is neither a GraphSpec nor a Weaveflow Graph Definition", kind(&value)),
+        )
+        .with_span(Span::from_range(text, 0, 0)));
+    };
+    let has = |k: &str| obj.contains_key(k);
+    let weaveflow = has("version") && (has("state_modules") || has("entry_point"));
+    if weaveflow {
+        if has("channels") {
+            return Err(Diagnostic::error(
+                codes::AMBIGUOUS,
+                "the document has Weaveflow keys (`version` with `state_modules`/`entry_point`) and the GraphSpec key `channels`; \
+                 Trellis will not guess which format it is: remove the keys of the other format",
+            )
+            .at("/channels"));
+        }
+        return Ok(Format::Weaveflow);
+    }
+    if ["nodes", "edges", "channels", "name"].iter().any(|k| has(k)) {
+        return Ok(Format::GraphSpec);
+    }
+    let keys: Vec<&str> = obj.keys().map(String::as_str).take(8).collect();
+    Err(Diagnostic::error(
+        codes::UNKNOWN_FORMAT,
+        format!(
+            "the JSON object is not a known graph format: a Weaveflow Graph Definition has `version` and `state_modules` or `entry_point`, \
+             a GraphSpec has `nodes`, `edges`, `channels` or `name`; this one has {}",
+            if keys.is_empty() { "no keys".to_owned() } else { format!("the keys {}", keys.join(", ")) }
+        ),
+    ))
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// The document's JSON value: the whole text, or its first value when something follows it
+/// (the format's own reader reports the trailing part). Other JSON errors are returned as they
+/// are (a syntax error with its place is the clearest message for a broken file).
+fn first_value(text: &str) -> Result<Value, Diagnostic> {
+    match json::parse(text) {
+        Ok(v) => Ok(v),
+        Err(whole) => {
+            let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+            match stream.next() {
+                Some(Ok(v)) if stream.byte_offset() < text.len() => Ok(v),
+                _ => Err(whole),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(r: Result<Format, Diagnostic>) -> String {
+        r.err().map(|d| d.code).unwrap_or_default()
+    }
+
+    #[test]
+    fn graph_md_by_name_any_case() {
+        assert_eq!(detect(Some("GRAPH.md"), "anything"), Ok(Format::GraphMd));
+        assert_eq!(detect(Some("dir/flows/Support.Graph.MD"), ""), Ok(Format::GraphMd));
+        assert_eq!(detect(Some("C:\\x\\graph.md"), "{}"), Ok(Format::GraphMd));
+    }
+
+    #[test]
+    fn graph_md_by_front_matter() {
+        let text = "---\nname: x\nspec_version: 1.1.0\n---\n# Body\n";
+        assert_eq!(detect(Some("notes.md"), text), Ok(Format::GraphMd));
+        assert_eq!(detect(None, "---\r\nspec_version : \"1.0.0\"\r\n---\r\n"), Ok(Format::GraphMd));
+        // spec_version in the body, not the front matter, does not count.
+        assert_eq!(code(detect(None, "---\nname: x\n---\nspec_version: 1\n")), codes::UNKNOWN_FORMAT);
+        // A nested key is not the top-level one.
+        assert_eq!(code(detect(None, "---\nmeta:\n  spec_version: 1\n---\n")), codes::UNKNOWN_FORMAT);
+    }
+
+    #[test]
+    fn weaveflow_by_keys() {
+        assert_eq!(detect(None, r#"{"version":"1.0","state_modules":[]}"#), Ok(Format::Weaveflow));
+        assert_eq!(detect(Some("g.json"), r#"{"version":"2.0","entry_point":"a","nodes":[]}"#), Ok(Format::Weaveflow));
+        // Trailing values: still Weaveflow (its reader reports them).
+        assert_eq!(detect(None, r#"{"version":"1.0","entry_point":"a"} {}"#), Ok(Format::Weaveflow));
+    }
+
+    #[test]
+    fn graphspec_by_keys() {
+        assert_eq!(detect(None, r#"{"name":null,"channels":{},"nodes":[],"edges":[]}"#), Ok(Format::GraphSpec));
+        assert_eq!(detect(None, r#"{"nodes":[]}"#), Ok(Format::GraphSpec));
+        // `version` alone does not make a Weaveflow document.
+        assert_eq!(detect(None, r#"{"version":"1.0","nodes":[]}"#), Ok(Format::GraphSpec));
+    }
+
+    #[test]
+    fn ambiguous_is_an_error() {
+        let r = detect(None, r#"{"version":"1.0","entry_point":"a","channels":{}}"#);
+        assert_eq!(code(r.clone()), codes::AMBIGUOUS);
+        assert_eq!(r.err().map(|d| d.pointer), Some("/channels".into()));
+    }
+
+    #[test]
+    fn unknown_documents_are_errors() {
+        assert_eq!(code(detect(None, r#"{"title":"x"}"#)), codes::UNKNOWN_FORMAT);
+        assert_eq!(code(detect(None, "{}")), codes::UNKNOWN_FORMAT);
+        assert_eq!(code(detect(None, "[1,2]")), codes::UNKNOWN_FORMAT);
+        assert_eq!(code(detect(None, "# just markdown")), codes::UNKNOWN_FORMAT);
+        assert_eq!(code(detect(Some("README.md"), "hello")), codes::UNKNOWN_FORMAT);
+        assert_eq!(code(detect(None, "")), codes::UNKNOWN_FORMAT);
+        assert_eq!(code(detect(None, "  42")), codes::UNKNOWN_FORMAT);
+        assert_eq!(code(detect(None, "{\"nodes\": [")), trellis_spec::json::codes::SYNTAX);
+    }
+}

@@ -1,0 +1,31 @@
+//! Core pipeline benchmark: parse + validate + from_spec + compile + to_spec + canonical write
+//! on generated documents of 1,000 / 10,000 / 100,000 nodes (`trellis_spec::generate`).
+//! Run: `cargo bench -p trellis-spec --bench pipeline`. Figures: docs/BENCHMARKS.md.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use trellis_spec::generate::generate_text;
+use trellis_spec::pipeline::{generated_registry, round_trip};
+
+fn pipeline(c: &mut Criterion) {
+    let registry = generated_registry();
+    let mut group = c.benchmark_group("pipeline");
+    group.warm_up_time(Duration::from_secs(1));
+    for nodes in [1_000usize, 10_000, 100_000] {
+        let text = generate_text(nodes, 42);
+        // The document must survive the pipeline unchanged, or the numbers mean nothing.
+        assert_eq!(round_trip(&text, &registry).as_deref().ok(), Some(text.as_str()));
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.sample_size(if nodes >= 100_000 { 10 } else { 30 });
+        group.measurement_time(Duration::from_secs(if nodes >= 100_000 { 8 } else { 4 }));
+        group.bench_with_input(BenchmarkId::from_parameter(nodes), &text, |b, text| {
+            b.iter(|| black_box(round_trip(black_box(text), &registry)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, pipeline);
+criterion_main!(benches);

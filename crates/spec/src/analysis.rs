@@ -1,0 +1,342 @@
+//! Warnings from looking at the graph as a whole (petgraph) and at the values in it. None of
+//! these stop a document from compiling in the reference; each points at something that is
+//! almost certainly a mistake, or that another runtime would read differently.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use petgraph::algo::kosaraju_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::Dfs;
+use serde_json::{Number, Value};
+
+use crate::diagnostic::{pointer, Diagnostic};
+use crate::model::{GraphSpec, Predicate, END, START};
+use crate::predicate::{self, js_f64, Op};
+
+/// Codes of the analysis warnings (and the one analysis error, a number no double can hold).
+pub mod codes {
+    /// A node no path from `__start__` reaches: it never runs.
+    pub const UNREACHABLE_NODE: &str = "spec/unreachable-node";
+    /// A cycle of unguarded edges: once entered, it runs until the step limit.
+    pub const ENDLESS_CYCLE: &str = "spec/endless-cycle";
+    /// The same edge twice, or an edge that a static edge between the same nodes makes redundant.
+    pub const DUPLICATE_EDGE: &str = "spec/duplicate-edge";
+    /// A predicate that can never be true (`gt` against a string, `eq` against an object, ...).
+    pub const NEVER_MATCHES: &str = "spec/never-matches";
+    /// An integer beyond 2^53: a JavaScript runtime would change it.
+    pub const UNSAFE_INTEGER: &str = "spec/unsafe-integer";
+    /// A number too large for a double: a runtime would read it as Infinity.
+    pub const NUMBER_OVERFLOW: &str = "spec/number-overflow";
+}
+
+/// 2^53: the largest integer a double holds exactly (and its neighbours).
+const MAX_SAFE: f64 = 9_007_199_254_740_992.0;
+/// How deep a value walk goes (documents from text are at most 128 deep).
+const MAX_WALK_DEPTH: usize = 256;
+
+/// Every analysis warning for a document.
+pub fn analyze(spec: &GraphSpec) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    topology(spec, &mut out);
+    duplicate_edges(spec, &mut out);
+    for (i, e) in spec.edges.iter().enumerate() {
+        if let Some(p) = &e.when {
+            if let Some((key, why)) = never_matches(p) {
+                out.push(
+                    Diagnostic::warning(
+                        codes::NEVER_MATCHES,
+                        format!(
+                            "the guard on the edge \"{}\" -> \"{}\" can never be true: {why}",
+                            e.from, e.to
+                        ),
+                    )
+                    .at(pointer(["edges", &i.to_string(), "when", key]))
+                    .on_edge(i, &e.from, &e.to),
+                );
+            }
+            let base = pointer(["edges", &i.to_string(), "when"]);
+            for (k, v) in p.0.iter().filter(|(_, v)| may_hold_numbers(v)) {
+                numbers(v, &mut vec![Cow::Borrowed(k.as_str())], &base, &mut out, &|d| {
+                    d.on_edge(i, &e.from, &e.to)
+                });
+            }
+        }
+    }
+    for (i, n) in spec.nodes.iter().enumerate() {
+        let base = pointer(["nodes", &i.to_string(), "config"]);
+        for (k, v) in n.config.iter().filter(|(_, v)| may_hold_numbers(v)) {
+            numbers(v, &mut vec![Cow::Borrowed(k.as_str())], &base, &mut out, &|d| d.on_node(&n.id));
+        }
+    }
+    out
+}
+
+/// Whether a value is worth walking for number problems (strings, bools and null are not).
+fn may_hold_numbers(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => n.as_str().len() > 15 || n.as_str().contains(['e', 'E']),
+        Value::Array(a) => a.iter().any(may_hold_numbers),
+        Value::Object(o) => !o.is_empty(),
+        _ => false,
+    }
+}
+
+/// Why a predicate can never hold, with the operator key, or `None`.
+pub fn never_matches(p: &Predicate) -> Option<(&'static str, String)> {
+    let op = predicate::operator(p)?;
+    let key = op.name();
+    match op {
+        Op::Eq(v @ (Value::Object(_) | Value::Array(_))) => Some((
+            key,
+            format!("\"eq\" against {} literal never matches (values are compared by identity)", article(v)),
+        )),
+        Op::In(items) if items.iter().all(|v| v.is_object() || v.is_array()) => Some((
+            key,
+            if items.is_empty() {
+                "\"in\" with an empty list never matches".to_owned()
+            } else {
+                "\"in\" lists only objects and arrays, which never match (compared by identity)".to_owned()
+            },
+        )),
+        Op::Gt(v) | Op::Lt(v) if !v.is_number() => Some((
+            key,
+            format!("\"{key}\" compares numbers only, and {} is not a number", crate::predicate::js_json(v)),
+        )),
+        Op::Truthy(v) if !v.is_boolean() => Some((
+            key,
+            format!("\"truthy\" must be true or false, and {} is neither", crate::predicate::js_json(v)),
+        )),
+        _ => None,
+    }
+}
+
+fn article(v: &Value) -> &'static str {
+    if v.is_array() {
+        "an array"
+    } else {
+        "an object"
+    }
+}
+
+/// Unreachable nodes and endless (unguarded) cycles.
+fn topology(spec: &GraphSpec, out: &mut Vec<Diagnostic>) {
+    let mut g: DiGraph<(), ()> = DiGraph::with_capacity(spec.nodes.len() + 2, spec.edges.len());
+    let start = g.add_node(());
+    let end = g.add_node(());
+    let mut index: HashMap<&str, NodeIndex> = HashMap::with_capacity(spec.nodes.len() + 2);
+    index.insert(START, start);
+    index.insert(END, end);
+    // First occurrence of an id wins (duplicates are an error reported elsewhere).
+    let mut first: Vec<Option<NodeIndex>> = Vec::with_capacity(spec.nodes.len());
+    for n in &spec.nodes {
+        if index.contains_key(n.id.as_str()) {
+            first.push(None);
+            continue;
+        }
+        let ix = g.add_node(());
+        index.insert(&n.id, ix);
+        first.push(Some(ix));
+    }
+    let mut static_g: DiGraph<(), ()> = DiGraph::with_capacity(g.node_count(), spec.edges.len());
+    for _ in 0..g.node_count() {
+        static_g.add_node(());
+    }
+    let mut has_entry = false;
+    for e in &spec.edges {
+        let (Some(&a), Some(&b)) = (index.get(e.from.as_str()), index.get(e.to.as_str())) else {
+            continue; // a dangling edge: a compile error already
+        };
+        if a == end || b == start {
+            continue;
+        }
+        has_entry |= a == start;
+        g.add_edge(a, b, ());
+        if e.when.is_none() {
+            static_g.add_edge(a, b, ());
+        }
+    }
+    if has_entry {
+        let mut seen = vec![false; g.node_count()];
+        let mut dfs = Dfs::new(&g, start);
+        while let Some(nx) = dfs.next(&g) {
+            seen[nx.index()] = true;
+        }
+        for (i, n) in spec.nodes.iter().enumerate() {
+            if let Some(ix) = first[i] {
+                if !seen[ix.index()] {
+                    out.push(
+                        Diagnostic::warning(
+                            codes::UNREACHABLE_NODE,
+                            format!("node \"{}\" is unreachable from __start__, so it never runs", n.id),
+                        )
+                        .at(pointer(["nodes", &i.to_string()]))
+                        .on_node(&n.id),
+                    );
+                }
+            }
+        }
+    }
+    // Ids by graph index, to name cycle members.
+    let mut names: Vec<(&str, usize)> = vec![("", 0); g.node_count()];
+    for (i, n) in spec.nodes.iter().enumerate() {
+        if let Some(ix) = first[i] {
+            names[ix.index()] = (n.id.as_str(), i);
+        }
+    }
+    let mut cycles = Vec::new();
+    // Kosaraju, not Tarjan: petgraph's Tarjan recurses once per node on a path and overflows the
+    // stack on a long chain (a 100,000-node document); Kosaraju's DFS is iterative.
+    for scc in kosaraju_scc(&static_g) {
+        let cyclic = scc.len() > 1 || static_g.contains_edge(scc[0], scc[0]);
+        if !cyclic {
+            continue;
+        }
+        let mut members: Vec<(&str, usize)> = scc.iter().map(|ix| names[ix.index()]).collect();
+        members.sort_by_key(|m| m.1);
+        let listed: Vec<String> = members.iter().take(8).map(|m| format!("\"{}\"", m.0)).collect();
+        let more = if members.len() > 8 { format!(" and {} more", members.len() - 8) } else { String::new() };
+        let (id, pos) = members[0];
+        cycles.push((
+            pos,
+            Diagnostic::warning(
+                codes::ENDLESS_CYCLE,
+                format!(
+                    "the cycle through {}{more} has no guard on any of its edges: once entered it never stops, \
+                     and every run ends at the step limit",
+                    listed.join(", ")
+                ),
+            )
+            .at(pointer(["nodes", &pos.to_string()]))
+            .on_node(id),
+        ));
+    }
+    // In document order of each cycle's first node, not in the order the search finds them.
+    cycles.sort_by_key(|c| c.0);
+    out.extend(cycles.into_iter().map(|c| c.1));
+}
+
+/// A second edge between the same two nodes with the same guard (or where one is static).
+fn duplicate_edges(spec: &GraphSpec, out: &mut Vec<Diagnostic>) {
+    // First edge of each (from, to) pair, and a chain to the next edge of the same pair: no
+    // allocation per pair on the common path where every pair is unique.
+    let mut first: HashMap<(&str, &str), usize> = HashMap::with_capacity(spec.edges.len());
+    let mut next: Vec<usize> = vec![usize::MAX; spec.edges.len()];
+    for (i, e) in spec.edges.iter().enumerate() {
+        let head = *first.entry((e.from.as_str(), e.to.as_str())).or_insert(i);
+        if head == i {
+            continue;
+        }
+        let mut twin = None;
+        let mut j = head;
+        loop {
+            let other = &spec.edges[j];
+            if twin.is_none() && (other.when == e.when || other.when.is_none() || e.when.is_none()) {
+                twin = Some(j);
+            }
+            if next[j] == usize::MAX {
+                break;
+            }
+            j = next[j];
+        }
+        next[j] = i; // j is the pair's last edge so far
+        if let Some(j) = twin {
+            let why = if spec.edges[j].when == e.when {
+                "the same edge is declared twice".to_owned()
+            } else {
+                "a static edge between the same nodes always fires, so the guard changes nothing".to_owned()
+            };
+            out.push(
+                Diagnostic::warning(
+                    codes::DUPLICATE_EDGE,
+                    format!("duplicate edge \"{}\" -> \"{}\" (see edge {j}): {why}", e.from, e.to),
+                )
+                .at(pointer(["edges", &i.to_string()]))
+                .on_edge(i, &e.from, &e.to),
+            );
+        }
+    }
+}
+
+/// Walks a value for integers beyond 2^53 and numbers beyond a double.
+fn numbers<'a>(
+    v: &'a Value,
+    path: &mut Vec<Cow<'a, str>>,
+    base: &str,
+    out: &mut Vec<Diagnostic>,
+    tag: &dyn Fn(Diagnostic) -> Diagnostic,
+) {
+    if path.len() > MAX_WALK_DEPTH {
+        return;
+    }
+    match v {
+        Value::Number(n) => {
+            if let Some(d) = number_problem(n) {
+                let mut at = base.to_owned();
+                for seg in path.iter() {
+                    at = crate::diagnostic::pointer_push(&at, seg);
+                }
+                let d = match d {
+                    NumberProblem::Unsafe(shown) => Diagnostic::warning(
+                        codes::UNSAFE_INTEGER,
+                        format!(
+                            "the integer {} at {at} is beyond 2^53: a JavaScript runtime would read it as {shown}; \
+                             write it as a string if it is an id",
+                            n.as_str()
+                        ),
+                    ),
+                    NumberProblem::Overflow => Diagnostic::error(
+                        codes::NUMBER_OVERFLOW,
+                        format!(
+                            "the number {} at {at} is too large for a double: a runtime would read it as Infinity",
+                            n.as_str()
+                        ),
+                    ),
+                };
+                out.push(tag(d.at(at)));
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                if matches!(item, Value::Number(_) | Value::Array(_) | Value::Object(_)) {
+                    path.push(Cow::Owned(i.to_string()));
+                    numbers(item, path, base, out, tag);
+                    path.pop();
+                }
+            }
+        }
+        Value::Object(o) => {
+            for (k, item) in o {
+                path.push(Cow::Borrowed(k));
+                numbers(item, path, base, out, tag);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+enum NumberProblem {
+    Unsafe(String),
+    Overflow,
+}
+
+/// Cheap on ordinary numbers: only long texts are parsed.
+fn number_problem(n: &Number) -> Option<NumberProblem> {
+    let text = n.as_str();
+    if text.len() <= 15 && !text.contains(['e', 'E']) {
+        return None;
+    }
+    let f: f64 = text.parse().ok()?;
+    if f.is_infinite() {
+        return Some(NumberProblem::Overflow);
+    }
+    let integer = !text.contains(['.', 'e', 'E']);
+    if integer && f.abs() > MAX_SAFE {
+        return Some(NumberProblem::Unsafe(js_f64(f)));
+    }
+    if integer && f.abs() == MAX_SAFE && text.trim_start_matches('-') != "9007199254740992" {
+        return Some(NumberProblem::Unsafe(js_f64(f)));
+    }
+    None
+}

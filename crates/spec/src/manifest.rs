@@ -1,0 +1,595 @@
+//! Registry manifests: JSON files that describe node types (title, category, docs, config
+//! schema, defaults) so that a builder can offer them without running any code.
+//!
+//! ```json
+//! { "name": "acme", "version": "1.2.0",
+//!   "types": [ { "type": "crm_lookup", "title": "CRM lookup", "category": "Tools",
+//!                "config_schema": { "type": "object", "properties": { ... } },
+//!                "defaults": { ... } } ] }
+//! ```
+//!
+//! Reading is tolerant: every problem is a [`Diagnostic`] pointing into the manifest, and
+//! whatever is usable is kept. A type with a broken `config_schema` is kept without the
+//! schema (nodes of that type then get no config checks, and the manifest error says why);
+//! an entry without a usable `type` name is dropped. Only a manifest whose root is unusable
+//! (not JSON, not an object, no `types` list) yields no [`Manifest`].
+//!
+//! The format itself is described by a JSON Schema generated from [`format::ManifestFormat`]
+//! ([`manifest_json_schema`], printed by `trellis schema --registry`).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use jsonschema::Validator;
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::config_schema::{self, describe, field_label, short, type_phrase, SchemaProblem};
+use crate::diagnostic::{pointer, pointer_push, Diagnostic};
+use crate::json;
+use crate::registry::{Registry, TypeInfo};
+
+/// Codes of the manifest reader. (Schema problems use [`config_schema::codes`].)
+pub mod codes {
+    /// The manifest's root is not an object, `types` is missing or not a list, or a `types`
+    /// entry is not an object.
+    pub const MANIFEST_SHAPE: &str = "registry/manifest-shape";
+    /// A `types` entry without a `type` name.
+    pub const MISSING_TYPE: &str = "registry/missing-type";
+    /// A `type` name that is empty, too long, or holds whitespace or control characters.
+    pub const BAD_TYPE_NAME: &str = "registry/bad-type-name";
+    /// A field with the wrong JSON type (`title` that is not a string, `defaults` that is not
+    /// an object, ...). The field is ignored.
+    pub const FIELD_TYPE: &str = "registry/field-type";
+    /// A field the manifest format does not define (a warning: it is ignored).
+    pub const UNKNOWN_FIELD: &str = "registry/unknown-field";
+    /// The same type twice in one manifest (the first is kept).
+    pub const DUPLICATE_TYPE: &str = "registry/duplicate-type";
+    /// `defaults` that do not validate against the type's own `config_schema`.
+    pub const INVALID_DEFAULTS: &str = "registry/invalid-defaults";
+    /// A `config_schema` that can never accept an object, which every node config is.
+    pub const SCHEMA_NOT_OBJECT: &str = "registry/schema-not-object";
+}
+
+/// The longest type name accepted (in characters).
+pub const MAX_TYPE_NAME: usize = 200;
+
+const MANIFEST_FIELDS: &[&str] = &["$schema", "name", "version", "types"];
+const TYPE_FIELDS: &[&str] =
+    &["type", "title", "category", "description", "docs", "config_schema", "defaults", "version", "deprecated"];
+
+/// A parsed manifest: its name, version and the types it describes, in file order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Manifest {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    pub types: Vec<TypeInfo>,
+}
+
+impl Manifest {
+    /// Adds every type to `registry` (metadata only, no factory), tagged with `source` (a
+    /// path, or `built-in`). A type already in `registry` is replaced.
+    pub fn add_to(&self, registry: &mut Registry, source: &str) {
+        for info in &self.types {
+            registry.describe(info.clone(), source);
+        }
+    }
+
+    /// A registry holding just this manifest's types.
+    pub fn to_registry(&self, source: &str) -> Registry {
+        let mut registry = Registry::new();
+        self.add_to(&mut registry, source);
+        registry
+    }
+}
+
+/// Parses manifest text. Diagnostics point into the manifest and carry spans.
+/// `source_name` (a file name or `built-in`) is used in messages that need to say which file.
+pub fn parse_manifest(text: &str, source_name: &str) -> (Option<Manifest>, Vec<Diagnostic>) {
+    let value = match json::parse(text) {
+        Ok(v) => v,
+        Err(d) => return (None, vec![d]),
+    };
+    let (manifest, mut diagnostics) = manifest_from_value(&value, source_name);
+    json::fill_spans(text, &mut diagnostics);
+    (manifest, diagnostics)
+}
+
+/// Reads a manifest from an already parsed JSON value (no spans).
+pub fn manifest_from_value(value: &Value, source_name: &str) -> (Option<Manifest>, Vec<Diagnostic>) {
+    let mut reader = Reader { source: source_name, diagnostics: Vec::new(), schemas: HashMap::new() };
+    let manifest = reader.manifest(value);
+    (manifest, reader.diagnostics)
+}
+
+/// A check result for one schema text: compiled, or its problems.
+type Compiled = Result<Arc<Validator>, Arc<Vec<SchemaProblem>>>;
+
+struct Reader<'s> {
+    source: &'s str,
+    diagnostics: Vec<Diagnostic>,
+    /// Compiled schemas by their JSON text: generated manifests repeat the same schema many
+    /// times, and compiling once keeps a 50,000-type manifest fast.
+    schemas: HashMap<String, Compiled>,
+}
+
+impl Reader<'_> {
+    fn manifest(&mut self, value: &Value) -> Option<Manifest> {
+        let Some(root) = value.as_object() else {
+            self.diagnostics.push(Diagnostic::error(
+                codes::MANIFEST_SHAPE,
+                format!(
+                    "{} is not a registry manifest: expected an object with a \"types\" list, found {}",
+                    self.source,
+                    type_phrase(value)
+                ),
+            ));
+            return None;
+        };
+        self.unknown_fields(root, "", MANIFEST_FIELDS, "the manifest");
+        let name = self.string_field(root, "", "name");
+        let version = self.string_field(root, "", "version");
+        let _ = self.string_field(root, "", "$schema");
+        let types = match root.get("types") {
+            Some(Value::Array(items)) => items,
+            Some(other) => {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        codes::MANIFEST_SHAPE,
+                        format!("\"types\" must be a list of type descriptions, not {}", type_phrase(other)),
+                    )
+                    .at("/types"),
+                );
+                return None;
+            }
+            None => {
+                self.diagnostics.push(Diagnostic::error(
+                    codes::MANIFEST_SHAPE,
+                    format!("{} has no \"types\" list (the smallest manifest is {{\"types\": []}})", self.source),
+                ));
+                return None;
+            }
+        };
+        let mut out: Vec<TypeInfo> = Vec::with_capacity(types.len());
+        // Type name -> index in the file of its first definition.
+        let mut seen: HashMap<String, usize> = HashMap::with_capacity(types.len());
+        for (i, entry) in types.iter().enumerate() {
+            let at = pointer(["types", &i.to_string()]);
+            let Some(info) = self.type_entry(entry, &at) else { continue };
+            if let Some(first) = seen.get(&info.type_name) {
+                self.diagnostics.push(
+                    Diagnostic::error(
+                        codes::DUPLICATE_TYPE,
+                        format!(
+                            "type \"{}\" is defined twice in {} (types[{first}] and types[{i}]); the first is used",
+                            info.type_name, self.source
+                        ),
+                    )
+                    .at(pointer_push(&at, "type")),
+                );
+                continue;
+            }
+            seen.insert(info.type_name.clone(), i);
+            out.push(info);
+        }
+        Some(Manifest { name, version, types: out })
+    }
+
+    fn type_entry(&mut self, entry: &Value, at: &str) -> Option<TypeInfo> {
+        let Some(obj) = entry.as_object() else {
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::MANIFEST_SHAPE,
+                    format!("a type description must be an object, not {}", type_phrase(entry)),
+                )
+                .at(at),
+            );
+            return None;
+        };
+        let type_name = match obj.get("type") {
+            None => {
+                self.diagnostics.push(
+                    Diagnostic::error(codes::MISSING_TYPE, "this type description has no \"type\" name").at(at),
+                );
+                return None;
+            }
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => {
+                self.diagnostics.push(
+                    Diagnostic::error(codes::BAD_TYPE_NAME, format!("\"type\" must be a string, not {}", type_phrase(other)))
+                        .at(pointer_push(at, "type")),
+                );
+                return None;
+            }
+        };
+        if let Some(problem) = type_name_problem(&type_name) {
+            self.diagnostics.push(
+                Diagnostic::error(codes::BAD_TYPE_NAME, format!("type name {}: {problem}", short(&Value::String(type_name))))
+                    .at(pointer_push(at, "type")),
+            );
+            return None;
+        }
+        let what = format!("type \"{type_name}\"");
+        self.unknown_fields(obj, at, TYPE_FIELDS, &what);
+        let mut info = TypeInfo::named(type_name.clone());
+        info.title = self.string_field(obj, at, "title");
+        info.category = self.string_field(obj, at, "category");
+        info.description = self.string_field(obj, at, "description");
+        info.docs = self.string_field(obj, at, "docs");
+        info.version = self.string_field(obj, at, "version");
+        info.deprecated = match obj.get("deprecated") {
+            None => None,
+            Some(v @ (Value::Bool(_) | Value::String(_))) => Some(v.clone()),
+            Some(other) => {
+                self.field_type(at, "deprecated", "true, false or a sentence saying what to use instead", other);
+                None
+            }
+        };
+        info.defaults = match obj.get("defaults") {
+            None => None,
+            Some(v @ Value::Object(_)) => Some(v.clone()),
+            Some(other) => {
+                self.field_type(at, "defaults", "an object (a node's starting config)", other);
+                None
+            }
+        };
+        let validator = match obj.get("config_schema") {
+            None => None,
+            Some(schema) => self.config_schema(&type_name, schema, at),
+        };
+        if let Some(validator) = &validator {
+            info.config_schema = obj.get("config_schema").cloned();
+            if let Some(defaults) = &info.defaults {
+                self.check_defaults(&type_name, validator, defaults, at);
+            }
+        }
+        Some(info)
+    }
+
+    /// Checks a config schema; returns its compiled validator when it is usable.
+    fn config_schema(&mut self, type_name: &str, schema: &Value, at: &str) -> Option<Arc<Validator>> {
+        let schema_at = pointer_push(at, "config_schema");
+        let key = serde_json::to_string(schema).unwrap_or_default();
+        let compiled = self
+            .schemas
+            .entry(key)
+            .or_insert_with(|| config_schema::compile(schema).map(Arc::new).map_err(Arc::new))
+            .clone();
+        match compiled {
+            Ok(validator) => {
+                if let Some(problem) = object_problem(schema) {
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            codes::SCHEMA_NOT_OBJECT,
+                            format!("type \"{type_name}\": config_schema {problem}, but a node's config is always an object"),
+                        )
+                        .at(schema_at),
+                    );
+                    return None;
+                }
+                Some(validator)
+            }
+            Err(problems) => {
+                for p in problems.iter() {
+                    self.diagnostics.push(
+                        Diagnostic::error(p.code, format!("type \"{type_name}\": config_schema: {}", p.message))
+                            .at(format!("{schema_at}{}", p.pointer)),
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    fn check_defaults(&mut self, type_name: &str, validator: &Validator, defaults: &Value, at: &str) {
+        let defaults_at = pointer_push(at, "defaults");
+        for e in validator.iter_errors(defaults).take(20) {
+            let place = e.instance_path().as_str();
+            let label = field_label(defaults, place);
+            let what = if label.is_empty() { "defaults".to_owned() } else { format!("default \"{label}\"") };
+            self.diagnostics.push(
+                Diagnostic::error(
+                    codes::INVALID_DEFAULTS,
+                    format!("type \"{type_name}\": {what} {} (defaults must satisfy the type's own config_schema)", describe(&e)),
+                )
+                .at(format!("{defaults_at}{place}")),
+            );
+        }
+    }
+
+    fn string_field(&mut self, obj: &Map<String, Value>, at: &str, key: &str) -> Option<String> {
+        match obj.get(key) {
+            None => None,
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => {
+                self.field_type(at, key, "a string", other);
+                None
+            }
+        }
+    }
+
+    fn field_type(&mut self, at: &str, key: &str, expected: &str, found: &Value) {
+        self.diagnostics.push(
+            Diagnostic::error(
+                codes::FIELD_TYPE,
+                format!("\"{key}\" must be {expected}, not {}; it is ignored", type_phrase(found)),
+            )
+            .at(pointer_push(at, key)),
+        );
+    }
+
+    fn unknown_fields(&mut self, obj: &Map<String, Value>, at: &str, known: &[&str], what: &str) {
+        for key in obj.keys().filter(|k| !known.contains(&k.as_str())) {
+            let hint = strsim_hint(key, known.iter().copied());
+            self.diagnostics.push(
+                Diagnostic::warning(
+                    codes::UNKNOWN_FIELD,
+                    format!("{what} has an unknown field \"{}\"{hint}; it is ignored", config_schema::clip(key, 80)),
+                )
+                .at(pointer_push(at, key)),
+            );
+        }
+    }
+}
+
+/// Why a type name is not acceptable, if it is not.
+pub fn type_name_problem(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        Some("must not be empty")
+    } else if name.chars().count() > MAX_TYPE_NAME {
+        Some("is longer than 200 characters")
+    } else if name.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        Some("must not contain spaces or control characters")
+    } else {
+        None
+    }
+}
+
+/// Why a schema that compiles can never accept an object, if it cannot (checked on its root
+/// `type` only: deeper contradictions are the schema author's business).
+fn object_problem(schema: &Value) -> Option<String> {
+    match schema {
+        Value::Bool(false) => Some("is false (it accepts nothing)".to_owned()),
+        Value::Object(map) => match map.get("type") {
+            Some(Value::String(t)) if t != "object" => Some(format!("has type \"{t}\"")),
+            Some(Value::Array(ts)) if !ts.iter().any(|t| t == "object") => {
+                Some(format!("has type {}", short(&Value::Array(ts.clone()))))
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// ` (did you mean "x"?)` when a known name is close to `key`.
+pub(crate) fn strsim_hint<'a>(key: &str, known: impl IntoIterator<Item = &'a str>) -> String {
+    let best = known
+        .into_iter()
+        .map(|k| (strsim::damerau_levenshtein(key, k), k))
+        .filter(|(d, k)| *d <= 2 && *d < k.chars().count())
+        .min();
+    match best {
+        Some((_, k)) => format!(" (did you mean \"{k}\"?)"),
+        None => String::new(),
+    }
+}
+
+/// The JSON Schema of the manifest format (2020-12), generated from [`format::ManifestFormat`].
+pub fn manifest_json_schema() -> Value {
+    let schema = schemars::schema_for!(format::ManifestFormat);
+    serde_json::to_value(schema).unwrap_or(Value::Null)
+}
+
+/// Rust types that exist to generate the manifest format's JSON Schema with `schemars` (the
+/// reader above is hand-written because it must report every problem with a pointer, keep
+/// going, and never panic). A test checks that these and [`TypeInfo`] agree on field names.
+pub mod format {
+    use schemars::JsonSchema;
+    use serde::{Deserialize, Serialize};
+    use serde_json::{Map, Value};
+
+    /// A Trellis registry manifest: node types a graph builder can offer, with their
+    /// documentation, config schema and defaults. Files are named `*.registry.json`.
+    #[derive(Debug, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    #[schemars(title = "Trellis registry manifest")]
+    pub struct ManifestFormat {
+        /// The JSON Schema of this file, for editors. Ignored by Trellis.
+        #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+        pub schema: Option<String>,
+        /// A name for the registry (shown in the registry browser).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub name: Option<String>,
+        /// The registry's version.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub version: Option<String>,
+        /// The node types, in the order the registry browser lists them.
+        pub types: Vec<TypeFormat>,
+    }
+
+    /// One node type.
+    #[derive(Debug, Serialize, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct TypeFormat {
+        /// The type name a document stores in `nodes[].type`. No spaces or control characters.
+        #[serde(rename = "type")]
+        #[schemars(length(min = 1, max = 200), pattern(r"^\S+$"))]
+        pub type_name: String,
+        /// A short human name ("LLM call").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub title: Option<String>,
+        /// The palette group ("Model", "Tools", "Control", "State", "Human", "Memory", ...).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub category: Option<String>,
+        /// One sentence saying what a node of this type does.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub description: Option<String>,
+        /// Documentation in Markdown.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub docs: Option<String>,
+        /// A JSON Schema (2020-12 unless `$schema` names another bundled draft) for the node's
+        /// `config` object. Must be self-contained: only `#...` references; nothing is fetched.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(schema_with = "schema_or_bool")]
+        pub config_schema: Option<Value>,
+        /// The config a newly created node starts with. Must satisfy `config_schema`. Never
+        /// applied to nodes read from a file.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub defaults: Option<Map<String, Value>>,
+        /// The type's version.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub version: Option<String>,
+        /// `true`, or a sentence saying what to use instead.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub deprecated: Option<Deprecated>,
+    }
+
+    /// `true`/`false`, or a sentence saying what to use instead.
+    #[derive(Debug, Serialize, Deserialize, JsonSchema)]
+    #[serde(untagged)]
+    pub enum Deprecated {
+        Flag(bool),
+        Note(String),
+    }
+
+    fn schema_or_bool(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A JSON Schema for the node's config (an object or a boolean schema).",
+            "type": ["object", "boolean"]
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Severity;
+    use serde_json::json;
+
+    fn read(v: Value) -> (Option<Manifest>, Vec<Diagnostic>) {
+        manifest_from_value(&v, "test.registry.json")
+    }
+
+    #[test]
+    fn the_minimal_manifest_is_valid() {
+        let (m, ds) = parse_manifest(r#"{"types":[{"type":"noop"}]}"#, "m");
+        assert!(ds.is_empty(), "{ds:?}");
+        let m = m.unwrap_or_default();
+        assert_eq!(m.types, vec![TypeInfo::named("noop")]);
+        let r = m.to_registry("m");
+        assert_eq!(r.get("noop").map(|t| t.source.as_str()), Some("m"));
+        assert!(r.get("noop").is_some_and(|t| t.factory.is_none()));
+    }
+
+    #[test]
+    fn unusable_roots_yield_no_manifest() {
+        for v in [json!([]), json!({}), json!({"types": {}})] {
+            let (m, ds) = read(v.clone());
+            assert!(m.is_none(), "{v}");
+            assert_eq!(ds.len(), 1);
+            assert_eq!(ds[0].code, codes::MANIFEST_SHAPE);
+        }
+        let (m, ds) = parse_manifest("{\"types\": [", "m");
+        assert!(m.is_none());
+        assert_eq!(ds[0].code, json::codes::SYNTAX);
+    }
+
+    #[test]
+    fn broken_entries_are_reported_and_the_rest_kept() {
+        let (m, ds) = read(json!({"types": [
+            {"type": "a", "title": 3, "colour": "red"},
+            7,
+            {"title": "nameless"},
+            {"type": "has space"},
+            {"type": "a"},
+            {"type": "b", "deprecated": "use c", "defaults": []}
+        ]}));
+        let names: Vec<_> = m.unwrap_or_default().types.into_iter().map(|t| t.type_name).collect();
+        assert_eq!(names, ["a", "b"]);
+        let got: Vec<(&str, &str)> = ds.iter().map(|d| (d.code.as_str(), d.pointer.as_str())).collect();
+        assert_eq!(
+            got,
+            [
+                (codes::UNKNOWN_FIELD, "/types/0/colour"),
+                (codes::FIELD_TYPE, "/types/0/title"),
+                (codes::MANIFEST_SHAPE, "/types/1"),
+                (codes::MISSING_TYPE, "/types/2"),
+                (codes::BAD_TYPE_NAME, "/types/3/type"),
+                (codes::DUPLICATE_TYPE, "/types/4/type"),
+                (codes::FIELD_TYPE, "/types/5/defaults"),
+            ]
+        );
+        assert_eq!(ds[0].severity, Severity::Warning);
+        assert!(ds[5].message.contains("types[0] and types[4]"), "{}", ds[5].message);
+    }
+
+    #[test]
+    fn schema_problems_point_into_the_manifest() {
+        let (m, ds) = read(json!({"types": [{"type": "t", "config_schema":
+            {"type": "object", "properties": {"n": {"type": "integr"}}}}]}));
+        assert_eq!(ds.len(), 1, "{ds:?}");
+        assert_eq!(ds[0].code, config_schema::codes::INVALID_SCHEMA);
+        assert_eq!(ds[0].pointer, "/types/0/config_schema/properties/n/type");
+        // The type is kept, without the unusable schema.
+        let m = m.unwrap_or_default();
+        assert_eq!(m.types[0].type_name, "t");
+        assert!(m.types[0].config_schema.is_none());
+    }
+
+    #[test]
+    fn defaults_must_satisfy_the_schema() {
+        let (_, ds) = read(json!({"types": [{"type": "t",
+            "config_schema": {"type": "object", "properties": {"k": {"type": "integer", "maximum": 3}}, "required": ["r"]},
+            "defaults": {"k": 5}}]}));
+        let got: Vec<(&str, &str)> = ds.iter().map(|d| (d.code.as_str(), d.pointer.as_str())).collect();
+        assert_eq!(got.len(), 2, "{ds:?}");
+        assert!(got.contains(&(codes::INVALID_DEFAULTS, "/types/0/defaults/k")));
+        assert!(got.contains(&(codes::INVALID_DEFAULTS, "/types/0/defaults")));
+        assert!(ds.iter().any(|d| d.message.contains("default \"k\" must be at most 3, got 5")), "{ds:?}");
+    }
+
+    #[test]
+    fn schemas_that_reject_objects_are_errors() {
+        let (m, ds) = read(json!({"types": [{"type": "t", "config_schema": {"type": "string"}}]}));
+        assert_eq!(ds[0].code, codes::SCHEMA_NOT_OBJECT);
+        assert!(m.unwrap_or_default().types[0].config_schema.is_none());
+    }
+
+    #[test]
+    fn spans_are_filled() {
+        let text = "{\n  \"types\": [\n    {\"type\": \"a\", \"title\": 1}\n  ]\n}";
+        let (_, ds) = parse_manifest(text, "m");
+        assert_eq!(ds[0].span.map(|s| s.line), Some(3));
+    }
+
+    #[test]
+    fn the_format_schema_is_generated_and_agrees_with_type_info() {
+        let schema = manifest_json_schema();
+        assert_eq!(schema["title"], "Trellis registry manifest");
+        assert!(jsonschema::meta::is_valid(&schema));
+        // Every TypeInfo field is a field of the format, and the other way round.
+        let full = TypeInfo {
+            type_name: "t".into(),
+            title: Some("T".into()),
+            category: Some("C".into()),
+            description: Some("d".into()),
+            docs: Some("# d".into()),
+            config_schema: Some(json!({"type": "object"})),
+            defaults: Some(json!({})),
+            version: Some("1".into()),
+            deprecated: Some(json!(true)),
+        };
+        let as_json = serde_json::to_value(&full).unwrap_or_default();
+        let keys: Vec<&str> = as_json.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+        assert_eq!(keys, TYPE_FIELDS);
+        let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{e}"));
+        let doc = json!({"name": "n", "version": "1", "types": [as_json]});
+        assert!(validator.is_valid(&doc));
+        assert!(!validator.is_valid(&json!({"types": [{"type": ""}]})));
+        assert!(validator.is_valid(&json!({"types": [{"type": "noop"}]})));
+        let (_, ds) = read(doc);
+        assert!(ds.is_empty(), "{ds:?}");
+    }
+}

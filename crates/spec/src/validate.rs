@@ -1,0 +1,36 @@
+//! THE validator: one function that the canvas badges, the problems panel, the save refusal
+//! and `trellis validate` all call, so they always show the same diagnostics.
+//!
+//! It runs every `fromSpec` and `compile` check of formats.md §1.5 (collected, not first-only),
+//! the analysis warnings of [`crate::analysis`], and, when a registry is given, the config
+//! schema checks of [`crate::config_check`]. With no registry, type checks are skipped.
+
+use std::collections::HashSet;
+
+use crate::analysis;
+use crate::checks;
+use crate::config_check;
+use crate::diagnostic::Diagnostic;
+use crate::model::GraphSpec;
+use crate::registry::Registry;
+
+pub use crate::checks::codes;
+
+/// Every problem in `spec`, in document order within each stage (fromSpec checks, compile
+/// checks, analysis, config schemas).
+pub fn validate(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
+    let mut out = checks::check_channels(spec);
+    out.extend(checks::check_nodes(spec, registry));
+    out.extend(checks::check_predicates(spec));
+    let ids: HashSet<&str> = spec.nodes.iter().map(|n| n.id.as_str()).collect();
+    out.extend(checks::check_topology(
+        &ids,
+        spec.edges.iter().map(|e| (e.from.as_str(), e.to.as_str())),
+        std::iter::empty(),
+    ));
+    out.extend(analysis::analyze(spec));
+    if let Some(registry) = registry {
+        out.extend(config_check::check_configs(spec, registry));
+    }
+    out
+}

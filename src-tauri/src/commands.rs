@@ -1,0 +1,437 @@
+//! The commands the webview may call (each also listed in build.rs and granted in
+//! capabilities/main-window.json). Documents are named by id; a path never comes from the
+//! webview: only from a native dialog, the recent list, the command line or the journal.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+use tauri::{AppHandle, Manager, State, WebviewWindow};
+use trellis_doc::journal::JournalEntry;
+use trellis_doc::{DocId, Edit};
+use trellis_spec::{Diagnostic, TypeInfo};
+use ts_rs::TS;
+
+use crate::dialogs::{self, Confirm};
+use crate::menu;
+use crate::state::AppState;
+use crate::ui_sync::{self, events};
+use crate::view::{file_name, DocumentSummary, DocumentView, RecentFile, SaveAnswer};
+
+/// Codes of the shell's own refusals.
+pub mod codes {
+    /// The id the UI sent is not a document id.
+    pub const BAD_ID: &str = "app/bad-document-id";
+    /// An argument the UI sent is not one the command knows.
+    pub const BAD_ARGUMENT: &str = "app/bad-argument";
+}
+
+/// What a refused command answers: a sentence, and the diagnostics behind it.
+#[derive(Debug, Clone, Serialize, TS)]
+#[ts(export)]
+pub struct CommandError {
+    pub message: String,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl From<Diagnostic> for CommandError {
+    fn from(d: Diagnostic) -> Self {
+        CommandError { message: d.message.clone(), diagnostics: vec![d] }
+    }
+}
+
+impl From<Vec<Diagnostic>> for CommandError {
+    fn from(ds: Vec<Diagnostic>) -> Self {
+        let message = ds.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("\n");
+        CommandError { message, diagnostics: ds }
+    }
+}
+
+type Answer<T> = Result<T, CommandError>;
+
+/// Reads the id the UI sent (`"3"`, or `"doc-3"` as `DocId` prints).
+pub fn parse_id(s: &str) -> Result<DocId, CommandError> {
+    let digits = s.strip_prefix("doc-").unwrap_or(s);
+    digits
+        .parse::<u64>()
+        .map(DocId)
+        .map_err(|_| Diagnostic::error(codes::BAD_ID, format!("\"{s}\" is not a document id")).into())
+}
+
+fn view(state: &AppState, id: DocId) -> Answer<DocumentView> {
+    let ws = state.ws();
+    Ok(DocumentView::of(ws.session(id)?))
+}
+
+/// After a change: the title follows, and the recent menu when it moved.
+fn touched(app: &AppHandle, state: &AppState, id: DocId) {
+    state.set_active(Some(id));
+    let ws = state.ws();
+    ui_sync::refresh_title(app, &ws);
+}
+
+#[tauri::command]
+pub fn list_documents(state: State<'_, AppState>) -> Vec<DocumentSummary> {
+    let ws = state.ws();
+    ws.ids().into_iter().filter_map(|id| ws.get(id)).map(DocumentSummary::of).collect()
+}
+
+#[tauri::command]
+pub fn get_document(app: AppHandle, state: State<'_, AppState>, doc_id: String) -> Answer<DocumentView> {
+    let id = parse_id(&doc_id)?;
+    let v = view(&state, id)?;
+    touched(&app, &state, id);
+    Ok(v)
+}
+
+/// The UI shows this document (its tab was chosen): the window title follows it.
+#[tauri::command]
+pub fn set_active_document(app: AppHandle, state: State<'_, AppState>, doc_id: String) -> Answer<()> {
+    let id = parse_id(&doc_id)?;
+    state.ws().session(id)?;
+    touched(&app, &state, id);
+    Ok(())
+}
+
+#[tauri::command]
+pub fn apply_edit(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    doc_id: String,
+    edit: Edit,
+) -> Answer<DocumentView> {
+    let id = parse_id(&doc_id)?;
+    state.ws().apply(id, &edit)?;
+    touched(&app, &state, id);
+    view(&state, id)
+}
+
+#[tauri::command]
+pub fn undo(app: AppHandle, state: State<'_, AppState>, doc_id: String) -> Answer<DocumentView> {
+    let id = parse_id(&doc_id)?;
+    state.ws().undo(id)?;
+    touched(&app, &state, id);
+    view(&state, id)
+}
+
+#[tauri::command]
+pub fn redo(app: AppHandle, state: State<'_, AppState>, doc_id: String) -> Answer<DocumentView> {
+    let id = parse_id(&doc_id)?;
+    state.ws().redo(id)?;
+    touched(&app, &state, id);
+    view(&state, id)
+}
+
+/// Saves to the document's file; an untitled document asks where (as Save As).
+#[tauri::command]
+pub async fn save_document(app: AppHandle, window: WebviewWindow, doc_id: String) -> Answer<SaveAnswer> {
+    let id = parse_id(&doc_id)?;
+    save_flow(&app, &window, id, false).await
+}
+
+#[tauri::command]
+pub async fn save_document_as(app: AppHandle, window: WebviewWindow, doc_id: String) -> Answer<SaveAnswer> {
+    let id = parse_id(&doc_id)?;
+    save_flow(&app, &window, id, true).await
+}
+
+/// Save, or Save As when `ask` or when the document has no file yet.
+pub async fn save_flow(app: &AppHandle, window: &WebviewWindow, id: DocId, ask: bool) -> Answer<SaveAnswer> {
+    let state = app.state::<AppState>();
+    let (has_path, suggested) = {
+        let ws = state.ws();
+        let s = ws.session(id)?;
+        (s.path().is_some(), suggested_name(&file_name(s), s.spec().and_then(|g| g.name.clone())))
+    };
+    let result = if ask || !has_path {
+        let Some(path) = dialogs::pick_save_path(window, &suggested).await else {
+            // Cancelled: nothing written, nothing to report.
+            return Ok(SaveAnswer {
+                saved: false,
+                view: view(&state, id)?,
+                diagnostics: Vec::new(),
+                conflict: false,
+            });
+        };
+        let r = state.ws().save_as(id, &path);
+        menu::refresh_recent(app);
+        r
+    } else {
+        state.ws().save(id)
+    };
+    let answer = match result {
+        Ok(outcome) => SaveAnswer {
+            saved: true,
+            view: view(&state, id)?,
+            diagnostics: outcome.warnings,
+            conflict: false,
+        },
+        Err(refused) => SaveAnswer {
+            saved: false,
+            view: view(&state, id)?,
+            diagnostics: refused.diagnostics,
+            conflict: refused.conflict,
+        },
+    };
+    touched(app, &state, id);
+    Ok(answer)
+}
+
+/// A file name for Save As: the document's, or its graph name, or "untitled.json".
+fn suggested_name(current: &str, graph_name: Option<String>) -> String {
+    if current != "Untitled" {
+        return current.to_string();
+    }
+    let stem: String = graph_name
+        .unwrap_or_default()
+        .chars()
+        .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
+        .collect();
+    if stem.trim_matches('-').is_empty() {
+        "untitled.json".into()
+    } else {
+        format!("{}.json", stem.trim_matches('-'))
+    }
+}
+
+/// New document: from the built-in example (`example: true` or `template: "example"`) or
+/// empty (`template: "empty"`, the default).
+#[tauri::command]
+pub fn new_document(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    example: Option<bool>,
+    template: Option<String>,
+) -> Answer<DocumentView> {
+    let use_example = match template.as_deref() {
+        Some("example") => true,
+        Some("empty") => false,
+        Some(other) => {
+            return Err(Diagnostic::error(
+                codes::BAD_ARGUMENT,
+                format!("unknown template \"{other}\" (expected \"example\" or \"empty\")"),
+            )
+            .into())
+        }
+        None => example.unwrap_or(false),
+    };
+    let id = {
+        let mut ws = state.ws();
+        if use_example {
+            ws.new_from_example()?
+        } else {
+            ws.new_empty()
+        }
+    };
+    touched(&app, &state, id);
+    view(&state, id)
+}
+
+/// Open: a native dialog filtered to spec files; `null` when cancelled.
+#[tauri::command]
+pub async fn open_document_dialog(app: AppHandle, window: WebviewWindow) -> Answer<Option<DocumentView>> {
+    let Some(path) = dialogs::pick_spec_file(&window).await else { return Ok(None) };
+    open_path(&app, &path).map(Some)
+}
+
+/// Opens a path that came from a dialog, the command line or the recent list.
+pub fn open_path(app: &AppHandle, path: &std::path::Path) -> Answer<DocumentView> {
+    let state = app.state::<AppState>();
+    let id = state.ws().open(path)?;
+    menu::refresh_recent(app);
+    touched(app, &state, id);
+    view(&state, id)
+}
+
+/// The recent-files list, most recent first.
+#[tauri::command]
+pub fn recent_files(state: State<'_, AppState>) -> Vec<RecentFile> {
+    let ws = state.ws();
+    recent_list(ws.recent())
+}
+
+pub fn recent_list(paths: &[PathBuf]) -> Vec<RecentFile> {
+    paths
+        .iter()
+        .enumerate()
+        .map(|(index, p)| RecentFile {
+            index,
+            path: p.display().to_string(),
+            file_name: p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        })
+        .collect()
+}
+
+#[tauri::command]
+pub fn open_recent(app: AppHandle, state: State<'_, AppState>, index: usize) -> Answer<DocumentView> {
+    let id = state.ws().open_recent(index)?;
+    menu::refresh_recent(&app);
+    touched(&app, &state, id);
+    view(&state, id)
+}
+
+/// Closes a document. Dirty and not `force`: asks (Save / Don't Save / Cancel). Answers
+/// whether it was closed.
+#[tauri::command]
+pub async fn close_document(
+    app: AppHandle,
+    window: WebviewWindow,
+    doc_id: String,
+    force: Option<bool>,
+) -> Answer<bool> {
+    let id = parse_id(&doc_id)?;
+    close_flow(&app, &window, id, force.unwrap_or(false)).await
+}
+
+/// Close with the unsaved-changes prompt. A refused save (errors, conflict) keeps the document
+/// open and tells the UI why (a `document-changed` event carries the diagnostics).
+pub async fn close_flow(app: &AppHandle, window: &WebviewWindow, id: DocId, force: bool) -> Answer<bool> {
+    let state = app.state::<AppState>();
+    let (dirty, name) = {
+        let ws = state.ws();
+        let s = ws.session(id)?;
+        (s.is_dirty(), file_name(s))
+    };
+    if dirty && !force {
+        match dialogs::confirm_unsaved(window, &name).await {
+            Confirm::Cancel => return Ok(false),
+            Confirm::Discard => {}
+            Confirm::Save => {
+                let answer = save_flow(app, window, id, false).await?;
+                if !answer.saved {
+                    if !answer.diagnostics.is_empty() {
+                        let msg = answer
+                            .diagnostics
+                            .iter()
+                            .map(|d| d.message.as_str())
+                            .collect::<Vec<_>>()
+                            .join("\n");
+                        dialogs::error(window, &format!("{name} was not saved"), &msg).await;
+                    }
+                    return Ok(false);
+                }
+            }
+        }
+    }
+    state.ws().close(id, true).map_err(|r| CommandError::from(r.diagnostic))?;
+    if state.active() == Some(id) {
+        state.set_active(None);
+    }
+    ui_sync::emit_closed(app, id);
+    ui_sync::refresh_title(app, &state.ws());
+    Ok(true)
+}
+
+/// The node types in force for a document.
+#[tauri::command]
+pub fn registry_types(state: State<'_, AppState>, doc_id: String) -> Answer<Vec<TypeInfo>> {
+    let id = parse_id(&doc_id)?;
+    Ok(DocumentView::of(state.ws().session(id)?).registry)
+}
+
+/// Unsaved work left by an earlier run that is not open now.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct PendingRecovery {
+    /// The entry key: what `restore` and `discard` take.
+    pub key: String,
+    pub title: String,
+    pub path: Option<String>,
+    #[ts(type = "number")]
+    pub written_ms: u64,
+    pub has_errors: bool,
+}
+
+impl From<&JournalEntry> for PendingRecovery {
+    fn from(e: &JournalEntry) -> Self {
+        PendingRecovery {
+            key: e.key.clone(),
+            title: e.title.clone(),
+            path: e.path.clone(),
+            written_ms: e.written_ms,
+            has_errors: e.has_errors,
+        }
+    }
+}
+
+#[tauri::command]
+pub fn journal_pending(state: State<'_, AppState>) -> Vec<PendingRecovery> {
+    state.ws().pending_recovery().0.iter().map(PendingRecovery::from).collect()
+}
+
+#[tauri::command]
+pub fn restore(app: AppHandle, state: State<'_, AppState>, entry: String) -> Answer<DocumentView> {
+    let id = state.ws().restore(&entry)?;
+    touched(&app, &state, id);
+    view(&state, id)
+}
+
+#[tauri::command]
+pub fn discard(state: State<'_, AppState>, entry: String) -> Answer<()> {
+    Ok(state.ws().discard_recovery(&entry)?)
+}
+
+/// The user's answer to a conflict.
+#[derive(Debug, Clone, Copy, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+#[ts(export)]
+pub enum ConflictChoice {
+    /// Keep my version; the next save overwrites the outside change.
+    KeepMine,
+    /// Reload the file's version (undoable).
+    TakeTheirs,
+}
+
+#[tauri::command]
+pub fn resolve_conflict(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    doc_id: String,
+    choice: ConflictChoice,
+) -> Answer<DocumentView> {
+    let id = parse_id(&doc_id)?;
+    match choice {
+        ConflictChoice::KeepMine => {
+            state.ws().keep_mine(id)?;
+        }
+        ConflictChoice::TakeTheirs => {
+            state.ws().take_theirs(id)?;
+        }
+    }
+    touched(&app, &state, id);
+    view(&state, id)
+}
+
+/// Quit, asking about every document with unsaved changes (as the menu's Quit).
+#[tauri::command]
+pub fn quit(app: AppHandle) {
+    crate::quit::request(&app);
+}
+
+/// Tells the UI something opened while it could not ask (menu, start).
+pub fn announce_opened(app: &AppHandle, id: DocId) {
+    let state = app.state::<AppState>();
+    let ws = state.ws();
+    ui_sync::emit_view(app, &ws, events::DOCUMENT_OPENED, id);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_parse_both_ways() {
+        assert_eq!(parse_id("3").ok().map(|d| d.0), Some(3));
+        assert_eq!(parse_id("doc-12").ok().map(|d| d.0), Some(12));
+        let err = parse_id("../etc/passwd").err().map(|e| e.diagnostics[0].code.clone());
+        assert_eq!(err.as_deref(), Some(codes::BAD_ID));
+    }
+
+    #[test]
+    fn save_as_suggests_a_file_name() {
+        assert_eq!(suggested_name("support.json", None), "support.json");
+        assert_eq!(suggested_name("Untitled", Some("support agent".into())), "support-agent.json");
+        assert_eq!(suggested_name("Untitled", Some("///".into())), "untitled.json");
+        assert_eq!(suggested_name("Untitled", None), "untitled.json");
+    }
+}

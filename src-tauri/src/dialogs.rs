@@ -1,0 +1,131 @@
+//! Native dialogs (rfd, GTK3 on Linux), with the documented test-only bypass.
+//!
+//! `TRELLIS_TEST_DIALOG_PATH`: when set, every file dialog (Open, Save As) returns this path
+//! at once instead of showing a window (an empty value = the user cancelled). GTK dialogs are
+//! out of WebDriver's reach, so end-to-end tests would hang on them; everything after the
+//! dialog stays real.
+//!
+//! `TRELLIS_TEST_CONFIRM`: when set, every unsaved-changes prompt answers it at once:
+//! `save`, `discard` or `cancel`.
+
+use std::path::PathBuf;
+
+use rfd::{AsyncFileDialog, AsyncMessageDialog, MessageButtons, MessageDialogResult, MessageLevel};
+
+/// The test-only variable that answers file dialogs.
+pub const DIALOG_PATH_VAR: &str = "TRELLIS_TEST_DIALOG_PATH";
+/// The test-only variable that answers unsaved-changes prompts.
+pub const CONFIRM_VAR: &str = "TRELLIS_TEST_CONFIRM";
+
+/// The file names the Open dialog offers.
+const SPEC_EXTENSIONS: &[&str] = &["json", "md"];
+
+fn bypass() -> Option<Option<PathBuf>> {
+    std::env::var_os(DIALOG_PATH_VAR).map(|v| if v.is_empty() { None } else { Some(PathBuf::from(v)) })
+}
+
+/// Asks for a spec file to open; `None` when cancelled.
+pub async fn pick_spec_file(window: &tauri::WebviewWindow) -> Option<PathBuf> {
+    if let Some(answer) = bypass() {
+        return answer;
+    }
+    // GTK filters are glob patterns on the extension: `*.md` also lists other Markdown files;
+    // the format detection then refuses anything that is not GRAPH.md with a clear error.
+    AsyncFileDialog::new()
+        .set_title("Open a graph")
+        .add_filter("Graph specs (*.json, *.graph.md, GRAPH.md)", SPEC_EXTENSIONS)
+        .add_filter("All files", &["*"])
+        .set_parent(window)
+        .pick_file()
+        .await
+        .map(|h| h.path().to_path_buf())
+}
+
+/// Asks where to save; `None` when cancelled. The dialog itself confirms an overwrite.
+pub async fn pick_save_path(window: &tauri::WebviewWindow, suggested: &str) -> Option<PathBuf> {
+    if let Some(answer) = bypass() {
+        return answer;
+    }
+    AsyncFileDialog::new()
+        .set_title("Save graph as")
+        .set_file_name(suggested)
+        .add_filter("GraphSpec (*.json)", &["json"])
+        .set_parent(window)
+        .save_file()
+        .await
+        .map(|h| h.path().to_path_buf())
+}
+
+/// The answer to "save changes before closing?".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confirm {
+    Save,
+    Discard,
+    Cancel,
+}
+
+impl Confirm {
+    fn parse(s: &str) -> Confirm {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "save" | "yes" => Confirm::Save,
+            "discard" | "no" | "don't save" | "dont-save" => Confirm::Discard,
+            _ => Confirm::Cancel,
+        }
+    }
+}
+
+const SAVE: &str = "Save";
+const DISCARD: &str = "Don't Save";
+const CANCEL: &str = "Cancel";
+
+/// Asks whether to save the unsaved changes of `file_name`.
+pub async fn confirm_unsaved(window: &tauri::WebviewWindow, file_name: &str) -> Confirm {
+    if let Ok(answer) = std::env::var(CONFIRM_VAR) {
+        return Confirm::parse(&answer);
+    }
+    let result = AsyncMessageDialog::new()
+        .set_level(MessageLevel::Warning)
+        .set_title("Unsaved changes")
+        .set_description(format!(
+            "Save the changes to \"{file_name}\" before closing?\n\nIf you don't save, your changes are lost."
+        ))
+        .set_buttons(MessageButtons::YesNoCancelCustom(SAVE.into(), DISCARD.into(), CANCEL.into()))
+        .set_parent(window)
+        .show()
+        .await;
+    match result {
+        MessageDialogResult::Yes => Confirm::Save,
+        MessageDialogResult::No => Confirm::Discard,
+        MessageDialogResult::Custom(label) if label == SAVE => Confirm::Save,
+        MessageDialogResult::Custom(label) if label == DISCARD => Confirm::Discard,
+        _ => Confirm::Cancel,
+    }
+}
+
+/// Tells the user something went wrong where the UI cannot (quitting, a menu action).
+pub async fn error(window: &tauri::WebviewWindow, title: &str, message: &str) {
+    if std::env::var_os(CONFIRM_VAR).is_some() {
+        return;
+    }
+    AsyncMessageDialog::new()
+        .set_level(MessageLevel::Error)
+        .set_title(title)
+        .set_description(message)
+        .set_buttons(MessageButtons::Ok)
+        .set_parent(window)
+        .show()
+        .await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn confirm_answers_parse() {
+        assert_eq!(Confirm::parse("save"), Confirm::Save);
+        assert_eq!(Confirm::parse(" Discard "), Confirm::Discard);
+        assert_eq!(Confirm::parse("cancel"), Confirm::Cancel);
+        assert_eq!(Confirm::parse("anything else"), Confirm::Cancel);
+    }
+}

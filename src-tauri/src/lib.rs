@@ -1,0 +1,181 @@
+//! trellis-app: the desktop shell, thin over trellis-doc. Commands take document ids; paths
+//! come only from native dialogs, the recent list, the command line and the recovery
+//! journal. See `docs/desktop.md`.
+
+pub mod commands;
+pub mod dialogs;
+mod housekeeping;
+mod menu;
+mod quit;
+pub mod state;
+pub mod ui_sync;
+pub mod view;
+
+use std::path::PathBuf;
+
+use tauri::{Manager, WebviewWindowBuilder, WindowEvent};
+
+use crate::state::AppState;
+
+/// The command names, in the order build.rs declares them (kept in one place for the test
+/// that compares the two).
+pub const COMMANDS: &[&str] = &[
+    "list_documents",
+    "get_document",
+    "set_active_document",
+    "apply_edit",
+    "undo",
+    "redo",
+    "save_document",
+    "save_document_as",
+    "new_document",
+    "open_document_dialog",
+    "recent_files",
+    "open_recent",
+    "close_document",
+    "registry_types",
+    "journal_pending",
+    "restore",
+    "discard",
+    "resolve_conflict",
+    "quit",
+];
+
+/// The files named on the command line (anything not starting with `-`).
+fn paths_from_args(args: impl Iterator<Item = String>) -> Vec<PathBuf> {
+    args.filter(|a| !a.starts_with('-')).map(PathBuf::from).collect()
+}
+
+/// Starts the app (blocks until it quits).
+pub fn run() {
+    let files = paths_from_args(std::env::args().skip(1));
+    let app = tauri::Builder::default()
+        .invoke_handler(tauri::generate_handler![
+            commands::list_documents,
+            commands::get_document,
+            commands::set_active_document,
+            commands::apply_edit,
+            commands::undo,
+            commands::redo,
+            commands::save_document,
+            commands::save_document_as,
+            commands::new_document,
+            commands::open_document_dialog,
+            commands::recent_files,
+            commands::open_recent,
+            commands::close_document,
+            commands::registry_types,
+            commands::journal_pending,
+            commands::restore,
+            commands::discard,
+            commands::resolve_conflict,
+            commands::quit,
+        ])
+        .on_menu_event(menu::on_event)
+        .on_window_event(|window, event| {
+            if let WindowEvent::CloseRequested { api, .. } = event {
+                // The close button is Quit: ask about unsaved documents first.
+                api.prevent_close();
+                quit::request(window.app_handle());
+            }
+        })
+        .setup(move |app| {
+            let handle = app.handle().clone();
+            let data_dir = state::data_dir(handle.path().app_data_dir().ok());
+            app.manage(AppState::new(data_dir));
+            let (bar, recent) = menu::build(&handle)?;
+            app.manage(menu::RecentMenu(recent));
+            app.set_menu(bar)?;
+            menu::refresh_recent(&handle);
+            open_at_start(&handle, &files);
+            // The window is created after the documents are open, so the UI's first
+            // `list_documents` already sees them.
+            let config = app.config().app.windows.iter().find(|w| w.label == ui_sync::MAIN_WINDOW).cloned();
+            if let Some(config) = config {
+                WebviewWindowBuilder::from_config(&handle, &config)?.build()?;
+            }
+            {
+                let st = handle.state::<AppState>();
+                let ws = st.ws();
+                ui_sync::refresh_title(&handle, &ws);
+            }
+            housekeeping::start(handle);
+            Ok(())
+        })
+        .build(tauri::generate_context!());
+    match app {
+        Ok(app) => app.run(|_, _| {}),
+        Err(e) => {
+            eprintln!("trellis: cannot start: {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+/// At start: unsaved work from the last run comes back first (nothing typed is lost), then
+/// the files named on the command line; with neither, the built-in example.
+fn open_at_start(app: &tauri::AppHandle, files: &[PathBuf]) {
+    let state = app.state::<AppState>();
+    let mut ws = state.ws();
+    let (pending, problems) = ws.pending_recovery();
+    for d in problems {
+        eprintln!("trellis: recovery journal: {}", d.message);
+    }
+    for entry in pending {
+        if let Err(ds) = ws.restore(&entry.key) {
+            for d in ds {
+                eprintln!("trellis: could not restore {}: {}", entry.title, d.message);
+            }
+        }
+    }
+    for path in files {
+        match ws.open(path) {
+            Ok(id) => state.set_active(Some(id)),
+            Err(ds) => {
+                for d in ds {
+                    eprintln!("trellis: cannot open {}: {}", path.display(), d.message);
+                }
+                // The file still gets a tab, so the user sees why: its problems in the
+                // problems panel of an empty document would mislead, so only print them.
+            }
+        }
+    }
+    if ws.ids().is_empty() {
+        match ws.new_from_example() {
+            Ok(id) => state.set_active(Some(id)),
+            Err(ds) => {
+                for d in ds {
+                    eprintln!("trellis: the built-in example does not open: {}", d.message);
+                }
+                let id = ws.new_empty();
+                state.set_active(Some(id));
+            }
+        }
+    }
+    drop(ws);
+    menu::refresh_recent(app);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_arguments_are_the_non_flags() {
+        let got = paths_from_args(["a.json", "--verbose", "dir/GRAPH.md"].into_iter().map(String::from));
+        assert_eq!(got, vec![PathBuf::from("a.json"), PathBuf::from("dir/GRAPH.md")]);
+    }
+
+    #[test]
+    fn build_script_declares_every_command() {
+        let build = include_str!("../build.rs");
+        for c in COMMANDS {
+            assert!(build.contains(&format!("\"{c}\"")), "build.rs does not declare {c}");
+        }
+        let caps = include_str!("../capabilities/main-window.json");
+        for c in COMMANDS {
+            let perm = format!("\"allow-{}\"", c.replace('_', "-"));
+            assert!(caps.contains(&perm), "capabilities/main-window.json does not grant {perm}");
+        }
+    }
+}

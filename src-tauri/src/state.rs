@@ -1,0 +1,85 @@
+//! The app's state: the trellis-doc workspace (open documents, recent list, recovery journal)
+//! behind one lock, and which document the window shows.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use trellis_doc::discovery::{discover, DiscoveryOptions};
+use trellis_doc::workspace::{RegistryLoader, Workspace};
+use trellis_doc::{DocId, FileSystem, RealFs, Registries, SystemClock};
+use trellis_spec::Diagnostic;
+
+/// The variable that moves the data folder (recovery journal, recent list), for tests.
+pub const DATA_DIR_VAR: &str = "TRELLIS_DATA_DIR";
+
+/// Managed by Tauri; shared by commands, the menu, the watcher and the journal timer.
+#[derive(Debug)]
+pub struct AppState {
+    workspace: Mutex<Workspace>,
+    /// The document the window shows (the UI says so with `set_active_document`; otherwise
+    /// the last one a command touched). Drives the window title.
+    active: Mutex<Option<DocId>>,
+    /// A Quit is asking about unsaved documents: a second Quit or close waits for it.
+    pub quitting: AtomicBool,
+    pub data_dir: PathBuf,
+}
+
+impl AppState {
+    pub fn new(data_dir: PathBuf) -> AppState {
+        let fs: Arc<dyn FileSystem> = Arc::new(RealFs);
+        let workspace = Workspace::new(fs, Arc::new(SystemClock), &data_dir, registry_loader());
+        AppState {
+            workspace: Mutex::new(workspace),
+            active: Mutex::new(None),
+            quitting: AtomicBool::new(false),
+            data_dir,
+        }
+    }
+
+    /// The workspace. A panic while holding the lock must not lock the user out of their
+    /// documents, so a poisoned lock is taken over.
+    pub fn ws(&self) -> MutexGuard<'_, Workspace> {
+        self.workspace.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn active(&self) -> Option<DocId> {
+        *self.active.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn set_active(&self, id: Option<DocId>) {
+        *self.active.lock().unwrap_or_else(|e| e.into_inner()) = id;
+    }
+}
+
+/// Where the journal and the recent list live: `TRELLIS_DATA_DIR`, or the platform's app data
+/// folder (`~/.local/share/dev.trellis.desktop` on Linux).
+pub fn data_dir(app_data_dir: Option<PathBuf>) -> PathBuf {
+    match std::env::var_os(DATA_DIR_VAR) {
+        Some(v) if !v.is_empty() => PathBuf::from(v),
+        _ => app_data_dir.unwrap_or_else(|| std::env::temp_dir().join("trellis")),
+    }
+}
+
+/// The registries in force for a document: the built-in types plus every `*.registry.json`
+/// beside it and in its ancestor folders (discovery).
+pub fn registry_loader() -> RegistryLoader {
+    Arc::new(|fs: &dyn FileSystem, path: Option<&Path>| {
+        let options = DiscoveryOptions { start: path.map(Path::to_path_buf), ..DiscoveryOptions::default() };
+        let found = discover(fs, &options);
+        let files = found.files();
+        let diagnostics: Vec<Diagnostic> = found
+            .diagnostics
+            .into_iter()
+            .map(|fd| match fd.file {
+                Some(file) => {
+                    let mut d = fd.diagnostic;
+                    d.message = format!("{}: {}", file.display(), d.message);
+                    d
+                }
+                None => fd.diagnostic,
+            })
+            .collect();
+        Registries { registry: Arc::new(found.registry), files, diagnostics }
+    })
+}

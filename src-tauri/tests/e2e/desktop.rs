@@ -1,0 +1,185 @@
+//! The desktop issue's end-to-end tests: open, edit, save (bytes on disk = canonical text);
+//! outside changes (reload when clean, conflict when dirty); a document with errors is never
+//! written; unsaved work survives a crash.
+
+use serde_json::{json, Value};
+
+use crate::harness::{canonical, read, replace_atomically, wait_fs, Desktop, Launch};
+
+/// A small valid graph, written compactly (not canonical) so a save visibly rewrites it.
+fn small_graph() -> Value {
+    json!({
+        "name": "greeter",
+        "channels": {"messages": {"reducer": "append"}},
+        "nodes": [
+            {"id": "hello", "type": "append_message", "config": {"role": "assistant", "content": "Hello!"}}
+        ],
+        "edges": [
+            {"from": "__start__", "to": "hello"},
+            {"from": "hello", "to": "__end__"}
+        ]
+    })
+}
+
+fn write_spec(dir: &std::path::Path, name: &str, spec: &Value) -> std::path::PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, serde_json::to_string(spec).expect("json")).expect("write spec");
+    path
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn open_edit_save_writes_the_canonical_text() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = write_spec(dir.path(), "greeter.json", &small_graph());
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    let id = app.doc_named("greeter.json").await;
+    app.visible("[data-testid=\"node-hello\"]").await;
+
+    let view = app
+        .edit(&id, json!({"op": "set_config_field", "id": "hello", "path": "/content", "value": "Hi there"}))
+        .await;
+    assert_eq!(view["dirty"], true);
+    app.wait_title("*greeter.json — Trellis").await;
+    let saved = app.call("save_document", json!({"docId": id})).await;
+    assert_eq!(saved["saved"], true, "{saved}");
+    assert_eq!(saved["view"]["dirty"], false);
+
+    let mut expected = small_graph();
+    expected["nodes"][0]["config"]["content"] = json!("Hi there");
+    assert_eq!(read(&path), canonical(&expected), "the bytes on disk are the canonical text");
+    assert!(path.with_file_name("greeter.layout.json").exists(), "the layout sidecar is written");
+    app.wait_title("greeter.json — Trellis").await;
+    app.screenshot("desktop-saved").await;
+    app.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_outside_change_to_a_clean_document_reloads_it() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = write_spec(dir.path(), "greeter.json", &small_graph());
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    let id = app.doc_named("greeter.json").await;
+    app.visible("[data-testid=\"node-hello\"]").await;
+
+    let mut theirs = small_graph();
+    theirs["nodes"][0]["id"] = json!("welcome");
+    theirs["edges"][0]["to"] = json!("welcome");
+    theirs["edges"][1]["from"] = json!("welcome");
+    replace_atomically(&path, &canonical(&theirs));
+
+    let view = app.wait_view(&id, "the reload", |v| v["spec"]["nodes"][0]["id"] == "welcome").await;
+    assert_eq!(view["dirty"], false, "a reload leaves the document clean");
+    assert_eq!(view["canUndo"], true, "the reload is undoable");
+    app.visible("[data-testid=\"node-welcome\"]").await;
+    app.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_outside_change_to_a_dirty_document_is_a_conflict_and_nothing_is_written() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = write_spec(dir.path(), "greeter.json", &small_graph());
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    let id = app.doc_named("greeter.json").await;
+    app.visible("[data-testid=\"node-hello\"]").await;
+    app.edit(&id, json!({"op": "rename_graph", "name": "mine"})).await;
+
+    let mut theirs = small_graph();
+    theirs["name"] = json!("theirs");
+    let theirs_text = canonical(&theirs);
+    std::fs::write(&path, &theirs_text).expect("outside edit in place");
+
+    let view = app.wait_view(&id, "the conflict", |v| !v["conflict"].is_null()).await;
+    assert_eq!(view["spec"]["name"], "mine", "my work is kept");
+    assert_eq!(view["dirty"], true);
+    app.visible("[data-testid=\"conflict-bar\"]").await;
+    app.screenshot("desktop-conflict").await;
+
+    let saved = app.call("save_document", json!({"docId": id})).await;
+    assert_eq!(saved["saved"], false, "{saved}");
+    assert_eq!(saved["conflict"], true, "{saved}");
+    assert_eq!(read(&path), theirs_text, "nothing was written over their change");
+
+    // Keep mine, then save: now my version wins, on purpose.
+    app.call("resolve_conflict", json!({"docId": id, "choice": "keep_mine"})).await;
+    let saved = app.call("save_document", json!({"docId": id})).await;
+    assert_eq!(saved["saved"], true, "{saved}");
+    let mut mine = small_graph();
+    mine["name"] = json!("mine");
+    assert_eq!(read(&path), canonical(&mine));
+    app.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_spec_with_an_error_is_not_saved_and_the_file_stays_byte_identical() {
+    let dir = tempfile::tempdir().expect("tmp");
+    // The predicate reads `intent`, which is never declared: an error.
+    let mut spec = small_graph();
+    spec["edges"][1]["when"] = json!({"channel": "intent", "eq": "buy"});
+    let path = write_spec(dir.path(), "broken.json", &spec);
+    let before = std::fs::read(&path).expect("read");
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    let id = app.doc_named("broken.json").await;
+
+    // Edit so there is something to save, then save.
+    app.edit(&id, json!({"op": "rename_graph", "name": "renamed"})).await;
+    let saved = app.call("save_document", json!({"docId": id})).await;
+    assert_eq!(saved["saved"], false, "{saved}");
+    let messages: Vec<String> = saved["diagnostics"]
+        .as_array()
+        .map(|ds| ds.iter().map(|d| d["message"].as_str().unwrap_or("").to_string()).collect())
+        .unwrap_or_default();
+    assert!(messages.iter().any(|m| m.contains("intent")), "the refusal names the channel: {messages:?}");
+    assert_eq!(std::fs::read(&path).expect("read"), before, "the file is byte-identical");
+    app.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn unsaved_work_survives_a_crash_and_is_restored() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let data = tempfile::tempdir().expect("data");
+    let path = write_spec(dir.path(), "greeter.json", &small_graph());
+    let before = std::fs::read(&path).expect("read");
+    let launch = Launch { data_dir: Some(data.path().to_path_buf()), ..Launch::default() };
+
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..launch.clone() }).await;
+    let id = app.doc_named("greeter.json").await;
+    app.edit(&id, json!({"op": "rename_graph", "name": "unsaved work"})).await;
+    app.edit(
+        &id,
+        json!({"op": "set_config_field", "id": "hello", "path": "/content", "value": "typed, never saved"}),
+    )
+    .await;
+    // The journal writes within a second of the edit.
+    let journal = data.path().join("journal");
+    wait_fs("the journal entry", || {
+        std::fs::read_dir(&journal)
+            .map(|d| d.flatten().any(|e| e.path().extension().is_some_and(|x| x == "json")))
+            .unwrap_or(false)
+    })
+    .await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    app.crash_app();
+    app.quit().await;
+    assert_eq!(std::fs::read(&path).expect("read"), before, "the crash wrote nothing to the file");
+
+    // Start again with no file on the command line: the work comes back, dirty.
+    let app = Desktop::launch(launch).await;
+    let id = app.doc_named("greeter.json").await;
+    let view = app.view(&id).await;
+    assert_eq!(view["dirty"], true);
+    assert_eq!(view["spec"]["name"], "unsaved work");
+    assert_eq!(view["spec"]["nodes"][0]["config"]["content"], "typed, never saved");
+    assert!(
+        view["notices"].as_array().is_some_and(|ns| ns.iter().any(|n| n["code"] == "doc/restored")),
+        "a notice says it was restored: {}",
+        view["notices"]
+    );
+    app.screenshot("desktop-restored").await;
+    let saved = app.call("save_document", json!({"docId": id})).await;
+    assert_eq!(saved["saved"], true, "{saved}");
+    let mut expected = small_graph();
+    expected["name"] = json!("unsaved work");
+    expected["nodes"][0]["config"]["content"] = json!("typed, never saved");
+    assert_eq!(read(&path), canonical(&expected));
+    app.quit().await;
+}

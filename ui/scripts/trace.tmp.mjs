@@ -1,0 +1,20 @@
+import { chromium } from "playwright-core";
+import { serve } from "./serve.mjs";
+const { server, url } = await serve();
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-gpu-compositing"] });
+const p = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+await p.goto(`${url}index.html?doc=${process.argv[2] ?? "big:5000"}`);
+await p.waitForFunction(() => window.__trellisPerf && window.__trellisPerf.nodeCount() > 0);
+await p.waitForTimeout(2500);
+const e = await p.evaluate(() => window.__trellisPerf.emptyPoint?.());
+await p.mouse.move(e.x, e.y);
+await browser.startTracing(p, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "blink", "cc", "v8"] });
+for (let i = 0; i < 20; i++) await p.mouse.wheel(0, -60);
+for (let i = 0; i < 20; i++) await p.mouse.wheel(0, 60);
+await p.waitForTimeout(300);
+const buf = await browser.stopTracing();
+const ev = JSON.parse(buf.toString()).traceEvents;
+const agg = new Map();
+for (const x of ev) if (x.ph === "X" && x.dur > 20000) { const k = x.name; const a = agg.get(k) ?? { n: 0, total: 0, max: 0 }; a.n++; a.total += x.dur / 1000; a.max = Math.max(a.max, x.dur / 1000); agg.set(k, a); }
+console.log([...agg].sort((a, b) => b[1].total - a[1].total).slice(0, 30).map(([k, a]) => `${a.total.toFixed(0).padStart(6)} ms  n=${a.n} max=${a.max.toFixed(0)}  ${k}`).join("\n"));
+await browser.close(); server.close();

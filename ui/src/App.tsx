@@ -1,0 +1,74 @@
+import { useEffect } from "react";
+import { runAction } from "./actions";
+import type { Backend } from "./api/types";
+import { errorMessage } from "./api/types";
+import { Canvas } from "./canvas/Canvas";
+import { ConflictBar, HelpOverlay, ProblemsPanel, StatusBar, Toasts, Toolbar } from "./panels/Chrome";
+import { Inspector } from "./panels/Inspector";
+import { RegistryPanel } from "./panels/RegistryPanel";
+import { installShortcuts } from "./shortcuts";
+import { ui, useUi } from "./store";
+
+export function App({ backend }: { backend: Backend }) {
+  const activeId = useUi((s) => s.activeId);
+  const view = useUi((s) => (s.activeId ? s.docs[s.activeId] : null)) ?? null;
+  const registryOpen = useUi((s) => s.registryOpen);
+  const readyDoc = useUi((s) => s.readyDoc);
+
+  useEffect(() => {
+    ui.set({ backend });
+    let alive = true;
+    (async () => {
+      try {
+        const list = await backend.listDocuments();
+        for (const d of list) {
+          const v = await backend.getDocument(d.id);
+          if (alive) ui.putDoc(v, false);
+        }
+      } catch (e) {
+        ui.toast("error", `Could not load the open documents: ${errorMessage(e)}`);
+      }
+    })();
+    const off = backend.subscribe((e) => {
+      if (e.type === "changed") ui.putDoc(e.view);
+      else if (e.type === "opened") ui.putDoc(e.view, true);
+      else if (e.type === "closed") ui.dropDoc(e.id);
+      else if (e.type === "menu") void runAction(e.action);
+    });
+    const offKeys = installShortcuts();
+    return () => {
+      alive = false;
+      off();
+      offKeys();
+    };
+  }, [backend]);
+
+  return (
+    <div className="app" data-testid="app" data-backend={backend.kind} data-active-doc={activeId ?? ""} data-ready={String(!!activeId && readyDoc === activeId)}>
+      <Toolbar view={view} />
+      <div className="main">
+        {registryOpen && view && <RegistryPanel types={view.registry} />}
+        <div className="center">
+          {view ? <Canvas key={activeId} view={view} /> : <Welcome />}
+          {view?.conflict && <ConflictBar view={view} />}
+          {view && <ProblemsPanel view={view} />}
+        </div>
+        {view && <Inspector view={view} />}
+      </div>
+      <StatusBar view={view} />
+      <HelpOverlay />
+      <Toasts />
+    </div>
+  );
+}
+
+function Welcome() {
+  return (
+    <div className="welcome" data-testid="welcome">
+      <h2>No document open</h2>
+      <p>
+        <button onClick={() => void runAction("new")}>New document</button> <button onClick={() => void runAction("open")}>Open…</button>
+      </p>
+    </div>
+  );
+}

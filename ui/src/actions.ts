@@ -1,0 +1,355 @@
+// Everything the user can do, as functions the shortcuts, the menu events, the toolbar and the
+// panels share. Each document change is one `Edit` sent to the backend; the answer replaces
+// the document view.
+import type { ConflictChoice, Edit, Element, Point, TypeInfo } from "./bindings";
+import { errorMessage } from "./api/types";
+import { buildFragment, fragmentText, parseFragment, resolveClashes } from "./lib/clipboard";
+import { resolvePositions, type Rect, sizeOf, boundsOf } from "./lib/geometry";
+import { END, START, freshId } from "./lib/ids";
+import { appElk, layoutGraph } from "./lib/layout";
+import { ui } from "./store";
+
+/** What the canvas lets the rest of the UI do with the viewport (set by Canvas on mount). */
+export type CanvasController = {
+  fit(): void;
+  frame(rect: Rect, maxZoom?: number): void;
+  centre(): Point;
+  zoomIn(): void;
+  zoomOut(): void;
+};
+let canvas: CanvasController | null = null;
+export function setCanvasController(c: CanvasController | null) {
+  canvas = c;
+}
+export function canvasController() {
+  return canvas;
+}
+
+function backend() {
+  const b = ui.get().backend;
+  if (!b) throw new Error("no backend");
+  return b;
+}
+
+/** Sends one edit; a refusal becomes an error toast with Rust's reason. */
+export async function edit(e: Edit, docId = ui.get().activeId): Promise<boolean> {
+  if (!docId) return false;
+  try {
+    const view = await backend().applyEdit(docId, e);
+    ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [docId]: [] } }));
+    ui.putDoc(view);
+    return true;
+  } catch (err) {
+    ui.toast("error", errorMessage(err));
+    return false;
+  }
+}
+
+export async function undo() {
+  const v = ui.active();
+  if (!v) return;
+  if (!v.canUndo) return ui.toast("info", "Nothing to undo.");
+  try {
+    ui.putDoc(await backend().undo(v.id));
+  } catch (err) {
+    ui.toast("error", errorMessage(err));
+  }
+}
+
+export async function redo() {
+  const v = ui.active();
+  if (!v) return;
+  if (!v.canRedo) return ui.toast("info", "Nothing to redo.");
+  try {
+    ui.putDoc(await backend().redo(v.id));
+  } catch (err) {
+    ui.toast("error", errorMessage(err));
+  }
+}
+
+export async function save(as = false) {
+  const v = ui.active();
+  if (!v) return;
+  try {
+    const out = as ? await backend().saveAs(v.id) : await backend().save(v.id);
+    ui.putDoc(out.view);
+    // Reasons that are not already among the document's own diagnostics (the refusal itself).
+    const known = new Set(out.view.diagnostics.map((d) => `${d.code}|${d.pointer}|${d.message}`));
+    const extra = out.diagnostics.filter((d) => !known.has(`${d.code}|${d.pointer}|${d.message}`));
+    ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [v.id]: out.saved ? [] : extra }, problemsOpen: out.saved ? s.problemsOpen : true }));
+    if (out.saved) ui.toast("info", `Saved ${out.view.fileName}.`);
+    else if (out.diagnostics.length) ui.toast("error", `Not saved: ${out.diagnostics[0].message}`);
+  } catch (err) {
+    ui.toast("error", `Save failed: ${errorMessage(err)}`);
+  }
+}
+
+export async function newDocument(example = false) {
+  try {
+    ui.putDoc(await backend().newDocument(example), true);
+  } catch (err) {
+    ui.toast("error", errorMessage(err));
+  }
+}
+
+export async function openDocument() {
+  try {
+    const v = await backend().openDialog();
+    if (v) ui.putDoc(v, true);
+  } catch (err) {
+    ui.toast("error", errorMessage(err));
+  }
+}
+
+export async function closeDocument() {
+  const id = ui.get().activeId;
+  if (!id) return;
+  try {
+    if (await backend().close(id)) ui.dropDoc(id);
+    const next = ui.get().activeId;
+    if (next) void backend().setActive(next).catch(() => {});
+  } catch (err) {
+    ui.toast("error", errorMessage(err));
+  }
+}
+
+/** Shows a document (a tab click) and tells Rust, so the window title and menus follow. */
+export function activate(id: string) {
+  if (ui.get().activeId === id) return;
+  ui.set({ activeId: id, selection: { nodes: [], edges: [] } });
+  void backend()
+    .setActive(id)
+    .catch(() => {});
+}
+
+export async function resolveConflict(choice: ConflictChoice) {
+  const v = ui.active();
+  if (!v) return;
+  try {
+    ui.putDoc(await backend().resolveConflict(v.id, choice));
+  } catch (err) {
+    ui.toast("error", errorMessage(err));
+  }
+}
+
+/** Light, dark, or following the system (the menu's "toggle theme" cycles through them). */
+export function toggleTheme() {
+  const order = ["system", "light", "dark"] as const;
+  const cur = ui.get().theme;
+  const next = order[(order.indexOf(cur) + 1) % order.length];
+  ui.set({ theme: next });
+  applyTheme(next);
+  ui.toast("info", `Theme: ${next === "system" ? "follow the system" : next}.`);
+}
+
+export function applyTheme(t: "system" | "light" | "dark") {
+  if (t === "system") delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = t;
+}
+
+export function selectAll() {
+  const v = ui.active();
+  if (!v) return;
+  ui.select({ nodes: v.spec.nodes.map((n) => n.id), edges: v.spec.edges.map((_, i) => i) });
+}
+
+export function clearSelection() {
+  ui.select({ nodes: [], edges: [] });
+}
+
+export async function deleteSelection() {
+  const v = ui.active();
+  if (!v) return;
+  const { nodes, edges } = ui.get().selection;
+  const ids = nodes.filter((n) => n !== START && n !== END);
+  if (ids.length) {
+    await edit({ op: "remove_nodes", ids });
+    ui.select({ nodes: [], edges: [] });
+    return;
+  }
+  if (edges.length) {
+    // One edge per edit, highest index first so the others keep their index.
+    for (const i of [...edges].sort((a, b) => b - a)) await edit({ op: "disconnect", index: i });
+    ui.select({ nodes: [], edges: [] });
+  }
+}
+
+/** The clipboard text for the current selection, or null when nothing is selected. */
+export function selectionFragmentText(): string | null {
+  const v = ui.active();
+  if (!v) return null;
+  const sel = new Set(ui.get().selection.nodes);
+  if (![...sel].some((id) => id !== START && id !== END)) return null;
+  const positions = resolvePositions(v.spec, v.layout.positions);
+  return fragmentText(buildFragment(v.spec, positions, sel));
+}
+
+async function writeClipboard(text: string) {
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    clipboardFallback = text; // no permission (or no clipboard): keep it in the app at least
+  }
+}
+let clipboardFallback: string | null = null;
+
+export async function copy(cut = false, preset?: string) {
+  const text = preset ?? selectionFragmentText();
+  if (!text) return ui.toast("info", "Select nodes to copy.");
+  clipboardFallback = text;
+  if (!preset) await writeClipboard(text);
+  if (cut) await deleteSelection();
+}
+
+/** Pastes clipboard text: `text` comes from a paste event; without it, the clipboard is read. */
+export async function paste(text?: string, at?: Point) {
+  const v = ui.active();
+  if (!v) return;
+  let t = text;
+  if (t === undefined) {
+    try {
+      t = await navigator.clipboard.readText();
+    } catch {
+      t = clipboardFallback ?? "";
+    }
+  }
+  const parsed = parseFragment(t ?? "");
+  if ("error" in parsed) return ui.toast("error", parsed.error);
+  for (const w of parsed.warnings) ui.toast("warning", w);
+  const { fragment, renamed } = resolveClashes(parsed.fragment, new Set(v.spec.nodes.map((n) => n.id)));
+  const where = at ?? pastePoint(fragment.layout?.positions ?? {});
+  const ok = await edit({ op: "paste", fragment: fragment as unknown as Record<string, unknown>, at: where } as Edit);
+  if (ok) {
+    ui.select({ nodes: fragment.nodes.map((n) => n.id), edges: [] });
+    if (renamed.size) ui.toast("info", `Renamed on paste: ${[...renamed].map(([a, b]) => `${a} → ${b}`).join(", ")}`);
+  }
+}
+
+/** Where a paste lands: the centre of the view, offset so the fragment is centred there. */
+function pastePoint(rel: Record<string, Point>): Point {
+  const c = canvas?.centre() ?? { x: 0, y: 0 };
+  const b = boundsOf(rel);
+  return { x: Math.round(c.x - (b ? b.w / 2 : 100)), y: Math.round(c.y - (b ? b.h / 2 : 30)) };
+}
+
+export async function duplicate() {
+  const v = ui.active();
+  const text = selectionFragmentText();
+  if (!v || !text) return ui.toast("info", "Select nodes to duplicate.");
+  const positions = resolvePositions(v.spec, v.layout.positions);
+  const sel = ui.get().selection.nodes.filter((id) => positions[id]);
+  const b = boundsOf(Object.fromEntries(sel.map((id) => [id, positions[id]])));
+  await paste(text, b ? { x: b.x + 40, y: b.y + 40 } : undefined);
+}
+
+/** Adds a node of `t` at `at` (flow coordinates of its top-left), or centred in the view. */
+export async function addNode(t: TypeInfo, at?: Point) {
+  const v = ui.active();
+  if (!v) return;
+  const id = freshId(t.type, new Set(v.spec.nodes.map((n) => n.id)));
+  const c = at ?? (() => {
+    const m = canvas?.centre() ?? { x: 0, y: 0 };
+    const s = sizeOf(id);
+    return { x: Math.round(m.x - s.w / 2), y: Math.round(m.y - s.h / 2) };
+  })();
+  const config = t.defaults && typeof t.defaults === "object" && !Array.isArray(t.defaults) ? structuredClone(t.defaults as Record<string, unknown>) : {};
+  if (await edit({ op: "add_node", id, type: t.type, config, position: { x: Math.round(c.x), y: Math.round(c.y) } })) ui.select({ nodes: [id], edges: [] });
+}
+
+/** Lays the graph out with elkjs and sends it as one `apply_layout` edit (one undo step);
+ * `automatic` (a document opened without a layout) is neither an undo step nor dirty. */
+export async function autoLayout(docId = ui.get().activeId, automatic = false) {
+  const v = docId ? ui.get().docs[docId] : null;
+  if (!v || ui.get().layoutBusy) return;
+  ui.set({ layoutBusy: true });
+  try {
+    const positions = await layoutGraph(v.spec, await appElk());
+    const ok = await edit(automatic ? { op: "apply_layout", positions, automatic: true } : { op: "apply_layout", positions }, v.id);
+    if (ok && ui.get().activeId === v.id) setTimeout(() => canvas?.fit(), 0);
+  } catch (err) {
+    ui.toast("error", `Automatic layout failed: ${errorMessage(err)}`);
+  } finally {
+    ui.set({ layoutBusy: false });
+  }
+}
+
+/** Selects a diagnostic's element and frames it in the view. */
+export function revealElement(el: Element | undefined) {
+  const v = ui.active();
+  if (!v || !el) return;
+  const positions = resolvePositions(v.spec, v.layout.positions);
+  const rectOf = (ids: string[]) => boundsOf(Object.fromEntries(ids.filter((id) => positions[id]).map((id) => [id, positions[id]])));
+  if (el.kind === "node") {
+    ui.select({ nodes: [el.id], edges: [] });
+    const r = rectOf([el.id]);
+    if (r) canvas?.frame(r, 1.1);
+  } else if (el.kind === "edge") {
+    ui.select({ nodes: [], edges: [el.index] });
+    const r = rectOf([el.from, el.to]);
+    if (r) canvas?.frame(r, 1.1);
+  } else {
+    ui.select({ nodes: [], edges: [], graph: true });
+  }
+}
+
+export function toggleHelp(open?: boolean) {
+  ui.set((s) => ({ helpOpen: open ?? !s.helpOpen }));
+}
+
+export function focusSearch() {
+  ui.set((s) => ({ registryOpen: true, focusSearchTick: s.focusSearchTick + 1 }));
+}
+
+export async function runAction(action: string) {
+  // A menu accelerator arrives here even while typing: in a text field, undo and redo are the
+  // field's own.
+  const el = document.activeElement as HTMLElement | null;
+  const typing = !!el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.isContentEditable);
+  switch (action) {
+    case "undo":
+      if (typing) return void document.execCommand("undo");
+      return undo();
+    case "redo":
+      if (typing) return void document.execCommand("redo");
+      return redo();
+    case "toggle-theme":
+      return toggleTheme();
+    case "cut":
+      return copy(true);
+    case "copy":
+      return copy(false);
+    case "paste":
+      return paste();
+    case "duplicate":
+      return duplicate();
+    case "delete":
+      return deleteSelection();
+    case "select-all":
+      return selectAll();
+    case "auto-layout":
+      return autoLayout();
+    case "fit-view":
+      return canvas?.fit();
+    case "zoom-in":
+      return canvas?.zoomIn();
+    case "zoom-out":
+      return canvas?.zoomOut();
+    case "help":
+      return toggleHelp();
+    case "save":
+      return save(false);
+    case "save-as":
+      return save(true);
+    case "new":
+      return newDocument(false);
+    case "open":
+      return openDocument();
+    case "close":
+      return closeDocument();
+    case "focus-search":
+      return focusSearch();
+    case "escape":
+      toggleHelp(false);
+      return clearSelection();
+  }
+}

@@ -1,0 +1,49 @@
+// The one interface between the UI and whatever owns the document: Rust through Tauri in the
+// app, an in-memory fake in tests and in the browser dev mode.
+import type { ConflictChoice, DocumentSummary, DocumentView, Edit, SaveOutcome, Viewport } from "../bindings";
+
+export type BackendEvent =
+  | { type: "changed"; view: DocumentView }
+  | { type: "opened"; view: DocumentView }
+  | { type: "closed"; id: string }
+  | { type: "menu"; action: string };
+
+export interface Backend {
+  readonly kind: "tauri" | "fake";
+  listDocuments(): Promise<DocumentSummary[]>;
+  getDocument(docId: string): Promise<DocumentView>;
+  /** Applies one edit; rejects with the reason when Rust refuses it. */
+  applyEdit(docId: string, edit: Edit): Promise<DocumentView>;
+  undo(docId: string): Promise<DocumentView>;
+  redo(docId: string): Promise<DocumentView>;
+  save(docId: string): Promise<SaveOutcome>;
+  saveAs(docId: string): Promise<SaveOutcome>;
+  newDocument(example: boolean): Promise<DocumentView>;
+  openDialog(): Promise<DocumentView | null>;
+  /** Asks to close (Rust asks about unsaved changes unless `force`); true when it closed. */
+  close(docId: string, force?: boolean): Promise<boolean>;
+  /** Tells Rust which document the user is looking at (window title, menu actions). */
+  setActive(docId: string): Promise<void>;
+  resolveConflict(docId: string, choice: ConflictChoice): Promise<DocumentView>;
+  /** Records pan and zoom (not an undo step, not dirty); fire and forget. */
+  setViewport(docId: string, viewport: Viewport): void;
+  /** Subscribes to pushed events; returns the unsubscribe function. */
+  subscribe(handler: (e: BackendEvent) => void): () => void;
+}
+
+/** A readable message from whatever a command rejected with (string, Error, Diagnostic...). */
+export function errorMessage(e: unknown): string {
+  if (typeof e === "string") return e;
+  if (e && typeof e === "object") {
+    const o = e as Record<string, unknown>;
+    if (typeof o.message === "string") return o.message;
+    if (Array.isArray(o.diagnostics) && o.diagnostics.length) return o.diagnostics.map(errorMessage).join("\n");
+    if (Array.isArray(e) && e.length) return e.map(errorMessage).join("\n");
+    try {
+      return JSON.stringify(e);
+    } catch {
+      /* fall through */
+    }
+  }
+  return String(e);
+}

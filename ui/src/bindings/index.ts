@@ -1,0 +1,6 @@
+export type { Diagnostic } from "./Diagnostic";
+export type { Element } from "./Element";
+export type { Severity } from "./Severity";
+export type { Span } from "./Span";
+export type { TypeInfo } from "./TypeInfo";
+export type * from "./hand-written";

@@ -1,0 +1,565 @@
+// The canvas. Two drawings of one graph:
+// - "dom": React Flow with custom memoized nodes, only what is in view rendered
+//   (`onlyRenderVisibleElements`), for what is close enough to read and edit;
+// - "canvas": zoomed out, or too many nodes in view: React Flow keeps the viewport (pan and
+//   zoom) but renders no elements; the whole graph is drawn on one <canvas> (overview.ts), and
+//   select / box select / drag are handled here by hit testing.
+import {
+  Background,
+  BackgroundVariant,
+  type Connection,
+  ControlButton,
+  Controls,
+  type EdgeChange,
+  type NodeChange,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+  useStoreApi,
+} from "@xyflow/react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import type { DocumentView, Point, TypeInfo } from "../bindings";
+import { addNode, autoLayout, edit, setCanvasController } from "../actions";
+import { categoryColor } from "../lib/colors";
+import { type Rect, boundsOf, resolvePositions, terminalsInUse } from "../lib/geometry";
+import { END, START } from "../lib/ids";
+import { FrameSampler, nextFrames } from "../perf/hooks";
+import { ui, useUi } from "../store";
+import { FlowCache, type FlowNode, problemsOf } from "./buildFlow";
+import { GraphNode, TerminalNode } from "./GraphNode";
+import { GuardEdge } from "./GuardEdge";
+import { MiniMap } from "./MiniMap";
+import { OverviewRenderer, type Theme, buildScene } from "./overview";
+
+const nodeTypes = { graph: GraphNode, terminal: TerminalNode };
+const edgeTypes = { guard: GuardEdge };
+
+/** Below this zoom, or above this many nodes in view, the graph is drawn on the canvas. */
+export const CANVAS_ZOOM = 0.45;
+export const CANVAS_COUNT = 260;
+const HYSTERESIS = 1.15;
+
+export const DRAG_MIME = "application/x-trellis-type";
+
+export function Canvas({ view }: { view: DocumentView }) {
+  return (
+    <ReactFlowProvider>
+      <CanvasInner view={view} />
+    </ReactFlowProvider>
+  );
+}
+
+/** Why an edge cannot be stored, or null. Rust checks again; this shows the reason at once. */
+export function refuseConnection(view: DocumentView, c: { source: string; target: string }): string | null {
+  if (c.target === START) return "Nothing can connect into __start__: it is where the graph begins.";
+  if (c.source === END) return "Nothing can leave __end__: it is where the graph ends.";
+  if (c.source === START && c.target === END) return "__start__ straight to __end__ would be an empty graph.";
+  if (view.spec.edges.some((e) => e.from === c.source && e.to === c.target && !e.when))
+    return `There is already an edge from "${c.source}" to "${c.target}".`;
+  return null;
+}
+
+function readTheme(el: HTMLElement): Theme {
+  const cs = getComputedStyle(el);
+  const v = (n: string, d: string) => cs.getPropertyValue(n).trim() || d;
+  return {
+    edge: v("--edge", "rgba(100,116,139,0.55)"),
+    guarded: v("--edge-guarded", "rgba(217,119,6,0.7)"),
+    selected: v("--accent", "#3b82f6"),
+    error: v("--error", "#dc2626"),
+    warning: v("--warning", "#d97706"),
+    terminal: v("--terminal", "#334155"),
+    text: v("--fg", "#0f172a"),
+    nodeBg: v("--node-bg", "#ffffff"),
+  };
+}
+
+function CanvasInner({ view }: { view: DocumentView }) {
+  const rf = useReactFlow();
+  const store = useStoreApi();
+  const wrapper = useRef<HTMLDivElement>(null);
+  const overlay = useRef<HTMLCanvasElement>(null);
+  const renderer = useRef<OverviewRenderer | null>(null);
+  const themeRef = useRef<Theme | null>(null);
+  const selection = useUi((s) => s.selection);
+  const mode = useUi((s) => s.renderMode);
+  const theme = useUi((s) => s.theme);
+  const [drag, setDrag] = useState<Record<string, Point> | null>(null);
+  const cache = useMemo(() => new FlowCache(), [view.id]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const types = useMemo(() => new Map<string, TypeInfo>(view.registry.map((t) => [t.type, t])), [view.registry]);
+  const basePositions = useMemo(() => resolvePositions(view.spec, view.layout.positions), [view.spec, view.layout.positions]);
+  const problems = useMemo(() => problemsOf(view.diagnostics), [view.diagnostics]);
+  const selNodes = useMemo(() => new Set(selection.nodes), [selection.nodes]);
+  const selEdges = useMemo(() => new Set(selection.edges), [selection.edges]);
+  const colorOf = useCallback(
+    (id: string) => {
+      if (id === START || id === END) return "#475569";
+      const n = view.spec.nodes.find((x) => x.id === id);
+      return categoryColor(n?.type ? types.get(n.type)?.category : undefined);
+    },
+    [view.spec.nodes, types],
+  );
+  const colorById = useMemo(() => {
+    const m = new Map<string, string>();
+    for (const n of view.spec.nodes) m.set(n.id, categoryColor(n.type ? types.get(n.type)?.category : undefined));
+    return (id: string) => m.get(id) ?? "#475569";
+  }, [view.spec.nodes, types]);
+  void colorOf;
+
+  // Built from the stored positions only: a drag must not rebuild 5,000 nodes per frame (the
+  // dragged ones are overlaid on the small DOM subset below).
+  const nodes = useMemo(() => cache.buildNodes(view, basePositions, selNodes, problems, types), [cache, view, basePositions, selNodes, problems, types]);
+  const edges = useMemo(() => cache.buildEdges(view, selEdges, problems), [cache, view, selEdges, problems]);
+
+  // React Flow slows down with every node in its store, drawn or not (5,000 nodes: ~200 ms per
+  // pan frame, 2.7 s to switch to the DOM drawing). So it gets only a window around the view:
+  // the nodes in it, the edges touching them, and those edges' far ends (not rendered, but
+  // needed to draw the edge). The window is recomputed when the view leaves it.
+  const [win, setWin] = useState<Rect | null>(null);
+  const winRef = useRef<Rect | null>(null);
+  const domSubset = useMemo(() => {
+    if (mode !== "dom" || !win || !renderer.current) return { nodes: [] as FlowNode[], edges: [] as typeof edges };
+    const inWin = new Set(renderer.current.idsIn(win));
+    // A selection stays in the store so a drag moves all of it (up to a size that stays fast).
+    if (selNodes.size <= 400) for (const id of selNodes) inWin.add(id);
+    const keep = new Set(inWin);
+    const es = edges.filter((e) => {
+      const touches = inWin.has(e.source) || inWin.has(e.target);
+      if (touches) {
+        keep.add(e.source);
+        keep.add(e.target);
+      }
+      return touches;
+    });
+    return { nodes: nodes.filter((n) => keep.has(n.id)), edges: es };
+  }, [mode, win, nodes, edges, selNodes]);
+  const flowNodes = useMemo(
+    () => (drag ? domSubset.nodes.map((n) => (drag[n.id] ? { ...n, position: drag[n.id] } : n)) : domSubset.nodes),
+    [domSubset, drag],
+  );
+
+  // ---- the overview canvas -------------------------------------------------------------
+  const redraw = useCallback(() => {
+    const r = renderer.current;
+    if (!r || ui.get().renderMode !== "canvas") return;
+    const [tx, ty, z] = store.getState().transform;
+    r.draw(tx, ty, z);
+  }, [store]);
+  const rafRef = useRef(0);
+  const scheduleDraw = useCallback(() => {
+    if (!rafRef.current) rafRef.current = requestAnimationFrame(() => ((rafRef.current = 0), redraw()));
+  }, [redraw]);
+
+  useEffect(() => {
+    if (!overlay.current || !wrapper.current) return;
+    const getTheme = () => (themeRef.current ??= readTheme(wrapper.current as HTMLElement));
+    renderer.current = new OverviewRenderer(overlay.current, getTheme, () => scheduleDraw());
+    const mq = window.matchMedia?.("(prefers-color-scheme: dark)");
+    const onTheme = () => {
+      themeRef.current = null;
+      renderer.current?.invalidate();
+      scheduleDraw();
+    };
+    mq?.addEventListener?.("change", onTheme);
+    return () => mq?.removeEventListener?.("change", onTheme);
+  }, [scheduleDraw]);
+  useEffect(() => {
+    themeRef.current = null;
+    renderer.current?.invalidate();
+    scheduleDraw();
+  }, [theme, scheduleDraw]);
+
+  useEffect(() => {
+    const r = renderer.current;
+    if (!r) return;
+    const order = [...view.spec.nodes.map((n) => n.id), ...terminalsInUse(view.spec)];
+    r.setScene(
+      buildScene({
+        order,
+        positions: basePositions,
+        color: colorById,
+        problem: (id) => {
+          const p = problems.nodes.get(id);
+          return p?.errors ? 2 : p?.warnings ? 1 : 0;
+        },
+        edges: view.spec.edges.map((e) => ({ from: e.from, to: e.to, guarded: !!e.when })),
+      }),
+    );
+    r.setSelected(selection.nodes);
+    winRef.current = null; // the scene changed: recompute the DOM window
+    updateMode();
+    scheduleDraw();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [basePositions, view.spec, problems, colorById]);
+
+  useEffect(() => {
+    renderer.current?.setSelected(selection.nodes);
+    scheduleDraw();
+  }, [selection.nodes, scheduleDraw]);
+
+  /** Chooses the drawing from the zoom and how many nodes are in view (with hysteresis). */
+  const updateMode = useCallback(() => {
+    const r = renderer.current;
+    const st = store.getState();
+    const [tx, ty, z] = st.transform;
+    if (!r || !st.width) return;
+    const vp = { x: -tx / z, y: -ty / z, w: st.width / z, h: st.height / z };
+    const count = r.countIn(vp);
+    const cur = ui.get().renderMode;
+    const toCanvas = z < CANVAS_ZOOM || count > CANVAS_COUNT;
+    const toDom = z >= CANVAS_ZOOM * HYSTERESIS && count < CANVAS_COUNT / HYSTERESIS;
+    const next = cur === "dom" ? (toCanvas ? "canvas" : "dom") : toDom ? "dom" : "canvas";
+    // The DOM window only matters for the DOM drawing: keep it still while on the canvas.
+    const w = winRef.current;
+    if (next === "dom" && (!w || vp.x < w.x || vp.y < w.y || vp.x + vp.w > w.x + w.w || vp.y + vp.h > w.y + w.h)) {
+      const m = 0.3;
+      const nw = { x: vp.x - vp.w * m, y: vp.y - vp.h * m, w: vp.w * (1 + 2 * m), h: vp.h * (1 + 2 * m) };
+      winRef.current = nw;
+      setWin(nw);
+    }
+    if (next !== cur) ui.set({ renderMode: next });
+    if (Math.abs(ui.get().zoom - z) > 0.01) ui.set({ zoom: z });
+  }, [store]);
+
+  useEffect(() => {
+    let last = store.getState().transform;
+    return store.subscribe((st) => {
+      if (st.transform === last) return;
+      last = st.transform;
+      updateMode();
+      scheduleDraw();
+    });
+  }, [store, updateMode, scheduleDraw]);
+
+  useEffect(() => {
+    scheduleDraw();
+  }, [mode, scheduleDraw]);
+
+  // ---- viewport: fit on open, controller for the rest of the UI ------------------------
+  const frame = useCallback(
+    (r: Rect, maxZoom = 1.5) => {
+      const { width, height, minZoom } = store.getState();
+      if (!width || !height) return;
+      const pad = 60;
+      const zoom = Math.max(minZoom, Math.min(maxZoom, Math.min((width - pad * 2) / Math.max(1, r.w), (height - pad * 2) / Math.max(1, r.h))));
+      void rf.setViewport({ x: width / 2 - (r.x + r.w / 2) * zoom, y: height / 2 - (r.y + r.h / 2) * zoom, zoom });
+    },
+    [rf, store],
+  );
+  const fit = useCallback(() => {
+    const b = boundsOf(basePositions);
+    if (b) frame(b, 1.2);
+    else void rf.setViewport({ x: 0, y: 0, zoom: 1 });
+  }, [basePositions, frame, rf]);
+
+  const fitRef = useRef(fit);
+  fitRef.current = fit;
+  useEffect(() => {
+    setCanvasController({
+      fit: () => fitRef.current(),
+      frame,
+      centre: () => {
+        const { width, height, transform } = store.getState();
+        const [tx, ty, z] = transform;
+        return { x: (width / 2 - tx) / z, y: (height / 2 - ty) / z };
+      },
+      zoomIn: () => void rf.zoomIn({ duration: 120 }),
+      zoomOut: () => void rf.zoomOut({ duration: 120 }),
+    });
+    return () => setCanvasController(null);
+  }, [frame, rf, store]);
+
+  // On open: the stored viewport, or fit; and an automatic layout when there is none.
+  const opened = useRef<string | null>(null);
+  const firstDrawn = useRef<number | null>(null);
+  useEffect(() => {
+    if (opened.current === view.id) return;
+    const ready = () => store.getState().width > 0;
+    const go = () => {
+      opened.current = view.id;
+      const vp = view.layout.viewport;
+      if (vp && Number.isFinite(vp.zoom) && vp.zoom > 0) void rf.setViewport(vp);
+      else fitRef.current();
+      updateMode();
+      scheduleDraw();
+      void nextFrames(2).then(() => {
+        firstDrawn.current = performance.now();
+        ui.set({ readyDoc: view.id });
+      });
+      const placed = view.spec.nodes.filter((n) => view.layout.positions[n.id]).length;
+      if (view.spec.nodes.length > 0 && (view.layoutMissing || placed === 0)) void autoLayout(view.id, true);
+    };
+    if (ready()) go();
+    else {
+      const unsub = store.subscribe(() => {
+        if (ready() && opened.current !== view.id) {
+          unsub();
+          go();
+        }
+      });
+      return unsub;
+    }
+  }, [view.id, view.layout, view.spec.nodes, rf, store, updateMode, scheduleDraw]);
+
+  // ---- perf hooks -------------------------------------------------------------------------
+  useEffect(() => {
+    const sampler = new FrameSampler();
+    window.__trellisPerf = {
+      startSampling: () => sampler.start(),
+      stopSampling: () => sampler.stop(),
+      nodeCount: () => ui.active()?.spec.nodes.length ?? 0,
+      edgeCount: () => ui.active()?.spec.edges.length ?? 0,
+      renderMode: () => ui.get().renderMode,
+      domNodeCount: () => document.querySelectorAll(".react-flow__node").length,
+      drawnNodes: () => (ui.get().renderMode === "canvas" ? (renderer.current?.lastDrawn ?? 0) : document.querySelectorAll(".react-flow__node").length),
+      lastCanvasDrawMs: () => renderer.current?.lastDrawMs ?? 0,
+      getViewport: () => rf.getViewport(),
+      setViewport: (v) => void rf.setViewport(v),
+      fitView: () => fitRef.current(),
+      whenIdle: () => nextFrames(2),
+      firstDrawnAt: () => firstDrawn.current,
+      emptyPoint: () => {
+        // A point of the pane (client coordinates) with no node under it, to start a pan.
+        const el = wrapper.current;
+        const r = renderer.current;
+        if (!el || !r) return null;
+        const box = el.getBoundingClientRect();
+        for (let fy = 0.5; fy < 0.95; fy += 0.037)
+          for (let fx = 0.5; fx < 0.95; fx += 0.041) {
+            for (const [x, y] of [[box.left + box.width * fx, box.top + box.height * fy], [box.left + box.width * (1 - fx), box.top + box.height * (1 - fy)]]) {
+              const p = rf.screenToFlowPosition({ x, y });
+              if (!r.hit(p) && !r.hit({ x: p.x - 30, y: p.y }) && !r.hit({ x: p.x + 30, y: p.y })) return { x, y };
+            }
+          }
+        return null;
+      },
+    };
+  }, [rf]);
+
+  // ---- React Flow events (dom mode) -----------------------------------------------------
+  const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
+    let sel: Set<string> | null = null;
+    let moved: Record<string, Point> | null = null;
+    for (const c of changes) {
+      if (c.type === "select") {
+        sel ??= new Set(ui.get().selection.nodes);
+        if (c.selected) sel.add(c.id);
+        else sel.delete(c.id);
+      } else if (c.type === "position" && c.position && c.dragging) {
+        moved ??= {};
+        moved[c.id] = { x: Math.round(c.position.x), y: Math.round(c.position.y) };
+      }
+    }
+    if (sel) ui.select({ nodes: [...sel], edges: ui.get().selection.edges });
+    if (moved) {
+      const m = moved;
+      setDrag((d) => ({ ...(d ?? {}), ...m }));
+    }
+  }, []);
+
+  const onEdgesChange = useCallback((changes: EdgeChange[]) => {
+    let sel: Set<number> | null = null;
+    for (const c of changes) {
+      if (c.type === "select") {
+        sel ??= new Set(ui.get().selection.edges);
+        const i = Number(c.id.slice(1));
+        if (c.selected) sel.add(i);
+        else sel.delete(i);
+      }
+    }
+    if (sel) ui.select({ nodes: ui.get().selection.nodes, edges: [...sel] });
+  }, []);
+
+  const onNodeDragStop = useCallback(
+    (_e: unknown, _n: unknown, dragged: FlowNode[]) => {
+      const d = drag ?? {};
+      const moved: Record<string, Point> = {};
+      for (const n of dragged) {
+        const p = d[n.id] ?? { x: Math.round(n.position.x), y: Math.round(n.position.y) };
+        const old = basePositions[n.id];
+        if (!old || old.x !== p.x || old.y !== p.y) moved[n.id] = p;
+      }
+      if (Object.keys(moved).length === 0) return setDrag(null);
+      void edit({ op: "move_nodes", positions: moved }).finally(() => setDrag(null));
+    },
+    [drag, basePositions],
+  );
+
+  const onConnect = useCallback(
+    (c: Connection) => {
+      const reason = refuseConnection(view, c);
+      if (reason) {
+        ui.toast("error", reason);
+        return;
+      }
+      void edit({ op: "connect", from: c.source, to: c.target });
+    },
+    [view],
+  );
+
+  const onDragOver = useCallback((e: React.DragEvent) => {
+    if (e.dataTransfer.types.includes(DRAG_MIME) || e.dataTransfer.types.includes("text/plain")) {
+      e.preventDefault();
+      e.dataTransfer.dropEffect = "copy";
+    }
+  }, []);
+  const onDrop = useCallback(
+    (e: React.DragEvent) => {
+      const name = e.dataTransfer.getData(DRAG_MIME) || e.dataTransfer.getData("text/plain");
+      const t = types.get(name);
+      if (!t) return;
+      e.preventDefault();
+      const p = rf.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      void addNode(t, { x: Math.round(p.x - 100), y: Math.round(p.y - 30) });
+    },
+    [rf, types],
+  );
+
+  // ---- canvas mode interactions ------------------------------------------------------------
+  const gesture = useRef<{ kind: "drag" | "box"; start: Point; ids: string[]; moved: boolean } | null>(null);
+  const toFlow = useCallback((e: { clientX: number; clientY: number }) => rf.screenToFlowPosition({ x: e.clientX, y: e.clientY }), [rf]);
+
+  const onPointerDownCapture = useCallback(
+    (e: React.PointerEvent) => {
+      if (ui.get().renderMode !== "canvas" || e.button !== 0) return;
+      const target = e.target as HTMLElement;
+      if (target.closest(".react-flow__controls, .minimap, .react-flow__panel")) return;
+      const r = renderer.current;
+      if (!r) return;
+      const p = toFlow(e);
+      const hit = r.hit(p);
+      const sel = ui.get().selection.nodes;
+      if (hit) {
+        e.stopPropagation();
+        e.preventDefault();
+        if (e.ctrlKey || e.metaKey) {
+          ui.select({ nodes: sel.includes(hit) ? sel.filter((x) => x !== hit) : [...sel, hit], edges: [] });
+          return;
+        }
+        const ids = sel.includes(hit) ? sel : [hit];
+        if (!sel.includes(hit)) ui.select({ nodes: [hit], edges: [] });
+        gesture.current = { kind: "drag", start: p, ids, moved: false };
+      } else if (e.shiftKey) {
+        e.stopPropagation();
+        e.preventDefault();
+        gesture.current = { kind: "box", start: p, ids: [], moved: false };
+      } else return;
+      (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
+    },
+    [toFlow],
+  );
+  const onPointerMove = useCallback(
+    (e: React.PointerEvent) => {
+      const g = gesture.current;
+      const r = renderer.current;
+      if (!g || !r) return;
+      const p = toFlow(e);
+      const dx = p.x - g.start.x;
+      const dy = p.y - g.start.y;
+      const z = store.getState().transform[2];
+      if (!g.moved && Math.hypot(dx, dy) * z < 3) return;
+      g.moved = true;
+      if (g.kind === "drag") r.setDragOffset(g.ids, dx, dy);
+      else r.setBox({ x: Math.min(p.x, g.start.x), y: Math.min(p.y, g.start.y), w: Math.abs(dx), h: Math.abs(dy) });
+      scheduleDraw();
+    },
+    [toFlow, store, scheduleDraw],
+  );
+  const onPointerUp = useCallback(
+    (e: React.PointerEvent) => {
+      const g = gesture.current;
+      const r = renderer.current;
+      gesture.current = null;
+      if (!g || !r) return;
+      const p = toFlow(e);
+      if (g.kind === "box") {
+        r.setBox(null);
+        if (g.moved) {
+          const box = { x: Math.min(p.x, g.start.x), y: Math.min(p.y, g.start.y), w: Math.abs(p.x - g.start.x), h: Math.abs(p.y - g.start.y) };
+          const ids = r.idsIn(box);
+          ui.select({ nodes: [...new Set([...ui.get().selection.nodes, ...ids])], edges: [] });
+        }
+        scheduleDraw();
+        return;
+      }
+      if (!g.moved) return;
+      const dx = Math.round(p.x - g.start.x);
+      const dy = Math.round(p.y - g.start.y);
+      const moved: Record<string, Point> = {};
+      for (const id of g.ids) {
+        const q = basePositions[id];
+        if (q) moved[id] = { x: q.x + dx, y: q.y + dy };
+      }
+      void edit({ op: "move_nodes", positions: moved }).finally(() => {
+        r.setDragOffset(null);
+        scheduleDraw();
+      });
+    },
+    [toFlow, basePositions, scheduleDraw],
+  );
+  const onDoubleClick = useCallback(
+    (e: React.MouseEvent) => {
+      if (ui.get().renderMode !== "canvas") return;
+      const hit = renderer.current?.hit(toFlow(e));
+      const p = hit ? basePositions[hit] : null;
+      if (hit && p) {
+        e.stopPropagation();
+        ui.select({ nodes: [hit], edges: [] });
+        frame({ x: p.x - 200, y: p.y - 150, w: 600, h: 360 }, 1);
+      }
+    },
+    [toFlow, basePositions, frame],
+  );
+
+  const dom = mode === "dom";
+  return (
+    <div
+      ref={wrapper}
+      className={`canvas-wrap mode-${mode}`}
+      data-testid="canvas"
+      data-render-mode={mode}
+      onDragOver={onDragOver}
+      onDrop={onDrop}
+      onPointerDownCapture={onPointerDownCapture}
+      onPointerMove={onPointerMove}
+      onPointerUp={onPointerUp}
+      onDoubleClickCapture={onDoubleClick}
+    >
+      <ReactFlow
+        nodes={flowNodes}
+        edges={domSubset.edges}
+        nodeTypes={nodeTypes}
+        edgeTypes={edgeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onNodeDragStop={onNodeDragStop}
+        onConnect={onConnect}
+        onPaneClick={() => ui.select({ nodes: [], edges: [] })}
+        onlyRenderVisibleElements
+        colorMode={theme}
+        minZoom={0.01}
+        maxZoom={2.5}
+        deleteKeyCode={null}
+        selectionKeyCode="Shift"
+        multiSelectionKeyCode={["Meta", "Control"]}
+        connectionRadius={28}
+        elevateEdgesOnSelect={false}
+        nodesFocusable={false}
+        edgesFocusable={false}
+        disableKeyboardA11y
+        proOptions={{ hideAttribution: true }}
+        defaultEdgeOptions={{ markerEnd: { type: "arrowclosed" as never, width: 16, height: 16 } }}
+      >
+        {dom && <Background variant={BackgroundVariant.Dots} gap={24} size={1} />}
+        <Controls showFitView={false} showInteractive={false} position="bottom-left">
+          <ControlButton onClick={() => fitRef.current()} title="Fit the graph (F)" aria-label="fit view" data-testid="fit-view">
+            ⤢
+          </ControlButton>
+        </Controls>
+      </ReactFlow>
+      <canvas ref={overlay} className="overview" data-testid="overview-canvas" style={{ display: dom ? "none" : "block" }} />
+      <MiniMap positions={basePositions} colorOf={colorById} />
+    </div>
+  );
+}

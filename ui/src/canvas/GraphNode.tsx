@@ -1,0 +1,44 @@
+// A node on the canvas: id, type title, category colour, and a badge when it has problems.
+// Memoized: React Flow re-renders it only when its data object changes (see FlowCache).
+import { Handle, type NodeProps, Position } from "@xyflow/react";
+import { memo } from "react";
+import type { FlowNode, GraphNodeData, TerminalData } from "./buildFlow";
+
+export const GraphNode = memo(function GraphNode({ data, selected }: NodeProps<FlowNode & { data: GraphNodeData }>) {
+  const problems = data.errors + data.warnings;
+  return (
+    <div
+      className={`tn${selected ? " tn-selected" : ""}${data.errors ? " tn-error" : data.warnings ? " tn-warning" : ""}`}
+      style={{ "--cat": data.color } as React.CSSProperties}
+      data-testid={`node-${data.id}`}
+      data-node-id={data.id}
+      title={data.firstProblem ?? `${data.id}: ${data.title}`}
+    >
+      <Handle type="target" position={Position.Left} className="tn-handle" data-testid={`handle-in-${data.id}`} />
+      <div className="tn-bar" />
+      <div className="tn-body">
+        <div className="tn-id" data-testid="node-id">{data.id}</div>
+        <div className="tn-type">{data.title}{data.unknownType && data.type ? ` (${data.type}?)` : ""}</div>
+      </div>
+      {problems > 0 && (
+        <span className={`tn-badge ${data.errors ? "err" : "warn"}`} data-testid={`node-badge-${data.id}`} aria-label={`${problems} problem${problems > 1 ? "s" : ""}`}>
+          {problems}
+        </span>
+      )}
+      <Handle type="source" position={Position.Right} className="tn-handle" data-testid={`handle-out-${data.id}`} />
+    </div>
+  );
+});
+
+/** `__start__` and `__end__`: a filled disc and a ringed disc (the state-machine convention).
+ * Both carry both handles so a wrong connection can be refused with a reason, not ignored. */
+export const TerminalNode = memo(function TerminalNode({ data, selected }: NodeProps<FlowNode & { data: TerminalData }>) {
+  const start = data.id === "__start__";
+  return (
+    <div className={`tt ${start ? "tt-start" : "tt-end"}${selected ? " tn-selected" : ""}`} data-testid={`node-${data.id}`} data-node-id={data.id} title={start ? "__start__: where the graph begins" : "__end__: where the graph ends"}>
+      <Handle type="target" position={Position.Left} className={`tn-handle${start ? " tn-handle-ghost" : ""}`} data-testid={`handle-in-${data.id}`} />
+      <span className="tt-label">{start ? "start" : "end"}</span>
+      <Handle type="source" position={Position.Right} className={`tn-handle${start ? "" : " tn-handle-ghost"}`} data-testid={`handle-out-${data.id}`} />
+    </div>
+  );
+});

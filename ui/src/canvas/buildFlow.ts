@@ -1,0 +1,149 @@
+// DocumentView -> React Flow nodes and edges, reusing the objects of elements that did not
+// change, so React Flow (which compares by identity) re-renders only what an edit touched.
+import { type Edge, type Node, Position } from "@xyflow/react";
+import type { Diagnostic, DocumentView, Point, TypeInfo } from "../bindings";
+import { categoryColor } from "../lib/colors";
+import { typeTitle } from "../lib/fuzzy";
+import { NODE_H, NODE_W, TERMINAL, isTerminal, terminalsInUse } from "../lib/geometry";
+import { predicateLabel } from "../lib/labels";
+
+export type GraphNodeData = {
+  id: string;
+  type: string | null;
+  title: string;
+  color: string;
+  errors: number;
+  warnings: number;
+  firstProblem?: string;
+  unknownType: boolean;
+};
+export type TerminalData = { id: string };
+export type GuardEdgeData = { index: number; label: string; guarded: boolean; errors: number; firstProblem?: string };
+
+/** Handles declared up front (React Flow's SSR form): edges to a node that is not rendered
+ * (outside the view) still know where to attach, with no DOM measurement. */
+function handlesFor(w: number, h: number): NonNullable<Node["handles"]> {
+  return [
+    { type: "target", position: Position.Left, x: -5, y: h / 2 - 5, width: 10, height: 10 },
+    { type: "source", position: Position.Right, x: w - 5, y: h / 2 - 5, width: 10, height: 10 },
+  ];
+}
+const GRAPH_HANDLES = handlesFor(NODE_W, NODE_H);
+const TERMINAL_HANDLES = handlesFor(TERMINAL, TERMINAL);
+
+export type FlowNode = Node<GraphNodeData, "graph"> | Node<TerminalData, "terminal">;
+export type FlowEdge = Edge<GuardEdgeData, "guard">;
+
+export type Problems = {
+  nodes: Map<string, { errors: number; warnings: number; first?: string }>;
+  edges: Map<number, { errors: number; first?: string }>;
+};
+
+export function problemsOf(diagnostics: Diagnostic[]): Problems {
+  const nodes: Problems["nodes"] = new Map();
+  const edges: Problems["edges"] = new Map();
+  for (const d of diagnostics) {
+    const el = d.element;
+    if (!el || d.severity === "info") continue;
+    if (el.kind === "node") {
+      const p = nodes.get(el.id) ?? { errors: 0, warnings: 0 };
+      if (d.severity === "error") p.errors++;
+      else p.warnings++;
+      p.first ??= d.message;
+      nodes.set(el.id, p);
+    } else if (el.kind === "edge") {
+      const p = edges.get(el.index) ?? { errors: 0 };
+      if (d.severity === "error") p.errors++;
+      p.first ??= d.message;
+      edges.set(el.index, p);
+    }
+  }
+  return { nodes, edges };
+}
+
+type Cached<T> = { key: string; value: T };
+
+export class FlowCache {
+  private nodes = new Map<string, Cached<FlowNode>>();
+  private edges = new Map<string, Cached<FlowEdge>>();
+
+  buildNodes(view: DocumentView, positions: Record<string, Point>, selected: ReadonlySet<string>, problems: Problems, types: Map<string, TypeInfo>): FlowNode[] {
+    const out: FlowNode[] = [];
+    const next = new Map<string, Cached<FlowNode>>();
+    for (const n of view.spec.nodes) {
+      if (next.has(n.id)) continue; // a duplicate id: Rust reports it; draw the first
+      const p = positions[n.id];
+      const t = n.type ? types.get(n.type) : undefined;
+      const pr = problems.nodes.get(n.id);
+      const sel = selected.has(n.id);
+      const key = `${n.type}|${t?.title}|${t?.category}|${pr?.errors ?? 0}|${pr?.warnings ?? 0}|${pr?.first}|${p.x}|${p.y}|${sel}`;
+      const prev = this.nodes.get(n.id);
+      let value: FlowNode;
+      if (prev && prev.key === key) value = prev.value;
+      else {
+        value = {
+          id: n.id,
+          type: "graph",
+          position: p,
+          width: NODE_W,
+          height: NODE_H,
+          handles: GRAPH_HANDLES,
+          selected: sel,
+          data: {
+            id: n.id,
+            type: n.type ?? null,
+            title: typeTitle(t, n.type ?? "(no type)"),
+            color: categoryColor(t?.category),
+            errors: pr?.errors ?? 0,
+            warnings: pr?.warnings ?? 0,
+            firstProblem: pr?.first,
+            unknownType: !t,
+          },
+        };
+      }
+      next.set(n.id, { key, value });
+      out.push(value);
+    }
+    for (const id of terminalsInUse(view.spec)) {
+      const p = positions[id];
+      const sel = selected.has(id);
+      const key = `${p.x}|${p.y}|${sel}`;
+      const prev = this.nodes.get(id);
+      const value: FlowNode = prev && prev.key === key ? prev.value : { id, type: "terminal", position: p, width: TERMINAL, height: TERMINAL, handles: TERMINAL_HANDLES, selected: sel, data: { id } };
+      next.set(id, { key, value });
+      out.push(value);
+    }
+    this.nodes = next;
+    return out;
+  }
+
+  buildEdges(view: DocumentView, selected: ReadonlySet<number>, problems: Problems): FlowEdge[] {
+    const out: FlowEdge[] = [];
+    const next = new Map<string, Cached<FlowEdge>>();
+    view.spec.edges.forEach((e, index) => {
+      const id = `e${index}`;
+      const label = e.when ? predicateLabel(e.when) : "";
+      const pr = problems.edges.get(index);
+      const sel = selected.has(index);
+      const key = `${e.from}|${e.to}|${label}|${pr?.errors ?? 0}|${pr?.first}|${sel}`;
+      const prev = this.edges.get(id);
+      const value: FlowEdge =
+        prev && prev.key === key
+          ? prev.value
+          : {
+              id,
+              source: e.from,
+              target: e.to,
+              type: "guard",
+              selected: sel,
+              data: { index, label, guarded: !!e.when, errors: pr?.errors ?? 0, firstProblem: pr?.first },
+            };
+      next.set(id, { key, value });
+      out.push(value);
+    });
+    this.edges = next;
+    return out;
+  }
+}
+
+export { isTerminal };

@@ -1,0 +1,146 @@
+// Cut/copy/paste/duplicate through the system clipboard as a GraphSpec fragment in JSON, so a
+// paste works between documents, between windows, and from a text editor. The fragment is a
+// GraphSpec (name, channels, nodes, edges) plus an optional `layout.positions` map (an unknown
+// field to a runtime, which must ignore it).
+import type { EdgeSpec, GraphSpec, NodeSpec, Point, Predicate } from "../bindings";
+import { END, START, freshId } from "./ids";
+
+export type Fragment = GraphSpec & { layout?: { positions: Record<string, Point> } };
+
+/** The selected nodes, the edges among them (and to selected terminals), the channels their
+ * predicates read, and positions relative to the selection's top-left corner. */
+export function buildFragment(
+  spec: GraphSpec,
+  positions: Record<string, Point>,
+  selected: ReadonlySet<string>,
+): Fragment {
+  const nodes = spec.nodes.filter((n) => selected.has(n.id)).map((n) => structuredClone(n));
+  const inFrag = (id: string) => selected.has(id);
+  const edges = spec.edges
+    .filter((e) => inFrag(e.from) && inFrag(e.to) && (e.from !== START || nodes.length > 0))
+    .map((e) => structuredClone(e));
+  const channels: GraphSpec["channels"] = {};
+  for (const e of edges) {
+    const c = e.when?.channel;
+    if (typeof c === "string" && spec.channels[c]) channels[c] = { ...spec.channels[c] };
+  }
+  let minX = Infinity;
+  let minY = Infinity;
+  for (const n of nodes) {
+    const p = positions[n.id];
+    if (p) {
+      minX = Math.min(minX, p.x);
+      minY = Math.min(minY, p.y);
+    }
+  }
+  const rel: Record<string, Point> = {};
+  for (const n of nodes) {
+    const p = positions[n.id];
+    if (p) rel[n.id] = { x: p.x - minX, y: p.y - minY };
+  }
+  return { name: null, channels, nodes, edges, layout: { positions: rel } };
+}
+
+export function fragmentText(f: Fragment): string {
+  return `${JSON.stringify(f, null, 2)}\n`;
+}
+
+export type ParsedFragment = { fragment: Fragment; warnings: string[] };
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Reads clipboard text: a GraphSpec (or fragment), an array of nodes, or one node. Anything
+ * else is an error whose message says what was expected. */
+export function parseFragment(text: string): ParsedFragment | { error: string } {
+  const trimmed = text.trim();
+  if (!trimmed) return { error: "The clipboard is empty." };
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch (e) {
+    return { error: `The clipboard does not hold JSON: ${(e as Error).message}` };
+  }
+  const warnings: string[] = [];
+  let rawNodes: unknown[];
+  let rawEdges: unknown[] = [];
+  let rawChannels: unknown = {};
+  let rawPositions: unknown = undefined;
+  if (Array.isArray(value)) rawNodes = value;
+  else if (isObj(value) && ("nodes" in value || "edges" in value || "channels" in value)) {
+    rawNodes = Array.isArray(value.nodes) ? value.nodes : [];
+    rawEdges = Array.isArray(value.edges) ? value.edges : [];
+    rawChannels = value.channels ?? {};
+    rawPositions = isObj(value.layout) ? value.layout.positions : value.positions;
+  } else if (isObj(value) && typeof value.id === "string") rawNodes = [value];
+  else return { error: "The clipboard holds JSON but not a graph fragment: expected an object with `nodes` (a GraphSpec), an array of nodes, or one node `{id, type, config}`." };
+
+  const nodes: NodeSpec[] = [];
+  const seen = new Set<string>();
+  rawNodes.forEach((n, i) => {
+    if (!isObj(n) || typeof n.id !== "string" || !n.id || n.id === START || n.id === END) {
+      warnings.push(`nodes[${i}] was skipped: a node needs a non-empty string "id" that is not __start__ or __end__.`);
+      return;
+    }
+    if (seen.has(n.id)) {
+      warnings.push(`nodes[${i}] was skipped: the id "${n.id}" appears twice in the fragment.`);
+      return;
+    }
+    seen.add(n.id);
+    const config = isObj(n.config) ? structuredClone(n.config) : {};
+    if (n.config !== undefined && !isObj(n.config)) warnings.push(`node "${n.id}": its config is not an object and was replaced by {}.`);
+    nodes.push({ id: n.id, type: typeof n.type === "string" ? n.type : null, config });
+  });
+  const edges: EdgeSpec[] = [];
+  rawEdges.forEach((e, i) => {
+    if (!isObj(e) || typeof e.from !== "string" || typeof e.to !== "string") {
+      warnings.push(`edges[${i}] was skipped: an edge needs string "from" and "to".`);
+      return;
+    }
+    const edge: EdgeSpec = { from: e.from, to: e.to };
+    if (isObj(e.when)) edge.when = structuredClone(e.when) as Predicate;
+    edges.push(edge);
+  });
+  const channels: GraphSpec["channels"] = {};
+  if (isObj(rawChannels)) {
+    for (const [name, c] of Object.entries(rawChannels)) {
+      const reducer = isObj(c) && typeof c.reducer === "string" ? c.reducer : "last_write";
+      channels[name] = { reducer };
+    }
+  }
+  const positions: Record<string, Point> = {};
+  if (isObj(rawPositions)) {
+    for (const [id, p] of Object.entries(rawPositions)) {
+      if (isObj(p) && Number.isFinite(p.x) && Number.isFinite(p.y)) positions[id] = { x: p.x as number, y: p.y as number };
+    }
+  }
+  if (nodes.length === 0 && edges.length === 0) return { error: "The clipboard fragment has no nodes." };
+  return { fragment: { name: null, channels, nodes, edges, layout: { positions } }, warnings };
+}
+
+/** Gives every node whose id is taken in the target document a fresh one, and rewrites the
+ * fragment's edges and positions to match. Returns the id map (old -> new) too. */
+export function resolveClashes(f: Fragment, taken: ReadonlySet<string>): { fragment: Fragment; renamed: Map<string, string> } {
+  const renamed = new Map<string, string>();
+  const used = new Set(taken);
+  for (const n of f.nodes) used.add(n.id);
+  for (const n of f.nodes) {
+    if (taken.has(n.id)) {
+      const fresh = freshId(n.id, used);
+      used.add(fresh);
+      renamed.set(n.id, fresh);
+    }
+  }
+  const map = (id: string) => renamed.get(id) ?? id;
+  const fragIds = new Set(f.nodes.map((n) => n.id));
+  const nodes = f.nodes.map((n) => ({ ...n, id: map(n.id) }));
+  // Edge ends that name a fragment node follow it; other ends (terminals, or nodes of the
+  // target document) are kept, and Rust drops edges whose ends exist nowhere.
+  const edges = f.edges.map((e) => ({
+    ...e,
+    from: fragIds.has(e.from) ? map(e.from) : e.from,
+    to: fragIds.has(e.to) ? map(e.to) : e.to,
+  }));
+  const positions: Record<string, Point> = {};
+  for (const [id, p] of Object.entries(f.layout?.positions ?? {})) positions[map(id)] = p;
+  return { fragment: { ...f, nodes, edges, layout: { positions } }, renamed };
+}

@@ -1,0 +1,134 @@
+// Node sizes and positions shared by the DOM nodes, the overview canvas, the minimap and the
+// automatic layout, so all four agree on where a node is.
+import type { GraphSpec, Point } from "../bindings";
+import { END, START } from "./ids";
+
+export const NODE_W = 200;
+export const NODE_H = 60;
+export const TERMINAL = 44;
+
+export function isTerminal(id: string): boolean {
+  return id === START || id === END;
+}
+
+export function sizeOf(id: string): { w: number; h: number } {
+  return isTerminal(id) ? { w: TERMINAL, h: TERMINAL } : { w: NODE_W, h: NODE_H };
+}
+
+/** Whether the graph shows this terminal: `__start__` / `__end__` when an edge names it. */
+export function terminalsInUse(spec: GraphSpec): string[] {
+  let s = false;
+  let e = false;
+  for (const edge of spec.edges) {
+    if (edge.from === START || edge.to === START) s = true;
+    if (edge.from === END || edge.to === END) e = true;
+  }
+  return [...(s ? [START] : []), ...(e ? [END] : [])];
+}
+
+/** Every drawn element's position: stored ones, and a fallback for any node the layout does
+ * not place yet (a grid below the placed ones; terminals beside their neighbours). */
+export function resolvePositions(spec: GraphSpec, stored: Record<string, Point>): Record<string, Point> {
+  const out: Record<string, Point> = {};
+  let maxY = 0;
+  let minX = Infinity;
+  let maxX = -Infinity;
+  let any = false;
+  for (const n of spec.nodes) {
+    const p = stored[n.id];
+    if (p && Number.isFinite(p.x) && Number.isFinite(p.y)) {
+      out[n.id] = p;
+      any = true;
+      maxY = Math.max(maxY, p.y + NODE_H);
+      minX = Math.min(minX, p.x);
+      maxX = Math.max(maxX, p.x + NODE_W);
+    }
+  }
+  const cols = Math.max(1, Math.ceil(Math.sqrt(spec.nodes.length)));
+  let k = 0;
+  const baseY = any ? maxY + 80 : 0;
+  for (const n of spec.nodes) {
+    if (out[n.id]) continue;
+    out[n.id] = { x: (k % cols) * (NODE_W + 60), y: baseY + Math.floor(k / cols) * (NODE_H + 60) };
+    k++;
+    minX = Math.min(minX, out[n.id].x);
+    maxX = Math.max(maxX, out[n.id].x + NODE_W);
+  }
+  if (!Number.isFinite(minX)) {
+    minX = 0;
+    maxX = NODE_W;
+  }
+  for (const t of terminalsInUse(spec)) {
+    const p = stored[t];
+    if (p && Number.isFinite(p.x) && Number.isFinite(p.y)) {
+      out[t] = p;
+      continue;
+    }
+    // Beside the average of its neighbours: left of them for __start__, right for __end__.
+    let sy = 0;
+    let c = 0;
+    let ex = t === START ? Infinity : -Infinity;
+    for (const e of spec.edges) {
+      const other = e.from === t ? e.to : e.to === t ? e.from : null;
+      const q = other ? out[other] : undefined;
+      if (!q) continue;
+      sy += q.y;
+      c++;
+      ex = t === START ? Math.min(ex, q.x) : Math.max(ex, q.x + NODE_W);
+    }
+    const y = c ? sy / c + (NODE_H - TERMINAL) / 2 : 0;
+    out[t] = t === START ? { x: (Number.isFinite(ex) ? ex : minX) - 120, y } : { x: (Number.isFinite(ex) ? ex : maxX) + 76, y };
+  }
+  return out;
+}
+
+export type Rect = { x: number; y: number; w: number; h: number };
+
+export function boundsOf(positions: Record<string, Point>): Rect | null {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (const [id, p] of Object.entries(positions)) {
+    const s = sizeOf(id);
+    x0 = Math.min(x0, p.x);
+    y0 = Math.min(y0, p.y);
+    x1 = Math.max(x1, p.x + s.w);
+    y1 = Math.max(y1, p.y + s.h);
+  }
+  return Number.isFinite(x0) ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : null;
+}
+
+/** Pairs of ids whose boxes overlap (touching edges do not count). A uniform grid keeps this
+ * near linear on large graphs. */
+export function overlappingPairs(positions: Record<string, Point>): [string, string][] {
+  const cell = 256;
+  const grid = new Map<string, string[]>();
+  const out: [string, string][] = [];
+  const ids = Object.keys(positions);
+  for (const id of ids) {
+    const p = positions[id];
+    const s = sizeOf(id);
+    const cx0 = Math.floor(p.x / cell);
+    const cy0 = Math.floor(p.y / cell);
+    const cx1 = Math.floor((p.x + s.w) / cell);
+    const cy1 = Math.floor((p.y + s.h) / cell);
+    const seen = new Set<string>();
+    for (let cx = cx0; cx <= cx1; cx++) {
+      for (let cy = cy0; cy <= cy1; cy++) {
+        const key = `${cx},${cy}`;
+        const bucket = grid.get(key) ?? [];
+        for (const other of bucket) {
+          if (seen.has(other)) continue;
+          seen.add(other);
+          const q = positions[other];
+          const t = sizeOf(other);
+          if (p.x < q.x + t.w && q.x < p.x + s.w && p.y < q.y + t.h && q.y < p.y + s.h) out.push([other, id]);
+        }
+        bucket.push(id);
+        grid.set(key, bucket);
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,136 @@
+// Keyboard shortcuts, following the platform (Cmd on macOS, Ctrl elsewhere), and the table the
+// help overlay shows. Clipboard keys go through the DOM copy/cut/paste events, which carry the
+// system clipboard without any permission; a timer falls back to the async clipboard API.
+import { copy, paste, runAction, selectionFragmentText } from "./actions";
+
+export const IS_MAC = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
+export const MOD = IS_MAC ? "⌘" : "Ctrl";
+
+export type Shortcut = { keys: string; action: string; label: string; group: string };
+
+export const SHORTCUTS: Shortcut[] = [
+  { keys: `${MOD}+Z`, action: "undo", label: "Undo", group: "Edit" },
+  { keys: IS_MAC ? "⌘+Shift+Z" : "Ctrl+Y / Ctrl+Shift+Z", action: "redo", label: "Redo", group: "Edit" },
+  { keys: `${MOD}+X`, action: "cut", label: "Cut (as GraphSpec JSON)", group: "Edit" },
+  { keys: `${MOD}+C`, action: "copy", label: "Copy (as GraphSpec JSON)", group: "Edit" },
+  { keys: `${MOD}+V`, action: "paste", label: "Paste (clashing ids get fresh ones)", group: "Edit" },
+  { keys: `${MOD}+D`, action: "duplicate", label: "Duplicate", group: "Edit" },
+  { keys: IS_MAC ? "⌫ / Delete" : "Delete / Backspace", action: "delete", label: "Delete selection", group: "Edit" },
+  { keys: `${MOD}+A`, action: "select-all", label: "Select all", group: "Selection" },
+  { keys: "Shift+drag", action: "box", label: "Box select", group: "Selection" },
+  { keys: `${MOD}+click`, action: "toggle", label: "Add to / remove from selection", group: "Selection" },
+  { keys: "Esc", action: "escape", label: "Clear selection, close overlays", group: "Selection" },
+  { keys: `${MOD}+Shift+L`, action: "auto-layout", label: "Automatic layout", group: "View" },
+  { keys: "F", action: "fit-view", label: "Fit the graph in view", group: "View" },
+  { keys: "+ / −", action: "zoom-in", label: "Zoom in / out", group: "View" },
+  { keys: "/", action: "focus-search", label: "Search node types", group: "View" },
+  { keys: "Enter (in search)", action: "add", label: "Add the highlighted type at the centre", group: "View" },
+  { keys: "?", action: "help", label: "This help", group: "View" },
+  { keys: `${MOD}+S`, action: "save", label: "Save", group: "File" },
+  { keys: `${MOD}+Shift+S`, action: "save-as", label: "Save as…", group: "File" },
+  { keys: `${MOD}+O`, action: "open", label: "Open…", group: "File" },
+  { keys: `${MOD}+N`, action: "new", label: "New document", group: "File" },
+];
+
+export function isEditable(t: EventTarget | null): boolean {
+  const el = t as HTMLElement | null;
+  if (!el || !el.tagName) return false;
+  const tag = el.tagName;
+  return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || el.isContentEditable;
+}
+
+/** The action a key press means, or null. Exported for tests. */
+export function actionFor(e: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "shiftKey" | "altKey">, mac = IS_MAC): string | null {
+  const mod = mac ? e.metaKey : e.ctrlKey;
+  const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  if (mod && !e.altKey) {
+    if (k === "z") return e.shiftKey ? "redo" : "undo";
+    if (k === "y" && !mac) return "redo";
+    if (k === "d") return "duplicate";
+    if (k === "a") return "select-all";
+    if (k === "s") return e.shiftKey ? "save-as" : "save";
+    if (k === "o") return "open";
+    if (k === "n") return "new";
+    if (k === "l" && e.shiftKey) return "auto-layout";
+    if (k === "c") return "copy";
+    if (k === "x") return "cut";
+    if (k === "v") return "paste";
+    return null;
+  }
+  if (e.ctrlKey || e.metaKey || e.altKey) return null;
+  if (k === "Delete" || k === "Backspace") return "delete";
+  if (k === "?") return "help";
+  if (k === "/") return "focus-search";
+  if (k === "f") return "fit-view";
+  if (k === "+" || k === "=") return "zoom-in";
+  if (k === "-") return "zoom-out";
+  if (k === "Escape") return "escape";
+  return null;
+}
+
+/** Installs the listeners; returns the function that removes them. */
+export function installShortcuts(): () => void {
+  let pendingCopy: ReturnType<typeof setTimeout> | null = null;
+  let pendingPaste: ReturnType<typeof setTimeout> | null = null;
+  let copyHandled = false;
+  let pasteHandled = false;
+
+  const onKey = (e: KeyboardEvent) => {
+    const action = actionFor(e);
+    if (!action) return;
+    const editable = isEditable(e.target);
+    if (editable && action !== "save" && action !== "save-as" && action !== "escape") return;
+    if (action === "copy" || action === "cut") {
+      // Let the browser fire the copy/cut event (it carries the clipboard); fall back if not.
+      copyHandled = false;
+      if (pendingCopy) clearTimeout(pendingCopy);
+      pendingCopy = setTimeout(() => {
+        if (!copyHandled) void copy(action === "cut");
+      }, 80);
+      return;
+    }
+    if (action === "paste") {
+      pasteHandled = false;
+      if (pendingPaste) clearTimeout(pendingPaste);
+      pendingPaste = setTimeout(() => {
+        if (!pasteHandled) void paste();
+      }, 80);
+      return;
+    }
+    e.preventDefault();
+    void runAction(action);
+  };
+  const onCopy = (e: ClipboardEvent, cut: boolean) => {
+    if (isEditable(e.target) || hasTextSelection()) return;
+    const text = selectionFragmentText();
+    if (!text) return;
+    copyHandled = true;
+    e.clipboardData?.setData("text/plain", text);
+    e.preventDefault();
+    void copy(cut, text);
+  };
+  const onPaste = (e: ClipboardEvent) => {
+    if (isEditable(e.target)) return;
+    pasteHandled = true;
+    const text = e.clipboardData?.getData("text/plain") ?? "";
+    e.preventDefault();
+    void paste(text);
+  };
+  const c = (e: ClipboardEvent) => onCopy(e, false);
+  const x = (e: ClipboardEvent) => onCopy(e, true);
+  window.addEventListener("keydown", onKey);
+  document.addEventListener("copy", c);
+  document.addEventListener("cut", x);
+  document.addEventListener("paste", onPaste);
+  return () => {
+    window.removeEventListener("keydown", onKey);
+    document.removeEventListener("copy", c);
+    document.removeEventListener("cut", x);
+    document.removeEventListener("paste", onPaste);
+  };
+}
+
+function hasTextSelection(): boolean {
+  const s = window.getSelection?.();
+  return !!s && !s.isCollapsed && s.toString().length > 0;
+}

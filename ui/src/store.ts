@@ -1,0 +1,88 @@
+// UI-only state (zustand): open documents as Rust last sent them, the active tab, the
+// selection, panels and messages. The document itself is never edited here.
+import { create } from "zustand";
+import type { Diagnostic, DocumentView } from "./bindings";
+import type { Backend } from "./api/types";
+
+export type Toast = { id: number; kind: "info" | "error" | "warning"; text: string };
+export type Selection = { nodes: string[]; edges: number[]; graph?: boolean };
+
+export type UiState = {
+  backend: Backend | null;
+  docs: Record<string, DocumentView>;
+  order: string[];
+  activeId: string | null;
+  selection: Selection;
+  /** Save refusals (and other answers that are not part of the validator's output). */
+  extraDiagnostics: Record<string, Diagnostic[]>;
+  toasts: Toast[];
+  helpOpen: boolean;
+  problemsOpen: boolean;
+  registryOpen: boolean;
+  focusSearchTick: number;
+  layoutBusy: boolean;
+  renderMode: "dom" | "canvas";
+  zoom: number;
+  theme: "system" | "light" | "dark";
+  /** The document whose canvas has drawn its first frame (for `data-ready`). */
+  readyDoc: string | null;
+};
+
+let toastId = 0;
+
+export const useUi = create<UiState>(() => ({
+  backend: null,
+  docs: {},
+  order: [],
+  activeId: null,
+  selection: { nodes: [], edges: [] },
+  extraDiagnostics: {},
+  toasts: [],
+  helpOpen: false,
+  problemsOpen: true,
+  registryOpen: true,
+  focusSearchTick: 0,
+  layoutBusy: false,
+  renderMode: "dom",
+  zoom: 1,
+  theme: "system",
+  readyDoc: null,
+}));
+
+export const ui = {
+  get: useUi.getState,
+  set: useUi.setState,
+  active(): DocumentView | null {
+    const s = useUi.getState();
+    return s.activeId ? (s.docs[s.activeId] ?? null) : null;
+  },
+  putDoc(view: DocumentView, activate = false) {
+    useUi.setState((s) => {
+      const order = s.order.includes(view.id) ? s.order : [...s.order, view.id];
+      const prev = s.docs[view.id];
+      // Keep the selection only where it still exists (nodes removed, edges re-indexed).
+      let selection = s.selection;
+      if ((activate || s.activeId === view.id) && prev) {
+        const ids = new Set(view.spec.nodes.map((n) => n.id).concat(["__start__", "__end__"]));
+        selection = { nodes: s.selection.nodes.filter((n) => ids.has(n)), edges: s.selection.edges.filter((i) => i < view.spec.edges.length), graph: s.selection.graph };
+      }
+      return { docs: { ...s.docs, [view.id]: view }, order, activeId: activate || !s.activeId ? view.id : s.activeId, selection: activate && s.activeId !== view.id ? { nodes: [], edges: [] } : selection };
+    });
+  },
+  dropDoc(id: string) {
+    useUi.setState((s) => {
+      const docs = { ...s.docs };
+      delete docs[id];
+      const order = s.order.filter((x) => x !== id);
+      return { docs, order, activeId: s.activeId === id ? (order[order.length - 1] ?? null) : s.activeId };
+    });
+  },
+  select(sel: Selection) {
+    useUi.setState({ selection: sel });
+  },
+  toast(kind: Toast["kind"], text: string) {
+    const id = ++toastId;
+    useUi.setState((s) => ({ toasts: [...s.toasts.slice(-4), { id, kind, text }] }));
+    setTimeout(() => useUi.setState((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), kind === "error" ? 9000 : 4000);
+  },
+};
