@@ -8,7 +8,8 @@ export default defineConfig({
   base: "./",
   plugins: [freezeSafe(), react()],
   clearScreen: false,
-  server: { port: 1420, strictPort: true },
+  // Port 5173: tauri.conf.json `devUrl`.
+  server: { port: 5173, strictPort: true },
   build: {
     target: "safari16",
     outDir: "dist",

@@ -16,6 +16,7 @@ async function open(doc) {
   const p = await ctx.newPage();
   const errors = [];
   p.on("pageerror", (e) => errors.push(e.message));
+  p.on("console", (m) => /Content Security Policy|Refused to/.test(m.text()) && errors.push(m.text()));
   await p.goto(`${url}index.html?doc=${doc}`);
   await p.waitForSelector('[data-testid="app"][data-ready="true"]');
   return { p, errors, ctx };
@@ -147,6 +148,27 @@ await test("help overlay, select all, delete, duplicate", async () => {
   await p.waitForFunction(() => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).spec.nodes.length === 10);
   await p.keyboard.press("Delete");
   await p.waitForFunction(() => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).spec.nodes.length === 5);
+});
+
+await test("automatic layout runs in the worker under the app's CSP, as one undo step", async () => {
+  const { p, errors } = await open("big:200");
+  await p.click('[data-testid="btn-layout"]');
+  await p.waitForFunction(() => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).canUndo);
+  const overlaps = await p.evaluate(() => {
+    const pos = window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).layout.positions;
+    const ids = Object.keys(pos).filter((id) => !id.startsWith("__"));
+    let n = 0;
+    for (let i = 0; i < ids.length; i++)
+      for (let j = i + 1; j < ids.length; j++) {
+        const a = pos[ids[i]], b = pos[ids[j]];
+        if (a.x < b.x + 200 && b.x < a.x + 200 && a.y < b.y + 60 && b.y < a.y + 60) n++;
+      }
+    return n;
+  });
+  assert.equal(overlaps, 0);
+  await p.keyboard.press("Control+z");
+  await p.waitForFunction(() => !window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).canUndo);
+  assert.deepEqual(errors, []);
 });
 
 await test("5,000 nodes: opens, draws on one canvas when zoomed out, DOM when zoomed in", async () => {

@@ -41,13 +41,16 @@ const shots = {
   async node() {
     const p = await page("doc=example");
     await p.click('[data-testid="node-answer"]');
+    await p.fill('[data-testid="config-field"][data-path="/temperature"] input', "3");
+    await p.press('[data-testid="config-field"][data-path="/temperature"] input', "Enter");
+    await p.fill('[data-testid="config-field"][data-path="/max_tokens"] input', "lots");
+    await p.press('[data-testid="config-field"][data-path="/max_tokens"] input', "Enter");
     await p.waitForTimeout(200);
     await p.screenshot({ path: `${OUT}node-inspector.png` });
   },
   async edge() {
     const p = await page("doc=example");
-    await p.click('[data-testid="edge-label-1"]').catch(() => {});
-    await p.evaluate(() => window.__trellisFake && null);
+    await p.click('[data-testid="edge-label-2"]');
     await p.waitForTimeout(200);
     await p.screenshot({ path: `${OUT}edge-inspector.png` });
   },

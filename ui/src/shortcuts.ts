@@ -118,15 +118,22 @@ export function installShortcuts(): () => void {
   };
   const c = (e: ClipboardEvent) => onCopy(e, false);
   const x = (e: ClipboardEvent) => onCopy(e, true);
+  // WebKit enables its Copy/Cut/Paste commands outside editable content only when the page
+  // cancels `beforecopy`/`beforecut`/`beforepaste`; without this the events never fire there.
+  const enable = (e: Event) => {
+    if (!isEditable(e.target) && !hasTextSelection()) e.preventDefault();
+  };
   window.addEventListener("keydown", onKey);
   document.addEventListener("copy", c);
   document.addEventListener("cut", x);
   document.addEventListener("paste", onPaste);
+  for (const t of ["beforecopy", "beforecut", "beforepaste"]) document.addEventListener(t, enable);
   return () => {
     window.removeEventListener("keydown", onKey);
     document.removeEventListener("copy", c);
     document.removeEventListener("cut", x);
     document.removeEventListener("paste", onPaste);
+    for (const t of ["beforecopy", "beforecut", "beforepaste"]) document.removeEventListener(t, enable);
   };
 }
 

@@ -8,13 +8,13 @@
 //!
 //! Problems in registry files are reported like document problems (file, line, column, the
 //! source line), once per file even when several documents discover the same file. Registry
-//! errors make the command fail (exit 1); notes (a project type redefining a built-in one) do
-//! not.
+//! errors make the command fail (exit 1; exit 2 when a named registry file cannot be read at
+//! all); notes (a project type redefining a built-in one) do not.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use trellis_doc::discovery::{discover, Discovered, DiscoveryOptions, FileDiagnostic};
+use trellis_doc::discovery::{codes, discover, Discovered, DiscoveryOptions, FileDiagnostic};
 use trellis_doc::fs::RealFs;
 use trellis_spec::{Diagnostic, Registry, Severity};
 
@@ -85,9 +85,17 @@ pub fn load(files: &[PathBuf], discover_near: bool, near: &[PathBuf]) -> Registr
             out.by_folder.insert(key, registry);
         }
     }
+    // A registry file that cannot be read at all is an I/O error (exit 2), like a document
+    // that cannot be read; a registry file with problems in it is exit 1.
+    let io_error = collected.iter().any(|f| {
+        f.diagnostic.severity == Severity::Error
+            && matches!(f.diagnostic.code.as_str(), codes::NOT_FOUND | codes::UNREADABLE)
+    });
     let (reports, has_errors) = reports_of(collected);
     out.reports = reports;
-    if has_errors {
+    if io_error {
+        out.exit = Some(Exit::Usage);
+    } else if has_errors {
         out.exit = Some(Exit::Problems);
     }
     out
@@ -174,7 +182,7 @@ mod tests {
     #[test]
     fn a_missing_registry_file_is_an_error() {
         let regs = load(&[PathBuf::from("/definitely/not/here.registry.json")], false, &[]);
-        assert_eq!(regs.exit, Some(Exit::Problems));
+        assert_eq!(regs.exit, Some(Exit::Usage));
         assert_eq!(regs.reports[0].diagnostics[0].code, trellis_doc::discovery::codes::NOT_FOUND);
     }
 }

@@ -629,14 +629,13 @@ fn plan_paste(
     let min_x = known.iter().map(|p| p.x).fold(f64::INFINITY, f64::min);
     let min_y = known.iter().map(|p| p.y).fold(f64::INFINITY, f64::min);
     let (min_x, min_y) = if known.is_empty() { (0.0, 0.0) } else { (min_x, min_y) };
-    let origin = at.unwrap_or_else(|| {
-        // Without a point, offset from the originals so the copy is visible beside them.
-        if known.is_empty() {
-            Position { x: 0.0, y: 0.0 }
-        } else {
-            Position { x: min_x + 40.0, y: min_y + 40.0 }
-        }
-    });
+    // Without a point, offset from the originals so the copy is visible beside them.
+    let beside = if known.is_empty() {
+        Position { x: 0.0, y: 0.0 }
+    } else {
+        Position { x: min_x + 40.0, y: min_y + 40.0 }
+    };
+    let origin = at.unwrap_or(beside);
     let mut next_free = 0.0;
     for (old, node) in frag.nodes.iter().zip(&new_nodes) {
         let p = match given(&old.id) {

@@ -174,7 +174,7 @@ impl History {
         self.undo.push(step);
         if self.undo.len() > HISTORY_LIMIT {
             let excess = self.undo.len() - HISTORY_LIMIT;
-            return self.undo.drain(..excess).last().map(|s| s.id);
+            return self.undo.drain(..excess).next_back().map(|s| s.id);
         }
         None
     }

@@ -166,13 +166,24 @@ impl Workspace {
 
     fn insert(&mut self, session: Session, key: Option<String>) -> DocId {
         let id = session.id();
-        let key = key.unwrap_or_else(|| {
-            Journal::key_for(session.path(), &format!("{}-{}-{}", self.start_ms, std::process::id(), id.0))
-        });
+        let key = key.unwrap_or_else(|| self.fresh_key(session.path(), id));
         let on_disk = false;
         self.journal_state.insert(id, JournalState { key, written: None, written_ms: 0, on_disk });
         self.docs.insert(id, session);
         id
+    }
+
+    /// A journal key for a document that is not restoring an entry. When an earlier run left
+    /// an entry under the natural key (the user opened the file instead of restoring it), a
+    /// distinct key is used so that entry stays offered instead of being overwritten.
+    fn fresh_key(&self, path: Option<&Path>, id: DocId) -> String {
+        let seed = format!("{}-{}-{}", self.start_ms, std::process::id(), id.0);
+        let key = Journal::key_for(path, &seed);
+        if path.is_some() && self.journal.entry(&key).is_ok() {
+            format!("{key}-{seed}")
+        } else {
+            key
+        }
     }
 
     // ---- documents --------------------------------------------------------------------
@@ -298,9 +309,10 @@ impl Workspace {
             s.set_registries(registries);
         }
         // The entry key follows the path.
+        let key = self.fresh_key(Some(path), id);
         if let Some(js) = self.journal_state.get_mut(&id) {
             let _ = self.journal.remove(&js.key);
-            js.key = Journal::key_for(Some(path), "");
+            js.key = key;
         }
         self.push_recent(path);
         self.after_save(id);

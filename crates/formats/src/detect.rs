@@ -76,8 +76,7 @@ fn front_matter(text: &str) -> Option<&str> {
 /// True when the front matter has a top-level `spec_version:` key.
 fn declares_spec_version(front: &str) -> bool {
     front.lines().any(|l| {
-        l.strip_prefix("spec_version")
-            .is_some_and(|r| r.trim_start().starts_with(':'))
+        l.strip_prefix("spec_version").is_some_and(|r| r.trim_start().starts_with(':'))
             || l.strip_prefix("\"spec_version\"").is_some_and(|r| r.trim_start().starts_with(':'))
     })
 }
@@ -204,14 +203,20 @@ mod tests {
     #[test]
     fn weaveflow_by_keys() {
         assert_eq!(detect(None, r#"{"version":"1.0","state_modules":[]}"#), Ok(Format::Weaveflow));
-        assert_eq!(detect(Some("g.json"), r#"{"version":"2.0","entry_point":"a","nodes":[]}"#), Ok(Format::Weaveflow));
+        assert_eq!(
+            detect(Some("g.json"), r#"{"version":"2.0","entry_point":"a","nodes":[]}"#),
+            Ok(Format::Weaveflow)
+        );
         // Trailing values: still Weaveflow (its reader reports them).
         assert_eq!(detect(None, r#"{"version":"1.0","entry_point":"a"} {}"#), Ok(Format::Weaveflow));
     }
 
     #[test]
     fn graphspec_by_keys() {
-        assert_eq!(detect(None, r#"{"name":null,"channels":{},"nodes":[],"edges":[]}"#), Ok(Format::GraphSpec));
+        assert_eq!(
+            detect(None, r#"{"name":null,"channels":{},"nodes":[],"edges":[]}"#),
+            Ok(Format::GraphSpec)
+        );
         assert_eq!(detect(None, r#"{"nodes":[]}"#), Ok(Format::GraphSpec));
         // `version` alone does not make a Weaveflow document.
         assert_eq!(detect(None, r#"{"version":"1.0","nodes":[]}"#), Ok(Format::GraphSpec));

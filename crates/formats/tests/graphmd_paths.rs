@@ -206,3 +206,23 @@ fn bad_price_tables_are_diagnosed() {
         assert!(e.iter().all(|d| d.code == "graphmd/bad-price-table"), "{e:?}");
     }
 }
+
+#[test]
+fn a_long_chain_does_not_overflow_the_stack() {
+    let n = 12_000;
+    let mut s = String::from("---\nspec_version: \"1.1.0\"\nentry: n0\nexits: [n11999]\nnodes:\n");
+    for i in 0..n {
+        s += &format!("  - {{id: n{i}, kind: tool, estimates: {{input_tokens: 1}}}}\n");
+    }
+    s += "edges:\n";
+    for i in 1..n {
+        s += &format!("  - {{from: n{}, to: n{i}}}\n", i - 1);
+    }
+    s += "---\n";
+    assert!(s.len() < 1024 * 1024, "{}", s.len());
+    let started = Instant::now();
+    let a = analyse(&s, None);
+    assert_eq!(a.path_count, 1);
+    assert_eq!(a.paths[0].tokens, 12_000);
+    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+}

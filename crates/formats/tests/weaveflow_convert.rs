@@ -65,7 +65,8 @@ fn graphspec_corpus_to_weaveflow() {
             }
         };
         for d in checked.diagnostics.iter().filter(|d| d.is_error()) {
-            let announced = announced_by(&d.code).iter().any(|c| conversion.losses.iter().any(|l| l.code == *c));
+            let announced =
+                announced_by(&d.code).iter().any(|c| conversion.losses.iter().any(|l| l.code == *c));
             assert!(announced, "{}: unannounced problem {d:?}", input.display());
         }
     }

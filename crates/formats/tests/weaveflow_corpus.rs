@@ -15,7 +15,12 @@ fn corpus_copies_match_the_shared_corpus() {
     }
     for input in inputs(&fixtures().join("corpus")) {
         let name = input.file_name().unwrap_or_default();
-        assert_eq!(read(&input), read(&shared.join(name)), "{} differs from the shared corpus", input.display());
+        assert_eq!(
+            read(&input),
+            read(&shared.join(name)),
+            "{} differs from the shared corpus",
+            input.display()
+        );
     }
 }
 
@@ -75,6 +80,9 @@ fn an_edit_changes_only_that_value() {
     let after = to_string(&doc);
     let changed: Vec<(&str, &str)> = before.lines().zip(after.lines()).filter(|(a, b)| a != b).collect();
     assert_eq!(changed.len(), 1, "{changed:?}");
-    assert!(changed[0].0.trim_start() == "\"max_turns\": 6," && changed[0].1.trim_start() == "\"max_turns\": 8,", "{changed:?}");
+    assert!(
+        changed[0].0.trim_start() == "\"max_turns\": 6," && changed[0].1.trim_start() == "\"max_turns\": 8,",
+        "{changed:?}"
+    );
     assert_eq!(before.lines().count(), after.lines().count());
 }

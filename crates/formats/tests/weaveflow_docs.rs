@@ -15,8 +15,9 @@ fn consts(source: &str) -> Vec<String> {
 
 #[test]
 fn every_code_is_documented() {
-    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics.md"))
-        .unwrap_or_else(|e| panic!("docs/diagnostics.md: {e}"));
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics.md"))
+            .unwrap_or_else(|e| panic!("docs/diagnostics.md: {e}"));
     let mut codes = consts(include_str!("../src/weaveflow/codes.rs"));
     codes.extend(consts(include_str!("../src/detect.rs")));
     codes.extend(consts(include_str!("../src/convert/loss.rs")));

@@ -50,7 +50,10 @@ fn unknown_fields_are_reported_at_every_level() {
         ]
     );
     assert!(ds.iter().all(|d| d.span.is_some()));
-    assert_eq!(ds.iter().find(|d| d.pointer == "/x0").map(|d| d.message.as_str()), Some("json: unknown field \"x0\""));
+    assert_eq!(
+        ds.iter().find(|d| d.pointer == "/x0").map(|d| d.message.as_str()),
+        Some("json: unknown field \"x0\"")
+    );
 }
 
 #[test]
@@ -148,8 +151,16 @@ fn huge_documents_are_checked_in_linear_time() {
         let mut nodes = Vec::new();
         let mut edges = Vec::new();
         for i in 0..small {
-            nodes.push(format!(r#"{{"id":"n{i}","type":"state_delete","state":{{"target":{{"path":"shared.v"}}}}}}"#));
-            let to = if i == 0 { "n0".to_owned() } else if i + 1 == small { "__end__".to_owned() } else { format!("n{}", i + 1) };
+            nodes.push(format!(
+                r#"{{"id":"n{i}","type":"state_delete","state":{{"target":{{"path":"shared.v"}}}}}}"#
+            ));
+            let to = if i == 0 {
+                "n0".to_owned()
+            } else if i + 1 == small {
+                "__end__".to_owned()
+            } else {
+                format!("n{}", i + 1)
+            };
             edges.push(format!(r#"{{"from":"n{i}","to":"{to}"}}"#));
         }
         format!(
@@ -176,11 +187,7 @@ fn odd_values_do_not_panic() {
         ds.iter().filter(|d| d.code == "weaveflow/policy-invalid").map(|d| d.pointer.as_str()).collect();
     assert_eq!(
         policy,
-        [
-            "/nodes/0/policy/timeout",
-            "/nodes/0/policy/max_concurrency",
-            "/nodes/0/policy/retry/max_attempts"
-        ]
+        ["/nodes/0/policy/timeout", "/nodes/0/policy/max_concurrency", "/nodes/0/policy/retry/max_attempts"]
     );
     assert!(ds.iter().all(|d| d.span.is_some()));
     assert_eq!(detect(None, text), Ok(Format::Weaveflow));

@@ -385,6 +385,8 @@ pub fn manifest_json_schema() -> Value {
 /// Rust types that exist to generate the manifest format's JSON Schema with `schemars` (the
 /// reader above is hand-written because it must report every problem with a pointer, keep
 /// going, and never panic). A test checks that these and [`TypeInfo`] agree on field names.
+/// Optional fields are generated with their plain type (`with = ...`): the reader refuses
+/// `null` for them, so the schema must not allow it either.
 pub mod format {
     use schemars::JsonSchema;
     use serde::{Deserialize, Serialize};
@@ -398,12 +400,15 @@ pub mod format {
     pub struct ManifestFormat {
         /// The JSON Schema of this file, for editors. Ignored by Trellis.
         #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "String")]
         pub schema: Option<String>,
         /// A name for the registry (shown in the registry browser).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "String")]
         pub name: Option<String>,
         /// The registry's version.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "String")]
         pub version: Option<String>,
         /// The node types, in the order the registry browser lists them.
         pub types: Vec<TypeFormat>,
@@ -419,15 +424,19 @@ pub mod format {
         pub type_name: String,
         /// A short human name ("LLM call").
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "String")]
         pub title: Option<String>,
         /// The palette group ("Model", "Tools", "Control", "State", "Human", "Memory", ...).
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "String")]
         pub category: Option<String>,
         /// One sentence saying what a node of this type does.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "String")]
         pub description: Option<String>,
         /// Documentation in Markdown.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "String")]
         pub docs: Option<String>,
         /// A JSON Schema (2020-12 unless `$schema` names another bundled draft) for the node's
         /// `config` object. Must be self-contained: only `#...` references; nothing is fetched.
@@ -437,12 +446,15 @@ pub mod format {
         /// The config a newly created node starts with. Must satisfy `config_schema`. Never
         /// applied to nodes read from a file.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "Map<String, Value>")]
         pub defaults: Option<Map<String, Value>>,
         /// The type's version.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "String")]
         pub version: Option<String>,
         /// `true`, or a sentence saying what to use instead.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "Deprecated")]
         pub deprecated: Option<Deprecated>,
     }
 
@@ -588,6 +600,9 @@ mod tests {
         let doc = json!({"name": "n", "version": "1", "types": [as_json]});
         assert!(validator.is_valid(&doc));
         assert!(!validator.is_valid(&json!({"types": [{"type": ""}]})));
+        assert!(!validator.is_valid(&json!({"name": null, "types": []})));
+        assert!(!validator.is_valid(&json!({"types": [{"type": "t", "title": null}]})));
+        assert!(validator.is_valid(&json!({"types": [{"type": "t", "deprecated": "use u"}]})));
         assert!(validator.is_valid(&json!({"types": [{"type": "noop"}]})));
         let (_, ds) = read(doc);
         assert!(ds.is_empty(), "{ds:?}");

@@ -56,7 +56,7 @@ fn remote_refs_are_reported_and_never_fetched() {
             (schema_codes::EXTERNAL_REF, "/types/1/config_schema/properties/x/$ref"),
             (schema_codes::UNKNOWN_DIALECT, "/types/2/config_schema/$schema"),
             (schema_codes::EXTERNAL_REF, "/types/3/config_schema/properties/x/$ref"),
-            (schema_codes::INVALID_SCHEMA, "/types/4/config_schema"),
+            (schema_codes::INVALID_SCHEMA, "/types/4/config_schema/$ref"),
         ],
         "{ds:#?}"
     );

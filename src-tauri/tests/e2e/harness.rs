@@ -99,11 +99,8 @@ impl Drop for Procs {
 /// A running app with a WebDriver session on it.
 pub struct Desktop {
     pub driver: WebDriver,
-    pub data_dir: PathBuf,
     /// The X display the app is on.
     pub display: String,
-    /// tauri-driver's and WebKitWebDriver's output.
-    pub log: PathBuf,
     _log_tmp: tempfile::TempDir,
     /// Keeps the fresh data folder alive for the test.
     _data_tmp: Option<tempfile::TempDir>,
@@ -191,8 +188,7 @@ impl Desktop {
                 panic!("no WebDriver session: {e}\n{}", std::fs::read_to_string(&log).unwrap_or_default())
             }
         };
-        let desktop =
-            Desktop { driver, data_dir, display, log, _log_tmp: log_tmp, _data_tmp: data_tmp, procs };
+        let desktop = Desktop { driver, display, _log_tmp: log_tmp, _data_tmp: data_tmp, procs };
         desktop.wait_ready().await;
         desktop
     }
@@ -205,6 +201,14 @@ impl Desktop {
             "the UI to start",
         )
         .await;
+    }
+
+    /// Reloads the page: the UI starts again from what Rust holds (after edits a test sent
+    /// through IPC, which the UI did not make and so does not know about).
+    pub async fn reload_ui(&self) {
+        let _ = self.driver.execute("setTimeout(() => location.reload(), 0);", vec![]).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        self.wait_ready().await;
     }
 
     /// Polls a script until it returns true.
@@ -282,11 +286,6 @@ impl Desktop {
         }
     }
 
-    /// Elements by `data-testid`.
-    pub async fn testids(&self, id: &str) -> Vec<WebElement> {
-        self.driver.find_all(By::Css(format!("[data-testid=\"{id}\"]"))).await.unwrap_or_default()
-    }
-
     /// Waits for a visible element matching a CSS selector (React Flow keeps nodes hidden
     /// until measured, so a read at once can see nothing).
     pub async fn visible(&self, css: &str) -> WebElement {
@@ -302,15 +301,6 @@ impl Desktop {
             assert!(Instant::now() < deadline, "timed out waiting for a visible {css}");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-    }
-
-    /// The visible text of every element with `data-testid`.
-    pub async fn texts(&self, testid: &str) -> Vec<String> {
-        let mut out = Vec::new();
-        for el in self.testids(testid).await {
-            out.push(el.text().await.unwrap_or_default());
-        }
-        out
     }
 
     /// Presses a key chord in the webview (`keys` as thirtyfour `Key` + text).

@@ -1,5 +1,6 @@
 //! End-to-end tests through the real app: `cargo nextest run -p trellis-app --features e2e`
 //! (build the UI first: `npm run build`). See `harness.rs` for how the app is started.
 
+mod canvas;
 mod desktop;
 mod harness;

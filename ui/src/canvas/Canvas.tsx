@@ -41,6 +41,10 @@ const HYSTERESIS = 1.15;
 
 export const DRAG_MIME = "application/x-trellis-type";
 
+/** The dotted grid repaints the whole pane on every pan frame, which software painting
+ * (WebKitGTK under X11 without GPU) pays dearly for: off unless asked for (`?grid=1`). */
+const showGrid = typeof location !== "undefined" && new URLSearchParams(location.search).get("grid") === "1";
+
 export function Canvas({ view }: { view: DocumentView }) {
   return (
     <ReactFlowProvider>
@@ -283,12 +287,16 @@ function CanvasInner({ view }: { view: DocumentView }) {
       else fitRef.current();
       updateMode();
       scheduleDraw();
-      void nextFrames(2).then(() => {
-        firstDrawn.current = performance.now();
-        ui.set({ readyDoc: view.id });
-      });
       const placed = view.spec.nodes.filter((n) => view.layout.positions[n.id]).length;
-      if (view.spec.nodes.length > 0 && (view.layoutMissing || placed === 0)) void autoLayout(view.id, true);
+      const needsLayout = view.spec.nodes.length > 0 && (view.layoutMissing || placed === 0);
+      // Ready (`data-ready`, the open-time measurement) once the first real frame is drawn,
+      // after the automatic layout when the document came without one.
+      void (needsLayout ? autoLayout(view.id, true) : Promise.resolve())
+        .then(() => nextFrames(2))
+        .then(() => {
+          firstDrawn.current = performance.now();
+          ui.set({ readyDoc: view.id });
+        });
     };
     if (ready()) go();
     else {
@@ -536,6 +544,11 @@ function CanvasInner({ view }: { view: DocumentView }) {
         onNodeDragStop={onNodeDragStop}
         onConnect={onConnect}
         onPaneClick={() => ui.select({ nodes: [], edges: [] })}
+        onMoveEnd={(_e, vp) => {
+          // Kept in the layout sidecar by Rust (not an undo step, not dirty).
+          const b = ui.get().backend;
+          if (b && opened.current === view.id) b.setViewport(view.id, { x: Math.round(vp.x), y: Math.round(vp.y), zoom: Math.round(vp.zoom * 1000) / 1000 });
+        }}
         onlyRenderVisibleElements
         colorMode={theme}
         minZoom={0.01}
@@ -551,7 +564,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
         proOptions={{ hideAttribution: true }}
         defaultEdgeOptions={{ markerEnd: { type: "arrowclosed" as never, width: 16, height: 16 } }}
       >
-        {dom && <Background variant={BackgroundVariant.Dots} gap={24} size={1} />}
+        {dom && showGrid && <Background variant={BackgroundVariant.Dots} gap={24} size={1} />}
         <Controls showFitView={false} showInteractive={false} position="bottom-left">
           <ControlButton onClick={() => fitRef.current()} title="Fit the graph (F)" aria-label="fit view" data-testid="fit-view">
             ⤢

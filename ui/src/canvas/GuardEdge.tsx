@@ -2,6 +2,7 @@
 import { BaseEdge, EdgeLabelRenderer, type EdgeProps, getBezierPath } from "@xyflow/react";
 import { memo } from "react";
 import { shortLabel } from "../lib/labels";
+import { ui } from "../store";
 import type { FlowEdge } from "./buildFlow";
 
 export const GuardEdge = memo(function GuardEdge(props: EdgeProps<FlowEdge>) {
@@ -18,6 +19,10 @@ export const GuardEdge = memo(function GuardEdge(props: EdgeProps<FlowEdge>) {
             style={{ transform: `translate(-50%, -50%) translate(${lx}px, ${ly}px)` }}
             data-testid={`edge-label-${data.index}`}
             title={data.firstProblem ?? data.label}
+            onClick={(e) => {
+              e.stopPropagation();
+              ui.select({ nodes: [], edges: [data.index] });
+            }}
           >
             {shortLabel(data.label)}
           </div>

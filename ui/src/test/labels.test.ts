@@ -23,9 +23,9 @@ describe("predicate labels (Mermaid style)", () => {
   });
 
   it("does not count a non-array `in` as an operator", () => {
-    expect(operatorOf({ channel: "c", in: "abc" })).toBeNull();
-    expect(predicateLabel({ channel: "c", in: "abc" })).toBe("c ?");
-    expect(predicateLabel({ channel: "c", in: "abc", lt: 3 })).toBe("c < 3");
+    expect(operatorOf({ channel: "c", in: "abc" as never })).toBeNull();
+    expect(predicateLabel({ channel: "c", in: "abc" as never })).toBe("c ?");
+    expect(predicateLabel({ channel: "c", in: "abc" as never, lt: 3 })).toBe("c < 3");
   });
 
   it("names a missing channel", () => {

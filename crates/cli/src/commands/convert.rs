@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 
 use trellis_formats::convert::{self, Loss};
 use trellis_formats::weaveflow;
-use trellis_spec::writer::to_canonical_string;
 use trellis_spec::diagnostic::has_errors;
+use trellis_spec::writer::to_canonical_string;
 use trellis_spec::{json, Diagnostic, GraphSpec};
 
 use crate::load::{self, io_reason, Document, Format, Source};
@@ -114,7 +114,8 @@ fn convert_one(args: &Args) -> Result<Exit, Failed> {
     // Step 1: to GraphSpec.
     let spec: GraphSpec = match doc {
         Document::GraphSpec(parsed) => {
-            let (spec, diagnostics) = load::require_spec(&source, parsed).map_err(|f| (vec![f.report], f.exit))?;
+            let (spec, diagnostics) =
+                load::require_spec(&source, parsed).map_err(|f| (vec![f.report], f.exit))?;
             refuse_unclean(&source, diagnostics)?;
             spec
         }
@@ -123,7 +124,11 @@ fn convert_one(args: &Args) -> Result<Exit, Failed> {
                 return Err(refuse(&source, not_clean(parsed.diagnostics)));
             };
             let c = convert::to_graphspec(&doc);
-            steps.push(Step { label: source.display.clone(), text: Some(source.text.clone()), losses: c.losses });
+            steps.push(Step {
+                label: source.display.clone(),
+                text: Some(source.text.clone()),
+                losses: c.losses,
+            });
             c.output
         }
         Document::GraphMd(read) => {
@@ -138,7 +143,8 @@ fn convert_one(args: &Args) -> Result<Exit, Failed> {
     };
 
     // Step 2: from GraphSpec to the target.
-    let intermediate = if from == Format::GraphSpec { source.display.clone() } else { "<intermediate GraphSpec>".into() };
+    let intermediate =
+        if from == Format::GraphSpec { source.display.clone() } else { "<intermediate GraphSpec>".into() };
     let intermediate_text = (from == Format::GraphSpec).then(|| source.text.clone());
     let output = match args.to {
         Target::Graphspec => to_canonical_string(&spec),
@@ -156,7 +162,8 @@ fn convert_one(args: &Args) -> Result<Exit, Failed> {
     };
 
     let lossy = steps.iter().any(|s| !s.losses.is_empty());
-    let mut reports: Vec<FileReport> = steps.into_iter().filter(|s| !s.losses.is_empty()).map(loss_report).collect();
+    let mut reports: Vec<FileReport> =
+        steps.into_iter().filter(|s| !s.losses.is_empty()).map(loss_report).collect();
     if lossy && !args.allow_loss {
         let n: usize = reports.iter().map(|r| r.diagnostics.len()).sum();
         let refusal = Diagnostic::error(
@@ -236,7 +243,8 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
         .and_then(|()| tmp.as_file().sync_all())
         .map_err(|e| format!("cannot write: {}", io_reason(&e)))?;
     if let Some(p) = permissions {
-        fs::set_permissions(tmp.path(), p).map_err(|e| format!("cannot keep the permissions: {}", io_reason(&e)))?;
+        fs::set_permissions(tmp.path(), p)
+            .map_err(|e| format!("cannot keep the permissions: {}", io_reason(&e)))?;
     }
     tmp.persist(&target).map_err(|e| format!("cannot replace the file: {}", io_reason(&e.error)))?;
     // The rename is durable once the folder is synced (best effort: not every OS allows it).

@@ -141,3 +141,30 @@ fn journal_write_failures_are_reported_and_retried() {
     assert!(w.tick().is_empty());
     assert_eq!(w.journal().pending().0.len(), 1);
 }
+
+#[test]
+fn opening_the_file_instead_of_restoring_keeps_the_entry_offered() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/support.json", EXAMPLE);
+    let mut w = workspace(&fs, &c);
+    let id = w.open(&PathBuf::from("/w/support.json")).expect("opens");
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "crashed work"}));
+    c.advance(600);
+    w.tick();
+    drop(w);
+    // The next run opens the file directly and edits it: the old entry must survive.
+    let mut w2 = workspace(&fs, &c);
+    let id = w2.open(&PathBuf::from("/w/support.json")).expect("opens");
+    edit(&mut w2, id, json!({"op": "rename_graph", "name": "new work"}));
+    c.advance(600);
+    w2.tick();
+    let (pending, _) = w2.pending_recovery();
+    assert_eq!(pending.len(), 1);
+    assert!(pending[0].text.contains("crashed work"));
+    let refused = w2.restore(&pending[0].key).expect_err("the file is open");
+    assert_eq!(refused[0].code, crate::workspace::codes::ALREADY_OPEN);
+    w2.close(id, true).expect("close");
+    let restored = w2.restore(&pending[0].key).expect("restores now");
+    assert!(w2.get(restored).expect("doc").text().contains("crashed work"));
+}

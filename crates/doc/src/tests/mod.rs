@@ -4,6 +4,7 @@
 mod journal;
 mod save;
 mod session;
+mod undo_props;
 mod workspace;
 
 use std::path::PathBuf;

@@ -163,3 +163,32 @@ fn new_documents_are_clean_untitled_and_need_save_as() {
     assert_eq!(w.recent(), [PathBuf::from("/w/new.json")]);
     assert_eq!(w.find_by_path(Path::new("/w/new.json")), Some(ex));
 }
+
+#[test]
+fn hostile_files_give_diagnostics_not_panics() {
+    let c = clock();
+    let fs = FakeFs::new();
+    let mut w = workspace(&fs, &c);
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("/w/empty.json", Vec::new()),
+        ("/w/binary.json", vec![0xff, 0xfe, 0x00, 0x81]),
+        ("/w/deep.json", format!("{}{}", "[".repeat(10_000), "]".repeat(10_000)).into_bytes()),
+        ("/w/array.json", b"[1, 2, 3]".to_vec()),
+        ("/w/weave.json", br#"{"version": "1", "state_modules": [], "entry_point": "a"}"#.to_vec()),
+        ("/w/GRAPH.md", b"---\nspec_version: 1.0\n---\n".to_vec()),
+        ("/w/dupe.json", br#"{"nodes": [], "nodes": []}"#.to_vec()),
+    ];
+    for (path, bytes) in cases {
+        fs.put(path, &bytes);
+        let d = w.open(Path::new(path)).expect_err(path);
+        assert!(d.iter().any(|d| d.is_error()), "{path}: {d:?}");
+    }
+    assert!(w.ids().is_empty());
+    // A broken layout sidecar is a warning; the document opens with layout_missing.
+    fs.put("/w/ok.json", EXAMPLE);
+    fs.put("/w/ok.layout.json", "{\"version\": 1, \"positions\": {\"a\": {\"x\": \"no\"}}}");
+    let id = w.open(Path::new("/w/ok.json")).expect("opens");
+    let s = w.get(id).expect("doc");
+    assert!(s.layout_missing());
+    assert_eq!(s.notices()[0].code, crate::layout::codes::BAD_LAYOUT);
+}

@@ -143,7 +143,12 @@ mod tests {
 
     #[test]
     fn renders_cel_that_parses_back() {
-        for t in [Test::Eq(Value::from("a\"b")), Test::Neq(Value::Null), Test::In(vec![Value::from(1)]), Test::Lt(Value::from(2))] {
+        for t in [
+            Test::Eq(Value::from("a\"b")),
+            Test::Neq(Value::Null),
+            Test::In(vec![Value::from(1)]),
+            Test::Lt(Value::from(2)),
+        ] {
             let cel = t.to_cel("value").unwrap_or_default();
             assert_eq!(parse_cel(&cel), Some(("value".into(), t.clone())), "{cel}");
         }

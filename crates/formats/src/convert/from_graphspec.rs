@@ -19,8 +19,8 @@ use trellis_spec::{GraphSpec, ReducerName, END, START};
 use super::cel::Test;
 use super::loss::{codes, Conversion, Loss};
 use crate::weaveflow::{
-    builtin, path_problem, EdgeCondition, GraphDefinition, GraphEdge, GraphNode, StateBinding, StateModuleRef,
-    WeaveflowDoc, DEFAULT_VERSION, END_NODE,
+    builtin, path_problem, EdgeCondition, GraphDefinition, GraphEdge, GraphNode, StateBinding,
+    StateModuleRef, WeaveflowDoc, DEFAULT_VERSION, END_NODE,
 };
 
 /// Settings of the conversion.
@@ -105,7 +105,11 @@ fn edges(spec: &GraphSpec, def: &mut GraphDefinition, losses: &mut Vec<Loss>) ->
         }
     }
     match starts.as_slice() {
-        [] => losses.push(Loss::new(codes::ENTRY, "/edges", "the graph has no __start__ edge, so entry_point is not set")),
+        [] => losses.push(Loss::new(
+            codes::ENTRY,
+            "/edges",
+            "the graph has no __start__ edge, so entry_point is not set",
+        )),
         [one] => def.entry_point = spec.edges[*one].to.clone(),
         many => {
             let id = unique_id(spec, "start");
@@ -121,8 +125,22 @@ fn edges(spec: &GraphSpec, def: &mut GraphDefinition, losses: &mut Vec<Loss>) ->
             let mut config = Map::new();
             config.insert("value".into(), Value::Bool(true));
             let mut state = IndexMap::new();
-            state.insert("target".to_owned(), StateBinding { path: format!("shared.{id}"), reducer: String::new() });
-            def.nodes.insert(0, GraphNode { id: id.clone(), name: id.clone(), type_name: "state_set".into(), description: String::new(), config, state, policy: None });
+            state.insert(
+                "target".to_owned(),
+                StateBinding { path: format!("shared.{id}"), reducer: String::new() },
+            );
+            def.nodes.insert(
+                0,
+                GraphNode {
+                    id: id.clone(),
+                    name: id.clone(),
+                    type_name: "state_set".into(),
+                    description: String::new(),
+                    config,
+                    state,
+                    policy: None,
+                },
+            );
             def.entry_point = id.clone();
             for t in targets {
                 def.edges.push(GraphEdge { from: id.clone(), to: t.to_owned(), ..GraphEdge::default() });
@@ -138,8 +156,15 @@ fn edges(spec: &GraphSpec, def: &mut GraphDefinition, losses: &mut Vec<Loss>) ->
         let to = if e.to == END { END_NODE.to_owned() } else { e.to.clone() };
         if !pairs.insert((e.from.clone(), to.clone())) {
             losses.push(
-                Loss::new(codes::EDGE, format!("/edges/{i}"), format!("a second edge \"{}\" -> \"{}\" is dropped: Weaveflow refuses duplicate pairs", e.from, e.to))
-                    .on_edge(i, &e.from, &e.to),
+                Loss::new(
+                    codes::EDGE,
+                    format!("/edges/{i}"),
+                    format!(
+                        "a second edge \"{}\" -> \"{}\" is dropped: Weaveflow refuses duplicate pairs",
+                        e.from, e.to
+                    ),
+                )
+                .on_edge(i, &e.from, &e.to),
             );
             continue;
         }
@@ -155,8 +180,16 @@ fn edges(spec: &GraphSpec, def: &mut GraphDefinition, losses: &mut Vec<Loss>) ->
                     let mut config = Map::new();
                     config.insert("expression".into(), Value::String(expression));
                     let mut state = IndexMap::new();
-                    state.insert(ALIAS.to_owned(), StateBinding { path: format!("shared.{channel}"), reducer: String::new() });
-                    condition = Some(EdgeCondition { type_name: "state_expression".into(), config, state, ..Default::default() });
+                    state.insert(
+                        ALIAS.to_owned(),
+                        StateBinding { path: format!("shared.{channel}"), reducer: String::new() },
+                    );
+                    condition = Some(EdgeCondition {
+                        type_name: "state_expression".into(),
+                        config,
+                        state,
+                        ..Default::default()
+                    });
                     if matches!(test, Test::Neq(_)) {
                         losses.push(
                             Loss::new(codes::CONDITION_APPROXIMATE, format!("/edges/{i}/when"), format!(
@@ -206,7 +239,8 @@ fn branch_rules(spec: &GraphSpec, def: &mut GraphDefinition, losses: &mut Vec<Lo
     }
     let mut added = Vec::new();
     for (from, idx) in &by_source {
-        let conditional: Vec<&GraphEdge> = idx.iter().map(|&i| &def.edges[i]).filter(|e| e.condition.is_some()).collect();
+        let conditional: Vec<&GraphEdge> =
+            idx.iter().map(|&i| &def.edges[i]).filter(|e| e.condition.is_some()).collect();
         if conditional.is_empty() {
             continue;
         }
@@ -267,7 +301,8 @@ fn exclusive(edges: &[&GraphEdge]) -> bool {
 /// A node with no outgoing edge ends its branch in GraphSpec; Weaveflow needs the edge.
 fn ends(def: &mut GraphDefinition) {
     let with_edges: HashSet<String> = def.edges.iter().map(|e| e.from.clone()).collect();
-    let missing: Vec<String> = def.nodes.iter().map(|n| n.id.clone()).filter(|id| !with_edges.contains(id)).collect();
+    let missing: Vec<String> =
+        def.nodes.iter().map(|n| n.id.clone()).filter(|id| !with_edges.contains(id)).collect();
     for id in missing {
         def.edges.push(GraphEdge { from: id, to: END_NODE.into(), ..GraphEdge::default() });
     }
@@ -277,9 +312,14 @@ fn channel_losses(spec: &GraphSpec, used: &HashSet<String>, losses: &mut Vec<Los
     for (name, c) in &spec.channels {
         let at = format!("/channels/{}", name.replace('~', "~0").replace('/', "~1"));
         if let Some(problem) = path_problem(&format!("shared.{name}")) {
-            losses.push(Loss::new(codes::CHANNEL, &*at, format!("channel \"{name}\" cannot be a state path: {problem}")).on(
-                trellis_spec::Element::Channel { name: name.clone() },
-            ));
+            losses.push(
+                Loss::new(
+                    codes::CHANNEL,
+                    &*at,
+                    format!("channel \"{name}\" cannot be a state path: {problem}"),
+                )
+                .on(trellis_spec::Element::Channel { name: name.clone() }),
+            );
         }
         if !used.contains(name) {
             losses.push(

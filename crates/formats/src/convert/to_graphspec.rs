@@ -27,7 +27,11 @@ pub fn to_graphspec(doc: &WeaveflowDoc) -> Conversion<GraphSpec> {
     let mut edges = Vec::new();
     let entry = def.entry_point.trim();
     if entry.is_empty() {
-        losses.push(Loss::new(codes::ENTRY, "/entry_point", "the graph has no entry_point, so no __start__ edge was written"));
+        losses.push(Loss::new(
+            codes::ENTRY,
+            "/entry_point",
+            "the graph has no entry_point, so no __start__ edge was written",
+        ));
     } else {
         edges.push(EdgeSpec { from: START.into(), to: entry.into(), when: None });
     }
@@ -54,21 +58,37 @@ pub fn to_graphspec(doc: &WeaveflowDoc) -> Conversion<GraphSpec> {
 
 fn graph_losses(def: &GraphDefinition, losses: &mut Vec<Loss>) {
     if !def.description.trim().is_empty() {
-        losses.push(Loss::new(codes::DESCRIPTION, "/description", "the graph description has no GraphSpec field"));
+        losses.push(Loss::new(
+            codes::DESCRIPTION,
+            "/description",
+            "the graph description has no GraphSpec field",
+        ));
     }
     if !def.state_modules.is_empty() {
-        let names: Vec<String> = def.state_modules.iter().map(|m| format!("{}@{}", m.name, m.version)).collect();
+        let names: Vec<String> =
+            def.state_modules.iter().map(|m| format!("{}@{}", m.name, m.version)).collect();
         losses.push(Loss::new(
             codes::STATE_MODULES,
             "/state_modules",
-            format!("state modules {} have no GraphSpec equivalent (channels are declared instead)", names.join(", ")),
+            format!(
+                "state modules {} have no GraphSpec equivalent (channels are declared instead)",
+                names.join(", ")
+            ),
         ));
     }
     if def.policy.is_some() {
-        losses.push(Loss::new(codes::POLICY, "/policy", "the graph policy (limits, node defaults) has no GraphSpec field"));
+        losses.push(Loss::new(
+            codes::POLICY,
+            "/policy",
+            "the graph policy (limits, node defaults) has no GraphSpec field",
+        ));
     }
     if !def.metadata.is_empty() {
-        let what = if def.metadata.contains_key("web") { "metadata (including the Workbench's node positions)" } else { "metadata" };
+        let what = if def.metadata.contains_key("web") {
+            "metadata (including the Workbench's node positions)"
+        } else {
+            "metadata"
+        };
         losses.push(Loss::new(
             codes::METADATA,
             "/metadata",
@@ -80,11 +100,15 @@ fn graph_losses(def: &GraphDefinition, losses: &mut Vec<Loss>) {
 /// Channels from binding paths, in order of first appearance.
 fn channels(def: &GraphDefinition, losses: &mut Vec<Loss>) -> IndexMap<String, ChannelSpec> {
     let mut out: IndexMap<String, ChannelSpec> = IndexMap::new();
-    let node_bindings = def.nodes.iter().enumerate().flat_map(|(i, n)| {
-        n.state.iter().map(move |(port, b)| (format!("/nodes/{i}/state/{port}"), b))
-    });
+    let node_bindings = def
+        .nodes
+        .iter()
+        .enumerate()
+        .flat_map(|(i, n)| n.state.iter().map(move |(port, b)| (format!("/nodes/{i}/state/{port}"), b)));
     let edge_bindings = def.edges.iter().enumerate().flat_map(|(i, e)| {
-        e.condition.iter().flat_map(move |c| c.state.iter().map(move |(port, b)| (format!("/edges/{i}/condition/state/{port}"), b)))
+        e.condition.iter().flat_map(move |c| {
+            c.state.iter().map(move |(port, b)| (format!("/edges/{i}/condition/state/{port}"), b))
+        })
     });
     for (at, b) in node_bindings.chain(edge_bindings) {
         let path = b.path.trim();
@@ -97,7 +121,9 @@ fn channels(def: &GraphDefinition, losses: &mut Vec<Loss>) -> IndexMap<String, C
             losses.push(Loss::new(
                 codes::REDUCER,
                 format!("{at}/reducer"),
-                format!("reducer \"{r}\" on \"{path}\" has no GraphSpec equivalent; the channel uses last_write"),
+                format!(
+                    "reducer \"{r}\" on \"{path}\" has no GraphSpec equivalent; the channel uses last_write"
+                ),
             ));
         }
     }
@@ -112,12 +138,17 @@ fn nodes(def: &GraphDefinition, losses: &mut Vec<Loss>) -> Vec<NodeSpec> {
         let name = n.name.trim();
         if (!name.is_empty() && name != id) || !n.description.trim().is_empty() {
             losses.push(
-                Loss::new(codes::NODE_LABEL, &*at, format!("node \"{id}\": its name and description have no GraphSpec field"))
-                    .on_node(id),
+                Loss::new(
+                    codes::NODE_LABEL,
+                    &*at,
+                    format!("node \"{id}\": its name and description have no GraphSpec field"),
+                )
+                .on_node(id),
             );
         }
         if !n.state.is_empty() {
-            let ports: Vec<String> = n.state.iter().map(|(p, b)| format!("{p} -> {}", b.path.trim())).collect();
+            let ports: Vec<String> =
+                n.state.iter().map(|(p, b)| format!("{p} -> {}", b.path.trim())).collect();
             losses.push(
                 Loss::new(
                     codes::STATE_BINDINGS,
@@ -132,14 +163,22 @@ fn nodes(def: &GraphDefinition, losses: &mut Vec<Loss>) -> Vec<NodeSpec> {
         }
         if n.policy.is_some() {
             losses.push(
-                Loss::new(codes::POLICY, format!("{at}/policy"), format!("node \"{id}\": its execution policy has no GraphSpec field"))
-                    .on_node(id),
+                Loss::new(
+                    codes::POLICY,
+                    format!("{at}/policy"),
+                    format!("node \"{id}\": its execution policy has no GraphSpec field"),
+                )
+                .on_node(id),
             );
         }
         if n.type_name.trim() == "subgraph" {
             losses.push(
-                Loss::new(codes::NODE_TYPE, format!("{at}/type"), format!("node \"{id}\": subgraphs have no GraphSpec equivalent"))
-                    .on_node(id),
+                Loss::new(
+                    codes::NODE_TYPE,
+                    format!("{at}/type"),
+                    format!("node \"{id}\": subgraphs have no GraphSpec equivalent"),
+                )
+                .on_node(id),
             );
         }
         let type_name = Some(n.type_name.trim()).filter(|t| !t.is_empty()).map(str::to_owned);
@@ -155,13 +194,21 @@ fn translate(c: &EdgeCondition) -> Result<(String, Test, Option<String>), String
         "state_expression" => {
             let expr = c.config.get("expression").and_then(Value::as_str).unwrap_or_default();
             let Some((alias, test)) = parse_cel(expr) else {
-                return Err(format!("the CEL expression `{expr}` is not a single comparison of one input with a literal"));
+                return Err(format!(
+                    "the CEL expression `{expr}` is not a single comparison of one input with a literal"
+                ));
             };
             let Some(b) = c.state.get(&alias) else {
                 return Err(format!("the expression reads inputs.{alias}, which is not bound"));
             };
-            let approx = matches!(test, Test::Eq(Value::Array(_) | Value::Object(_)) | Test::Neq(Value::Array(_) | Value::Object(_)))
-                .then(|| "GraphSpec compares lists and objects by reference, so this equality never holds there".to_owned());
+            let approx = matches!(
+                test,
+                Test::Eq(Value::Array(_) | Value::Object(_)) | Test::Neq(Value::Array(_) | Value::Object(_))
+            )
+            .then(|| {
+                "GraphSpec compares lists and objects by reference, so this equality never holds there"
+                    .to_owned()
+            });
             Ok((b.path.trim().to_owned(), test, approx))
         }
         "expression_conditions" => {
@@ -203,7 +250,9 @@ fn graph_edges(def: &GraphDefinition, edges: &mut Vec<EdgeSpec>, losses: &mut Ve
                 Loss::new(
                     codes::FAILURE_ROUTE,
                     format!("{at}/failure"),
-                    format!("failure route \"{from}\" -> \"{to}\" is dropped: GraphSpec has no error routing"),
+                    format!(
+                        "failure route \"{from}\" -> \"{to}\" is dropped: GraphSpec has no error routing"
+                    ),
                 )
                 .on_edge(i, from, to),
             );
@@ -242,7 +291,12 @@ fn graph_edges(def: &GraphDefinition, edges: &mut Vec<EdgeSpec>, losses: &mut Ve
 /// every true guard and every static edge. A default edge can keep its meaning only beside a
 /// single translated eq/neq/truthy guard (as the complement); otherwise the difference is
 /// reported.
-fn default_edges(def: &GraphDefinition, tests: &[Option<(String, Test)>], edges: &mut [EdgeSpec], losses: &mut Vec<Loss>) {
+fn default_edges(
+    def: &GraphDefinition,
+    tests: &[Option<(String, Test)>],
+    edges: &mut [EdgeSpec],
+    losses: &mut Vec<Loss>,
+) {
     // Non-failure edge indices by source, in document order, in one pass.
     let mut by_source: IndexMap<&str, Vec<usize>> = IndexMap::new();
     for (i, e) in def.edges.iter().enumerate() {
@@ -251,11 +305,13 @@ fn default_edges(def: &GraphDefinition, tests: &[Option<(String, Test)>], edges:
         }
     }
     for (from, idx) in by_source {
-        let conditional: Vec<usize> = idx.iter().copied().filter(|&i| def.edges[i].condition.is_some()).collect();
+        let conditional: Vec<usize> =
+            idx.iter().copied().filter(|&i| def.edges[i].condition.is_some()).collect();
         if conditional.is_empty() {
             continue;
         }
-        let defaults: Vec<usize> = idx.iter().copied().filter(|&i| def.edges[i].condition.is_none()).collect();
+        let defaults: Vec<usize> =
+            idx.iter().copied().filter(|&i| def.edges[i].condition.is_none()).collect();
         // Only translated guards can fire together; untranslated ones were reported already.
         let translated: Vec<usize> = conditional.iter().copied().filter(|&i| tests[i].is_some()).collect();
         if translated.len() > 1 && !exclusive(translated.iter().map(|&i| tests[i].as_ref())) {

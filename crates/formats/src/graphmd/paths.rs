@@ -494,7 +494,14 @@ fn metric(p: &Partial, m: Metric) -> f64 {
     }
 }
 
+#[derive(Debug, Clone, Copy)]
 struct TooMany;
+
+/// A memo key: (unrolled node, where to stop, whether this is the top level rather than a
+/// parallel branch).
+type Key = (usize, Option<usize>, bool);
+/// Partial paths per (node, stop), or "too many".
+type WalkMemo = HashMap<(usize, Option<usize>), Result<Rc<Vec<Partial>>, TooMany>>;
 
 /// Worst partial path per (node, stop, top level).
 type BestMemo = HashMap<(usize, Option<usize>, bool), Option<Rc<Partial>>>;
@@ -544,16 +551,19 @@ impl<'a> Walker<'a> {
         p.then(orig, rest)
     }
 
-    /// Every partial path from `x` until `stop` (exclusive), an exit, or a dead end.
-    fn walk(
-        &self,
-        x: usize,
-        stop: Option<usize>,
-        memo: &mut HashMap<(usize, Option<usize>), Rc<Vec<Partial>>>,
-    ) -> Result<Rc<Vec<Partial>>, TooMany> {
+    /// Every partial path from `x` until `stop` (exclusive), an exit, or a dead end. Memoized,
+    /// including the "too many" answer. Call [`Walker::warm`] first so that the recursion
+    /// below only ever finds memoized answers (a long chain must not overflow the stack).
+    fn walk(&self, x: usize, stop: Option<usize>, memo: &mut WalkMemo) -> Result<Rc<Vec<Partial>>, TooMany> {
         if let Some(r) = memo.get(&(x, stop)) {
-            return Ok(r.clone());
+            return r.clone();
         }
+        let r = self.walk_uncached(x, stop, memo);
+        memo.insert((x, stop), r.clone());
+        r
+    }
+
+    fn walk_uncached(&self, x: usize, stop: Option<usize>, memo: &mut WalkMemo) -> Result<Rc<Vec<Partial>>, TooMany> {
         let head = Partial::start(self, x);
         let mut out: Vec<Partial> = Vec::new();
         if self.exits[x] || self.alts[x].is_empty() {
@@ -618,9 +628,53 @@ impl<'a> Walker<'a> {
                 }
             }
         }
-        let r = Rc::new(out);
-        memo.insert((x, stop), r.clone());
-        Ok(r)
+        Ok(Rc::new(out))
+    }
+
+    /// The memo keys `(node, stop, top level)` that answering `key` needs.
+    fn deps(&self, (x, stop, top): Key) -> Vec<Key> {
+        let mut out = Vec::new();
+        for alt in &self.alts[x] {
+            match alt {
+                Alt::Edge { to, .. } if Some(*to) != stop => out.push((*to, stop, top)),
+                Alt::Edge { .. } => {}
+                Alt::Fork { branches, join } => {
+                    let until = join.or(stop);
+                    for (b, _) in branches {
+                        if Some(*b) != until {
+                            out.push((*b, until, join.is_some() || !top));
+                        }
+                    }
+                    if let Some(j) = join.filter(|j| Some(*j) != stop) {
+                        out.push((j, stop, top));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Calls `visit` on every key `root` depends on, dependencies first, without recursion:
+    /// afterwards the memoized recursive functions answer `root` one level deep.
+    fn warm(&self, root: Key, mut visit: impl FnMut(Key)) {
+        let mut done: HashSet<Key> = HashSet::new();
+        let mut stack = vec![(root, false)];
+        while let Some((k, expanded)) = stack.pop() {
+            if done.contains(&k) {
+                continue;
+            }
+            if expanded {
+                visit(k);
+                done.insert(k);
+                continue;
+            }
+            stack.push((k, true));
+            for d in self.deps(k) {
+                if !done.contains(&d) {
+                    stack.push((d, false));
+                }
+            }
+        }
     }
 
     /// How many partial paths `walk` would return (saturating).
@@ -879,6 +933,10 @@ pub fn analyse(t: &Topology, diagnostics: &[Diagnostic], prices: Option<&PriceTa
     let w = Walker::new(t, u, prices);
     let mut notes = Vec::new();
     let mut memo = HashMap::new();
+    let root: Key = (entry, None, true);
+    w.warm(root, |(x, stop, _)| {
+        let _ = w.walk(x, stop, &mut memo);
+    });
     let (mode, mut paths, path_count) = match w.walk(entry, None, &mut memo) {
         Ok(all) => {
             let reports: Vec<PathReport> =
@@ -887,10 +945,18 @@ pub fn analyse(t: &Topology, diagnostics: &[Diagnostic], prices: Option<&PriceTa
             (Mode::Exhaustive, reports, n)
         }
         Err(TooMany) => {
-            let count = w.count(entry, None, true, &mut HashMap::new());
+            let mut counts = HashMap::new();
+            w.warm(root, |(x, stop, top)| {
+                w.count(x, stop, top, &mut counts);
+            });
+            let count = w.count(entry, None, true, &mut counts);
             let mut reports: Vec<PathReport> = Vec::new();
             for m in [Metric::Cost, Metric::Tokens, Metric::Latency] {
-                if let Some(p) = w.best(entry, None, true, m, &mut HashMap::new()) {
+                let mut bests = HashMap::new();
+                w.warm(root, |(x, stop, top)| {
+                    w.best(x, stop, top, m, &mut bests);
+                });
+                if let Some(p) = w.best(entry, None, true, m, &mut bests) {
                     let r = w.report(&p, &budget);
                     if !reports.iter().any(|x| x.nodes == r.nodes && x.edges == r.edges) {
                         reports.push(r);

@@ -64,8 +64,25 @@ impl Scalar {
 // Equality is about content: where a value was read from (spans) and its exact source text
 // do not make two trees different.
 impl PartialEq for Scalar {
+    /// Same text and same meaning: two strings are equal however they are quoted (`abc`,
+    /// `'abc'`, a literal block); a plain `1.5` (a number) is not the string `"1.5"`.
     fn eq(&self, other: &Self) -> bool {
-        self.value == other.value && self.style == other.style
+        self.value == other.value
+            && (self.style == other.style
+                || matches!((self.resolve(), other.resolve()), (Resolved::Str(_), Resolved::Str(_))))
+    }
+}
+
+// Flow or block style is presentation, not content.
+impl PartialEq for Seq {
+    fn eq(&self, other: &Self) -> bool {
+        self.items == other.items
+    }
+}
+
+impl PartialEq for Map {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries == other.entries
     }
 }
 
@@ -151,7 +168,7 @@ fn is_core_float(s: &str) -> bool {
 }
 
 /// A sequence and whether it was written in flow style (`[a, b]`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Seq {
     pub items: Vec<Yaml>,
     pub flow: bool,
@@ -166,7 +183,7 @@ pub struct Entry {
 }
 
 /// A mapping in the author's key order, and whether it was written in flow style (`{a: 1}`).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct Map {
     pub entries: Vec<Entry>,
     pub flow: bool,

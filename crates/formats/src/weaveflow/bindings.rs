@@ -17,7 +17,9 @@ pub fn path_problem(path: &str) -> Option<String> {
         return Some(format!("state binding path \"{p}\" must start with \"shared.\" or \"scopes.\""));
     }
     if p == root {
-        return Some(format!("state binding path \"{p}\" is a bare root; name a field under it (\"{root}.field\")"));
+        return Some(format!(
+            "state binding path \"{p}\" is a bare root; name a field under it (\"{root}.field\")"
+        ));
     }
     if p.split('.').any(str::is_empty) {
         return Some(format!("state binding path \"{p}\" has an empty segment"));
@@ -33,9 +35,8 @@ pub fn reducer_ok(reducer: &str) -> bool {
     let Some((name, version)) = reducer.rsplit_once('.') else { return false };
     let name_ok = !name.is_empty()
         && name.split('.').all(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
-    let version_ok = version.len() > 1
-        && version.starts_with('v')
-        && version[1..].chars().all(|c| c.is_ascii_digit());
+    let version_ok =
+        version.len() > 1 && version.starts_with('v') && version[1..].chars().all(|c| c.is_ascii_digit());
     name_ok && version_ok
 }
 

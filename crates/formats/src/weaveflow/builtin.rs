@@ -36,7 +36,9 @@ impl Kind {
             Kind::Array => "an array".into(),
             Kind::StringArray => "an array of strings".into(),
             Kind::Object => "an object".into(),
-            Kind::OneOf(v) => format!("one of {}", v.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", ")),
+            Kind::OneOf(v) => {
+                format!("one of {}", v.iter().map(|s| format!("\"{s}\"")).collect::<Vec<_>>().join(", "))
+            }
         }
     }
 
@@ -107,8 +109,18 @@ const SOURCE_TARGET: Ports = Ports::Fixed { names: &["source", "target"], requir
 /// Weaveflow's node types (`nodes-and-tools.md@2e88796`, `node/plan`, `node/supervisor`; shapes
 /// from the examples at 9ae3512 and 986f8ac).
 pub const NODE_TYPES: &[BuiltinType] = &[
-    BuiltinType { name: "llm_turn", description: "One model call on a conversation.", config: OPEN, ports: Ports::Unchecked },
-    BuiltinType { name: "agent", description: "A model with tools, looping until it answers.", config: OPEN, ports: Ports::Unchecked },
+    BuiltinType {
+        name: "llm_turn",
+        description: "One model call on a conversation.",
+        config: OPEN,
+        ports: Ports::Unchecked,
+    },
+    BuiltinType {
+        name: "agent",
+        description: "A model with tools, looping until it answers.",
+        config: OPEN,
+        ports: Ports::Unchecked,
+    },
     BuiltinType {
         name: "tool_execution",
         description: "Runs the tool calls of the last model message.",
@@ -121,7 +133,12 @@ pub const NODE_TYPES: &[BuiltinType] = &[
         config: OPEN,
         ports: Ports::Fixed { names: &["value"], required: &[] },
     },
-    BuiltinType { name: "subgraph", description: "Runs another graph.", config: OPEN, ports: Ports::Unchecked },
+    BuiltinType {
+        name: "subgraph",
+        description: "Runs another graph.",
+        config: OPEN,
+        ports: Ports::Unchecked,
+    },
     BuiltinType {
         name: "supervisor",
         description: "Routes work to worker nodes and decides when to finish.",
@@ -156,7 +173,12 @@ pub const NODE_TYPES: &[BuiltinType] = &[
         config: OPEN,
         ports: Ports::Fixed { names: &["supervisor", "result"], required: &[] },
     },
-    BuiltinType { name: "plan_generator", description: "Writes a plan.", config: OPEN, ports: Ports::Unchecked },
+    BuiltinType {
+        name: "plan_generator",
+        description: "Writes a plan.",
+        config: OPEN,
+        ports: Ports::Unchecked,
+    },
     BuiltinType {
         name: "state_set",
         description: "Writes a constant value to a path.",

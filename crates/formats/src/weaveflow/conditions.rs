@@ -51,7 +51,10 @@ fn expression_conditions(c: &EdgeCondition, at: &str, out: &mut Vec<Problem>) {
         let ok = matches!(m.as_str().map(str::trim), Some("" | "all" | "any"));
         if !ok {
             let shown = m.as_str().map_or_else(|| m.to_string(), |s| format!("\"{s}\""));
-            out.push(Problem::error(pointer_push(at, "match"), format!("expression condition match {shown} is invalid")));
+            out.push(Problem::error(
+                pointer_push(at, "match"),
+                format!("expression condition match {shown} is invalid"),
+            ));
         }
     }
     for k in c.config.keys().filter(|k| !matches!(k.as_str(), "match" | "expressions")) {
@@ -67,11 +70,13 @@ fn expression_conditions(c: &EdgeCondition, at: &str, out: &mut Vec<Problem>) {
                 expression(e, &pointer_push(&list_at, &i.to_string()), 0, out);
             }
         }
-        Some(Value::Array(_)) | None | Some(Value::Null) => out.push(Problem::error(
+        Some(Value::Array(_)) | None | Some(Value::Null) => {
+            out.push(Problem::error(list_at, "expression condition requires at least one expression".into()))
+        }
+        Some(other) => out.push(Problem::error(
             list_at,
-            "expression condition requires at least one expression".into(),
+            format!("expression condition expressions must be an array, got {other}"),
         )),
-        Some(other) => out.push(Problem::error(list_at, format!("expression condition expressions must be an array, got {other}"))),
     }
 }
 
@@ -93,7 +98,10 @@ fn expression(e: &Value, at: &str, depth: usize, out: &mut Vec<Problem>) {
         return;
     };
     if depth > MAX_EXPRESSION_DEPTH {
-        out.push(Problem::error(at.to_owned(), format!("expression is nested more than {MAX_EXPRESSION_DEPTH} levels deep")));
+        out.push(Problem::error(
+            at.to_owned(),
+            format!("expression is nested more than {MAX_EXPRESSION_DEPTH} levels deep"),
+        ));
         return;
     }
     for k in obj.keys().filter(|k| !matches!(k.as_str(), "value1" | "op" | "value2" | "logic" | "children")) {
@@ -102,10 +110,16 @@ fn expression(e: &Value, at: &str, depth: usize, out: &mut Vec<Problem>) {
     if is_set(obj, "logic") {
         let logic = obj.get("logic").and_then(Value::as_str).unwrap_or_default().trim().to_owned();
         if is_set(obj, "value1") || is_set(obj, "op") || is_set(obj, "value2") {
-            out.push(Problem::error(at.to_owned(), "composite expression must not set value1/op/value2".into()));
+            out.push(Problem::error(
+                at.to_owned(),
+                "composite expression must not set value1/op/value2".into(),
+            ));
         }
         if !matches!(logic.as_str(), "and" | "or" | "not") {
-            out.push(Problem::error(pointer_push(at, "logic"), format!("composite expression logic \"{logic}\" is invalid")));
+            out.push(Problem::error(
+                pointer_push(at, "logic"),
+                format!("composite expression logic \"{logic}\" is invalid"),
+            ));
         }
         let children: &[Value] = obj.get("children").and_then(Value::as_array).map_or(&[], Vec::as_slice);
         if logic == "not" && children.len() != 1 {
@@ -126,13 +140,21 @@ fn expression(e: &Value, at: &str, depth: usize, out: &mut Vec<Problem>) {
         return;
     }
     if is_set(obj, "children") {
-        out.push(Problem::error(pointer_push(at, "children"), "leaf expression must not set children".into()));
+        out.push(Problem::error(
+            pointer_push(at, "children"),
+            "leaf expression must not set children".into(),
+        ));
     }
     let value1 = obj.get("value1").and_then(Value::as_str).unwrap_or_default().trim();
     if value1.is_empty() {
         out.push(Problem::error(pointer_push(at, "value1"), "expression value1 is required".into()));
     } else {
-        let root = value1.trim_start_matches('$').trim_start_matches('.').split(['.', '[']).next().unwrap_or_default();
+        let root = value1
+            .trim_start_matches('$')
+            .trim_start_matches('.')
+            .split(['.', '['])
+            .next()
+            .unwrap_or_default();
         if matches!(root, "shared" | "scopes" | "runtime" | "internal") {
             out.push(Problem::error(
                 pointer_push(at, "value1"),

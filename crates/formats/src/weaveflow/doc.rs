@@ -195,7 +195,8 @@ mod tests {
             ..Default::default()
         });
         let doc = WeaveflowDoc::from_definition(d);
-        let keys: Vec<_> = doc.value()["nodes"][0].as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+        let keys: Vec<_> =
+            doc.value()["nodes"][0].as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
         assert_eq!(keys, ["id", "name", "type", "state"]);
     }
 }

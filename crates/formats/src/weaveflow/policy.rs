@@ -105,7 +105,10 @@ impl Check<'_> {
             if !ERROR_CLASSES.contains(&c.trim()) {
                 self.push(
                     &pointer_push(&pointer_push(base, key), &i.to_string()),
-                    format!("{name} error class \"{c}\" is invalid; expected one of: {}", ERROR_CLASSES.join(", ")),
+                    format!(
+                        "{name} error class \"{c}\" is invalid; expected one of: {}",
+                        ERROR_CLASSES.join(", ")
+                    ),
                 );
             }
         }
@@ -121,7 +124,10 @@ impl Check<'_> {
         self.duration(&rb, "max_interval", "retry max_interval", &r.max_interval);
         if let Some(m) = &r.backoff_multiplier {
             if m.as_f64().is_some_and(|m| m < 1.0) {
-                self.push(&pointer_push(&rb, "backoff_multiplier"), format!("retry backoff_multiplier {m} must be at least 1"));
+                self.push(
+                    &pointer_push(&rb, "backoff_multiplier"),
+                    format!("retry backoff_multiplier {m} must be at least 1"),
+                );
             }
         }
         if let Some(j) = &r.jitter {
@@ -136,7 +142,11 @@ impl Check<'_> {
 
 /// Checks a node's `policy` (`base` is `/nodes/<i>/policy`).
 pub fn check_node(node_id: &str, base: &str, p: &ExecutionPolicy, out: &mut Vec<Diagnostic>) {
-    let mut c = Check { out, prefix: format!("node \"{node_id}\" execution policy: "), node: Some(node_id.to_owned()) };
+    let mut c = Check {
+        out,
+        prefix: format!("node \"{node_id}\" execution policy: "),
+        node: Some(node_id.to_owned()),
+    };
     c.execution(base, p);
 }
 

@@ -192,7 +192,8 @@ impl Reader {
                 );
                 continue;
             }
-            self.diags.push(Diagnostic::error(codes::UNKNOWN_FIELD, format!("json: unknown field \"{k}\"")).at(at));
+            self.diags
+                .push(Diagnostic::error(codes::UNKNOWN_FIELD, format!("json: unknown field \"{k}\"")).at(at));
         }
         Some(Fields { map, ptr: ptr.to_owned(), go: go_static(go_type) })
     }
@@ -280,9 +281,11 @@ impl Reader {
         let Some((v, at)) = f.get(field) else { return Vec::new() };
         match v {
             Value::Null => Vec::new(),
-            Value::Array(items) => {
-                items.iter().enumerate().map(|(i, item)| each(self, item, &pointer_push(&at, &i.to_string()))).collect()
-            }
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| each(self, item, &pointer_push(&at, &i.to_string())))
+                .collect(),
             other => {
                 self.wrong(other, &at, &format!("{}.{field}", f.go), &format!("[]{go_type}"));
                 Vec::new()
@@ -339,7 +342,10 @@ impl Reader {
             let bp = pointer_push(&at, port);
             let binding = self
                 .fields(b, &bp, &format!("{}.state", f.go), "dsl.StateBinding", BINDING_FIELDS)
-                .map(|bf| StateBinding { path: self.string(&bf, "path"), reducer: self.string(&bf, "reducer") })
+                .map(|bf| StateBinding {
+                    path: self.string(&bf, "path"),
+                    reducer: self.string(&bf, "reducer"),
+                })
                 .unwrap_or_default();
             out.insert(port.clone(), binding);
         }
@@ -351,7 +357,8 @@ impl Reader {
             return GraphEdge::default();
         };
         let condition = f.get("condition").and_then(|(v, at)| {
-            let c = self.fields(v, &at, "GraphEdgeSpec.condition", "dsl.EdgeConditionSpec", CONDITION_FIELDS)?;
+            let c =
+                self.fields(v, &at, "GraphEdgeSpec.condition", "dsl.EdgeConditionSpec", CONDITION_FIELDS)?;
             Some(EdgeCondition {
                 id: self.string(&c, "id"),
                 type_name: self.string(&c, "type"),
@@ -407,7 +414,8 @@ fn r_policy(r: &mut Reader, v: &Value, at: &str) -> Option<GraphPolicy> {
             max_wall_time: r.string(&l, "max_wall_time"),
         })
     });
-    let node_defaults = f.get("node_defaults").and_then(|(v, at)| r.exec_policy(v, &at, "GraphPolicy.node_defaults"));
+    let node_defaults =
+        f.get("node_defaults").and_then(|(v, at)| r.exec_policy(v, &at, "GraphPolicy.node_defaults"));
     Some(GraphPolicy { limits, node_defaults })
 }
 

@@ -85,7 +85,10 @@ pub fn check_ports(
             }
             for r in required {
                 if !state.contains_key(*r) {
-                    out.push(Problem::error(base.to_owned(), format!("{what} requires the state port \"{r}\"")));
+                    out.push(Problem::error(
+                        base.to_owned(),
+                        format!("{what} requires the state port \"{r}\""),
+                    ));
                 }
             }
         }

@@ -61,9 +61,12 @@ pub fn check(def: &GraphDefinition, out: &mut Vec<Diagnostic>) {
     let finish_ok = known.contains(finish);
     if finish_ok && normal.get(finish).is_some_and(|v| !v.is_empty()) {
         out.push(
-            Diagnostic::error(codes::FINISH_POINT_HAS_EDGES, format!("finish point \"{finish}\" cannot have outgoing edges"))
-                .at("/finish_point")
-                .on_node(finish.to_owned()),
+            Diagnostic::error(
+                codes::FINISH_POINT_HAS_EDGES,
+                format!("finish point \"{finish}\" cannot have outgoing edges"),
+            )
+            .at("/finish_point")
+            .on_node(finish.to_owned()),
         );
     }
 
@@ -99,7 +102,10 @@ pub fn check(def: &GraphDefinition, out: &mut Vec<Diagnostic>) {
 }
 
 /// Breadth-first search from `starts` (iterative: no recursion on deep chains).
-fn bfs<'a>(adj: &HashMap<&'a str, Vec<&'a str>>, starts: impl IntoIterator<Item = &'a str>) -> HashSet<&'a str> {
+fn bfs<'a>(
+    adj: &HashMap<&'a str, Vec<&'a str>>,
+    starts: impl IntoIterator<Item = &'a str>,
+) -> HashSet<&'a str> {
     let mut seen: HashSet<&str> = HashSet::new();
     let mut queue: VecDeque<&str> = VecDeque::new();
     for s in starts {

@@ -61,7 +61,11 @@ pub fn check_text(text: &str, registry: Option<&Registry>, options: &ValidateOpt
 
 /// Validates a definition. `registry` adds project node types (and condition types) to
 /// Weaveflow's built-in ones.
-pub fn validate(def: &GraphDefinition, registry: Option<&Registry>, options: &ValidateOptions) -> Vec<Diagnostic> {
+pub fn validate(
+    def: &GraphDefinition,
+    registry: Option<&Registry>,
+    options: &ValidateOptions,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     definition_rules(def, options, &mut out);
     build_rules(def, registry, &mut out);
@@ -85,16 +89,22 @@ fn definition_rules(def: &GraphDefinition, options: &ValidateOptions, out: &mut 
     let version = def.version.trim();
     if version != expected {
         out.push(
-            Diagnostic::error(codes::VERSION, format!("graph definition version must be \"{expected}\", got \"{version}\""))
-                .at("/version")
-                .on(trellis_spec::Element::Graph),
+            Diagnostic::error(
+                codes::VERSION,
+                format!("graph definition version must be \"{expected}\", got \"{version}\""),
+            )
+            .at("/version")
+            .on(trellis_spec::Element::Graph),
         );
     }
 
     if def.state_modules.is_empty() {
         out.push(
-            Diagnostic::error(codes::NO_STATE_MODULES, "graph definition must include at least one state module")
-                .at("/state_modules"),
+            Diagnostic::error(
+                codes::NO_STATE_MODULES,
+                "graph definition must include at least one state module",
+            )
+            .at("/state_modules"),
         );
     }
     let mut modules = HashSet::new();
@@ -102,7 +112,13 @@ fn definition_rules(def: &GraphDefinition, options: &ValidateOptions, out: &mut 
         let (name, version) = (m.name.trim(), m.version.trim());
         let at = format!("/state_modules/{i}");
         if name.is_empty() || version.is_empty() {
-            out.push(Diagnostic::error(codes::STATE_MODULE_INCOMPLETE, "graph state module name and version are required").at(at));
+            out.push(
+                Diagnostic::error(
+                    codes::STATE_MODULE_INCOMPLETE,
+                    "graph state module name and version are required",
+                )
+                .at(at),
+            );
         } else if !modules.insert((name, version)) {
             out.push(
                 Diagnostic::error(
@@ -123,13 +139,19 @@ fn definition_rules(def: &GraphDefinition, options: &ValidateOptions, out: &mut 
     }
 
     if def.nodes.is_empty() {
-        out.push(Diagnostic::error(codes::NO_NODES, "graph definition must include at least one nodes").at("/nodes"));
+        out.push(
+            Diagnostic::error(codes::NO_NODES, "graph definition must include at least one nodes")
+                .at("/nodes"),
+        );
     }
     let mut ids = HashSet::new();
     for (i, n) in def.nodes.iter().enumerate() {
         let id = n.id.trim();
         if id.is_empty() {
-            out.push(Diagnostic::error(codes::NODE_ID_REQUIRED, "graph node id is required").at(format!("/nodes/{i}/id")));
+            out.push(
+                Diagnostic::error(codes::NODE_ID_REQUIRED, "graph node id is required")
+                    .at(format!("/nodes/{i}/id")),
+            );
         }
         if n.type_name.trim().is_empty() {
             out.push(
@@ -150,15 +172,21 @@ fn definition_rules(def: &GraphDefinition, options: &ValidateOptions, out: &mut 
     let entry = def.entry_point.trim();
     if !entry.is_empty() && !ids.contains(entry) {
         out.push(
-            Diagnostic::error(codes::ENTRY_POINT_NOT_FOUND, format!("graph entry point \"{entry}\" not found"))
-                .at("/entry_point"),
+            Diagnostic::error(
+                codes::ENTRY_POINT_NOT_FOUND,
+                format!("graph entry point \"{entry}\" not found"),
+            )
+            .at("/entry_point"),
         );
     }
     let finish = def.finish_point.trim();
     if !finish.is_empty() && !ids.contains(finish) {
         out.push(
-            Diagnostic::error(codes::FINISH_POINT_NOT_FOUND, format!("graph finish point \"{finish}\" not found"))
-                .at("/finish_point"),
+            Diagnostic::error(
+                codes::FINISH_POINT_NOT_FOUND,
+                format!("graph finish point \"{finish}\" not found"),
+            )
+            .at("/finish_point"),
         );
     }
 
@@ -167,28 +195,42 @@ fn definition_rules(def: &GraphDefinition, options: &ValidateOptions, out: &mut 
         let (from, to) = (e.from.trim(), e.to.trim());
         let at = format!("/edges/{i}");
         if from.is_empty() || to.is_empty() {
-            out.push(on_edge(Diagnostic::error(codes::EDGE_ENDS_REQUIRED, "graph edge requires from and to").at(at), def, i));
+            out.push(on_edge(
+                Diagnostic::error(codes::EDGE_ENDS_REQUIRED, "graph edge requires from and to").at(at),
+                def,
+                i,
+            ));
             continue;
         }
         if !pairs.insert((from, to)) {
             out.push(on_edge(
-                Diagnostic::error(codes::EDGE_DUPLICATE, format!("graph edge \"{from}\" -> \"{to}\" is duplicated")).at(&*at),
+                Diagnostic::error(
+                    codes::EDGE_DUPLICATE,
+                    format!("graph edge \"{from}\" -> \"{to}\" is duplicated"),
+                )
+                .at(&*at),
                 def,
                 i,
             ));
         }
         if !ids.contains(from) {
             out.push(on_edge(
-                Diagnostic::error(codes::EDGE_SOURCE_NOT_FOUND, format!("graph edge source \"{from}\" not found"))
-                    .at(format!("{at}/from")),
+                Diagnostic::error(
+                    codes::EDGE_SOURCE_NOT_FOUND,
+                    format!("graph edge source \"{from}\" not found"),
+                )
+                .at(format!("{at}/from")),
                 def,
                 i,
             ));
         }
         if to != END_NODE && !ids.contains(to) {
             out.push(on_edge(
-                Diagnostic::error(codes::EDGE_TARGET_NOT_FOUND, format!("graph edge target \"{to}\" not found"))
-                    .at(format!("{at}/to")),
+                Diagnostic::error(
+                    codes::EDGE_TARGET_NOT_FOUND,
+                    format!("graph edge target \"{to}\" not found"),
+                )
+                .at(format!("{at}/to")),
                 def,
                 i,
             ));
@@ -196,8 +238,11 @@ fn definition_rules(def: &GraphDefinition, options: &ValidateOptions, out: &mut 
         if let Some(c) = &e.condition {
             if c.type_name.trim().is_empty() {
                 out.push(on_edge(
-                    Diagnostic::error(codes::CONDITION_TYPE_REQUIRED, "graph edge condition type is required")
-                        .at(format!("{at}/condition/type")),
+                    Diagnostic::error(
+                        codes::CONDITION_TYPE_REQUIRED,
+                        "graph edge condition type is required",
+                    )
+                    .at(format!("{at}/condition/type")),
                     def,
                     i,
                 ));
@@ -231,8 +276,11 @@ fn definition_rules(def: &GraphDefinition, options: &ValidateOptions, out: &mut 
             for (j, s) in f.stages.iter().enumerate() {
                 if !FAILURE_STAGES.contains(&s.trim()) {
                     out.push(on_edge(
-                        Diagnostic::error(codes::FAILURE_STAGE_INVALID, format!("{prefix}failure route stage \"{s}\" is invalid"))
-                            .at(format!("{fat}/stages/{j}")),
+                        Diagnostic::error(
+                            codes::FAILURE_STAGE_INVALID,
+                            format!("{prefix}failure route stage \"{s}\" is invalid"),
+                        )
+                        .at(format!("{fat}/stages/{j}")),
                         def,
                         i,
                     ));
@@ -286,7 +334,9 @@ fn build_rules(def: &GraphDefinition, registry: Option<&Registry>, out: &mut Vec
             out.push(
                 Diagnostic::error(
                     codes::MULTIPLE_DEFAULT_EDGES,
-                    format!("node \"{id}\" cannot combine conditional edges with multiple default fallback edges"),
+                    format!(
+                        "node \"{id}\" cannot combine conditional edges with multiple default fallback edges"
+                    ),
                 )
                 .at(format!("/nodes/{i}"))
                 .on_node(id),
@@ -294,9 +344,12 @@ fn build_rules(def: &GraphDefinition, registry: Option<&Registry>, out: &mut Vec
         }
         if conditional > 0 && defaults == 0 && id != finish {
             out.push(
-                Diagnostic::error(codes::NO_DEFAULT_EDGE, format!("node \"{id}\" has conditional edges but no default fallback edge"))
-                    .at(format!("/nodes/{i}"))
-                    .on_node(id),
+                Diagnostic::error(
+                    codes::NO_DEFAULT_EDGE,
+                    format!("node \"{id}\" has conditional edges but no default fallback edge"),
+                )
+                .at(format!("/nodes/{i}"))
+                .on_node(id),
             );
         }
     }
@@ -311,7 +364,15 @@ fn build_rules(def: &GraphDefinition, registry: Option<&Registry>, out: &mut Vec
         let (from, to) = edge_label(def, i);
         if builtin::condition_type(t).is_some() {
             for p in conditions::check(c, &base) {
-                out.push(on_edge(problem(codes::CONDITION_INVALID, &p, &format!("conditional edge from \"{from}\" to \"{to}\": ")), def, i));
+                out.push(on_edge(
+                    problem(
+                        codes::CONDITION_INVALID,
+                        &p,
+                        &format!("conditional edge from \"{from}\" to \"{to}\": "),
+                    ),
+                    def,
+                    i,
+                ));
             }
         } else if !registry.is_some_and(|r| r.contains(t)) {
             let hint = RENAMED_CONDITIONS
@@ -339,7 +400,11 @@ fn build_rules(def: &GraphDefinition, registry: Option<&Registry>, out: &mut Vec
 }
 
 fn problem(code: &str, p: &Problem, prefix: &str) -> Diagnostic {
-    let code = if p.severity == Severity::Warning && p.message.contains("has no state port") { codes::UNKNOWN_PORT } else { code };
+    let code = if p.severity == Severity::Warning && p.message.contains("has no state port") {
+        codes::UNKNOWN_PORT
+    } else {
+        code
+    };
     Diagnostic::new(code, p.severity, format!("{prefix}{}", p.message)).at(p.pointer.clone())
 }
 
@@ -367,7 +432,10 @@ fn registry_rules(def: &GraphDefinition, registry: Option<&Registry>, out: &mut 
             out.push(
                 Diagnostic::error(
                     codes::UNKNOWN_NODE_TYPE,
-                    format!("graph node \"{id}\" has unknown type \"{t}\". Known types: {}", known.join(", ")),
+                    format!(
+                        "graph node \"{id}\" has unknown type \"{t}\". Known types: {}",
+                        known.join(", ")
+                    ),
                 )
                 .at(format!("{base}/type"))
                 .on_node(id),
@@ -408,7 +476,10 @@ fn registry_rules(def: &GraphDefinition, registry: Option<&Registry>, out: &mut 
 fn binding(b: &StateBinding, at: &str, what: &str) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if let Some(problem) = path_problem(&b.path) {
-        out.push(Diagnostic::error(codes::BINDING_PATH_INVALID, format!("{what}: {problem}")).at(pointer_push(at, "path")));
+        out.push(
+            Diagnostic::error(codes::BINDING_PATH_INVALID, format!("{what}: {problem}"))
+                .at(pointer_push(at, "path")),
+        );
     }
     let r = b.reducer.trim();
     if !r.is_empty() && !reducer_ok(r) {

@@ -52,7 +52,10 @@ pub fn expect(path: &Path, actual: &Value) -> Option<String> {
         return None;
     }
     let Ok(expected) = std::fs::read_to_string(path) else {
-        return Some(format!("{} is missing; run with UPDATE_EXPECT=1 to create it. Actual:\n{text}", path.display()));
+        return Some(format!(
+            "{} is missing; run with UPDATE_EXPECT=1 to create it. Actual:\n{text}",
+            path.display()
+        ));
     };
     (expected != text).then(|| format!("{} differs.\nexpected:\n{expected}\nactual:\n{text}", path.display()))
 }

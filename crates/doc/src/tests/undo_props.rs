@@ -1,0 +1,80 @@
+//! Property: any sequence of edits (refused ones included) undone step by step gives back the
+//! original text and layout exactly, and redoing them all gives the edited state again.
+
+use proptest::prelude::*;
+use serde_json::json;
+
+use super::*;
+use crate::edit::{Edit, Position};
+
+const IDS: [&str; 8] = ["classify", "answer", "reply", "open_ticket", "n1", "n2", "__start__", "__end__"];
+const CHANNELS: [&str; 4] = ["intent", "messages", "c1", "c2"];
+
+fn id() -> impl Strategy<Value = String> {
+    prop::sample::select(&IDS[..]).prop_map(str::to_owned)
+}
+
+fn channel() -> impl Strategy<Value = String> {
+    prop::sample::select(&CHANNELS[..]).prop_map(str::to_owned)
+}
+
+fn pos() -> impl Strategy<Value = Position> {
+    (-500i32..500, -500i32..500).prop_map(|(x, y)| Position { x: f64::from(x), y: f64::from(y) })
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        (prop::option::of(id()), pos()).prop_map(|(id, position)| Edit::AddNode { id, type_name: "noop".into(), config: None, position }),
+        prop::collection::vec(id(), 1..3).prop_map(|ids| Edit::RemoveNodes { ids }),
+        (id(), id()).prop_map(|(from, to)| Edit::RenameNode { from, to }),
+        (id(), prop::sample::select(&["llm", "noop", "wait"][..])).prop_map(|(id, t)| Edit::SetNodeType { id, type_name: t.into() }),
+        (id(), prop::sample::select(&["/a", "/b/c", "/model", "/labels/0"][..]), prop::option::of(0i32..5))
+            .prop_map(|(id, p, v)| Edit::SetConfigField { id, path: p.into(), value: v.map(|v| json!(v)) }),
+        (id(), id(), prop::option::of(channel())).prop_map(|(from, to, c)| Edit::Connect {
+            from,
+            to,
+            when: c.map(|c| trellis_spec::Predicate(json!({"channel": c, "truthy": true}).as_object().cloned().unwrap_or_default()))
+        }),
+        (0usize..12).prop_map(|index| Edit::Disconnect { index }),
+        (0usize..12, prop::option::of(channel())).prop_map(|(index, c)| Edit::SetWhen {
+            index,
+            when: c.map(|c| trellis_spec::Predicate(json!({"channel": c, "eq": 1}).as_object().cloned().unwrap_or_default()))
+        }),
+        channel().prop_map(|name| Edit::AddChannel { name, reducer: trellis_spec::ReducerName::Append }),
+        (channel(), channel()).prop_map(|(from, to)| Edit::RenameChannel { from, to }),
+        channel().prop_map(|name| Edit::RemoveChannel { name }),
+        prop::option::of("[a-z]{0,4}").prop_map(|name| Edit::RenameGraph { name }),
+        (id(), pos()).prop_map(|(id, p)| Edit::MoveNodes { positions: [(id, p)].into_iter().collect() }),
+        pos().prop_map(|at| Edit::Paste {
+            fragment: json!({"nodes": [{"id": "answer", "type": "noop"}, {"id": "n1", "type": "noop"}], "edges": [{"from": "answer", "to": "n1"}, {"from": "n1", "to": "classify"}]}),
+            at: Some(at)
+        }),
+        (id(), pos()).prop_map(|(id, p)| Edit::ApplyLayout { positions: [(id, p)].into_iter().collect(), automatic: false }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #[test]
+    fn undo_all_restores_and_redo_all_replays(edits in prop::collection::vec(edit(), 1..25), gaps in prop::collection::vec(0u64..1500, 25)) {
+        let c = clock();
+        let mut s = example_session(&c);
+        for (e, gap) in edits.iter().zip(gaps) {
+            let _ = s.apply(e);
+            c.advance(gap);
+        }
+        let edited = s.text();
+        let edited_layout = s.layout().clone();
+        while s.can_undo() {
+            s.undo();
+        }
+        prop_assert_eq!(s.text(), EXAMPLE);
+        prop_assert!(s.layout().positions.is_empty());
+        prop_assert!(!s.is_dirty());
+        while s.can_redo() {
+            s.redo();
+        }
+        prop_assert_eq!(s.text(), edited);
+        prop_assert_eq!(s.layout().positions.clone(), edited_layout.positions);
+    }
+}

@@ -1,0 +1,281 @@
+//! The canvas issue's end-to-end tests, through the UI (keyboard, clicks, drag and drop) of the
+//! real app. The DOM is found by the `data-testid`s of `ui/TESTIDS.md`.
+
+use serde_json::{json, Value};
+use thirtyfour::prelude::*;
+
+use crate::harness::{canonical, corpus, read, Desktop, Launch};
+
+const SUPPORT: &str = "ilmek/docs/graphs-as-data.mdx-support-agent.json";
+
+fn node(id: &str) -> String {
+    format!("[data-testid=\"node-{id}\"]")
+}
+
+/// Copies a corpus file into `dir` (the test must never write into the corpus).
+fn copy_corpus(dir: &std::path::Path, rel: &str, name: &str) -> std::path::PathBuf {
+    let to = dir.join(name);
+    std::fs::copy(corpus(rel), &to).expect("copy the corpus document");
+    to
+}
+
+/// Clicks an empty spot of the canvas so keys go to the canvas, not a text field.
+async fn focus_canvas(app: &Desktop) {
+    let pane = app.visible(".react-flow__pane").await;
+    pane.click().await.expect("click the pane");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_support_agent_as_it_is_names_intent_and_is_not_saved() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = copy_corpus(dir.path(), SUPPORT, "support-agent.json");
+    let before = std::fs::read(&path).expect("read");
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    app.visible(&node("agent")).await;
+
+    // The problems panel names the undeclared channel.
+    app.wait_js(
+        "return [...document.querySelectorAll('[data-testid=problem]')].some(p => p.dataset.severity === 'error' && p.textContent.includes('intent'));",
+        "an error naming `intent` in the problems panel",
+    )
+    .await;
+    app.screenshot("canvas-problems").await;
+
+    // Save from the keyboard: refused, with the reason in the problems panel.
+    focus_canvas(&app).await;
+    app.chord(&[Key::Control], "s").await;
+    app.wait_js(
+        "return [...document.querySelectorAll('[data-testid=problem]')].some(p => (p.dataset.code || '').startsWith('save/'));",
+        "the save refusal in the problems panel",
+    )
+    .await;
+    assert_eq!(std::fs::read(&path).expect("read"), before, "the file is byte-identical");
+    let id = app.doc_named("support-agent.json").await;
+    assert!(!app.view(&id).await["spec"]["channels"].as_object().is_some_and(|c| c.contains_key("intent")));
+    app.quit().await;
+}
+
+/// A document whose edits are easy to tell apart.
+fn twenty_edits() -> Vec<Value> {
+    let mut edits = Vec::new();
+    for i in 0..5 {
+        edits.push(json!({"op": "add_node", "id": format!("n{i}"), "type": "noop", "config": {}, "position": {"x": 100 * i, "y": 300}}));
+        edits.push(json!({"op": "set_config_field", "id": format!("n{i}"), "path": "/note", "value": format!("note {i}")}));
+        edits.push(json!({"op": "connect", "from": "hello", "to": format!("n{i}")}));
+        edits.push(json!({"op": "add_channel", "name": format!("c{i}"), "reducer": "append"}));
+    }
+    edits
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn twenty_edits_twenty_undos_twenty_redos() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let spec = json!({
+        "name": "undo-me",
+        "channels": {"messages": {"reducer": "append"}},
+        "nodes": [{"id": "hello", "type": "append_message", "config": {"role": "assistant", "content": "Hello!"}}],
+        "edges": [{"from": "__start__", "to": "hello"}, {"from": "hello", "to": "__end__"}]
+    });
+    let path = dir.path().join("undo.json");
+    let original = canonical(&spec);
+    std::fs::write(&path, &original).expect("write");
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    let id = app.doc_named("undo.json").await;
+    app.visible(&node("hello")).await;
+
+    let edits = twenty_edits();
+    assert_eq!(edits.len(), 20);
+    for e in &edits {
+        app.edit(&id, e.clone()).await;
+    }
+    // Save the edited document: these are "the edited bytes".
+    let saved = app.call("save_document", json!({"docId": id})).await;
+    assert_eq!(saved["saved"], true, "{saved}");
+    let edited = read(&path);
+    assert_ne!(edited, original);
+    assert!(edited.contains("\"n4\"") && edited.contains("\"c4\"") && edited.contains("note 4"));
+    // The UI did not make these edits: let it start again from what Rust holds.
+    app.reload_ui().await;
+
+    // 20 undos from the keyboard give back the original bytes.
+    focus_canvas(&app).await;
+    for _ in 0..20 {
+        app.chord(&[Key::Control], "z").await;
+    }
+    app.wait_view(&id, "20 undos", |v| v["canUndo"] == false && v["spec"] == spec).await;
+    let saved = app.call("save_document", json!({"docId": id})).await;
+    assert_eq!(saved["saved"], true, "{saved}");
+    assert_eq!(read(&path), original, "20 undos give the original bytes");
+
+    // 20 redos give the edited ones.
+    for _ in 0..20 {
+        app.chord(&[Key::Control, Key::Shift], "z").await;
+    }
+    app.wait_view(&id, "20 redos", |v| v["canRedo"] == false).await;
+    let saved = app.call("save_document", json!({"docId": id})).await;
+    assert_eq!(saved["saved"], true, "{saved}");
+    assert_eq!(read(&path), edited, "20 redos give the edited bytes");
+    app.screenshot("canvas-after-redo").await;
+    app.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn three_nodes_copied_from_one_document_paste_into_another() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let from = json!({
+        "name": "source",
+        "channels": {},
+        "nodes": [
+            {"id": "a", "type": "noop", "config": {"note": "first"}},
+            {"id": "b", "type": "noop", "config": {"note": "second"}},
+            {"id": "c", "type": "wait", "config": {"duration_ms": 5}},
+            {"id": "d", "type": "noop", "config": {}}
+        ],
+        "edges": [
+            {"from": "__start__", "to": "a"}, {"from": "a", "to": "b"}, {"from": "b", "to": "c"},
+            {"from": "c", "to": "d"}, {"from": "d", "to": "__end__"}
+        ]
+    });
+    let to = json!({
+        "name": "target", "channels": {},
+        "nodes": [{"id": "x", "type": "noop", "config": {}}],
+        "edges": [{"from": "__start__", "to": "x"}, {"from": "x", "to": "__end__"}]
+    });
+    let a = dir.path().join("source.json");
+    let b = dir.path().join("target.json");
+    std::fs::write(&a, canonical(&from)).expect("write");
+    std::fs::write(&b, canonical(&to)).expect("write");
+    let app = Desktop::launch(Launch { files: vec![a, b], ..Launch::default() }).await;
+    let source = app.doc_named("source.json").await;
+    let target = app.doc_named("target.json").await;
+
+    // Show the source document and select a, b and c (Ctrl+click adds to the selection).
+    app.visible(&format!("[data-testid=\"tab\"][data-doc-id=\"{source}\"]"))
+        .await
+        .click()
+        .await
+        .expect("tab");
+    app.visible(&node("a")).await.click().await.expect("click a");
+    for id in ["b", "c"] {
+        let el = app.visible(&node(id)).await;
+        app.driver
+            .action_chain()
+            .key_down(Key::Control)
+            .click_element(&el)
+            .key_up(Key::Control)
+            .perform()
+            .await
+            .expect("ctrl+click");
+    }
+    app.chord(&[Key::Control], "c").await;
+
+    // Show the target document and paste.
+    app.visible(&format!("[data-testid=\"tab\"][data-doc-id=\"{target}\"]"))
+        .await
+        .click()
+        .await
+        .expect("tab");
+    app.visible(&node("x")).await;
+    focus_canvas(&app).await;
+    app.chord(&[Key::Control], "v").await;
+    let view = app
+        .wait_view(&target, "the pasted nodes", |v| {
+            v["spec"]["nodes"].as_array().is_some_and(|ns| ns.len() == 4)
+        })
+        .await;
+    let ids: Vec<&str> =
+        view["spec"]["nodes"].as_array().into_iter().flatten().filter_map(|n| n["id"].as_str()).collect();
+    assert_eq!(ids, ["x", "a", "b", "c"]);
+    assert_eq!(view["spec"]["nodes"][1]["config"], json!({"note": "first"}));
+    assert_eq!(view["spec"]["nodes"][3]["config"], json!({"duration_ms": 5}));
+    // The edges between the copied nodes came along; those to d and __start__ did not.
+    let edges: Vec<(String, String)> = view["spec"]["edges"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| (e["from"].as_str().unwrap_or("").to_string(), e["to"].as_str().unwrap_or("").to_string()))
+        .collect();
+    assert!(
+        edges.contains(&("a".into(), "b".into())) && edges.contains(&("b".into(), "c".into())),
+        "{edges:?}"
+    );
+    assert!(!edges.iter().any(|(f, t)| t == "d" || (f == "__start__" && t == "a")), "{edges:?}");
+    app.visible(&node("c")).await;
+    app.screenshot("canvas-pasted").await;
+    // The source is unchanged.
+    assert_eq!(app.view(&source).await["dirty"], false);
+    app.quit().await;
+}
+
+/// A 200-node graph: a tree of `noop` nodes, fan-out 3, with no layout file.
+fn two_hundred_nodes() -> Value {
+    let nodes: Vec<Value> =
+        (0..200).map(|i| json!({"id": format!("n{i}"), "type": "noop", "config": {}})).collect();
+    let mut edges = vec![json!({"from": "__start__", "to": "n0"})];
+    for i in 1..200 {
+        edges.push(json!({"from": format!("n{}", (i - 1) / 3), "to": format!("n{i}")}));
+    }
+    for i in 67..200 {
+        edges.push(json!({"from": format!("n{i}"), "to": "__end__"}));
+    }
+    json!({"name": "big", "channels": {}, "nodes": nodes, "edges": edges})
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn automatic_layout_of_200_nodes_has_no_overlaps() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = dir.path().join("big.json");
+    std::fs::write(&path, canonical(&two_hundred_nodes())).expect("write");
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    let id = app.doc_named("big.json").await;
+    // Scramble the positions (one undoable move), then lay out from the keyboard.
+    let pile: serde_json::Map<String, Value> =
+        (0..200).map(|i| (format!("n{i}"), json!({"x": (i % 3) * 10, "y": 0}))).collect();
+    app.edit(&id, json!({"op": "move_nodes", "positions": pile.clone()})).await;
+    app.reload_ui().await;
+    focus_canvas(&app).await;
+    app.chord(&[Key::Control, Key::Shift], "l").await;
+    let view = app
+        .wait_view(&id, "the automatic layout", |v| {
+            let p = &v["layout"]["positions"];
+            (0..200).all(|i| {
+                let n = format!("n{i}");
+                p[&n] != pile[&n]
+            })
+        })
+        .await;
+    assert_eq!(view["canUndo"], true, "the layout is an undo step");
+
+    // The size of a node as drawn at zoom 1.
+    app.driver
+        .execute("window.__trellisPerf.setViewport({x: 0, y: 0, zoom: 1});", vec![])
+        .await
+        .expect("zoom 1");
+    let size = app
+        .driver
+        .execute(
+            "const n = document.querySelector('[data-testid=\"node-n0\"]'); if (!n) return null; const r = n.getBoundingClientRect(); return [r.width, r.height];",
+            vec![],
+        )
+        .await
+        .expect("measure")
+        .json()
+        .clone();
+    let (w, h) = (size[0].as_f64().unwrap_or(200.0).max(1.0), size[1].as_f64().unwrap_or(60.0).max(1.0));
+    let pos: Vec<(String, f64, f64)> = (0..200)
+        .map(|i| {
+            let p = &view["layout"]["positions"][format!("n{i}")];
+            (format!("n{i}"), p["x"].as_f64().expect("x"), p["y"].as_f64().expect("y"))
+        })
+        .collect();
+    for (i, (a, ax, ay)) in pos.iter().enumerate() {
+        for (b, bx, by) in &pos[i + 1..] {
+            let overlap = (ax - bx).abs() < w && (ay - by).abs() < h;
+            assert!(!overlap, "{a} at ({ax}, {ay}) and {b} at ({bx}, {by}) overlap (nodes are {w}x{h})");
+        }
+    }
+    app.driver.execute("window.__trellisPerf.fitView();", vec![]).await.expect("fit");
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    app.screenshot("canvas-auto-layout-200").await;
+    app.quit().await;
+}
