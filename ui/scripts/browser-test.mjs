@@ -150,6 +150,58 @@ await test("help overlay, select all, delete, duplicate", async () => {
   await p.waitForFunction(() => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).spec.nodes.length === 5);
 });
 
+await test("drag a node, box select and multi-drag (DOM), then select and drag on the overview canvas", async () => {
+  const { p, errors } = await open("example");
+  await p.evaluate(() => window.__trellisPerf.setViewport({ x: 100, y: 150, zoom: 1 }));
+  await p.waitForTimeout(200);
+  const pos = (id) => p.evaluate((id) => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).layout.positions[id], id);
+  const before = await pos("classify");
+  const b = await p.locator(".react-flow__node[data-id=classify]").boundingBox();
+  await p.mouse.move(b.x + 60, b.y + 30);
+  await p.mouse.down();
+  await p.mouse.move(b.x + 160, b.y + 90, { steps: 8 });
+  await p.mouse.up();
+  // (React Flow starts the drag after the first move step, so the distance is a little short.)
+  await p.waitForFunction((x) => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).layout.positions.classify.x > x, before.x + 70);
+  const after = await pos("classify");
+  assert.ok(after.y > before.y + 40, "moved down too");
+  // Box select two nodes with Shift+drag, then move both.
+  const c = await p.locator('[data-testid="canvas"]').boundingBox();
+  const l = await p.locator(".react-flow__node[data-id=lookup]").boundingBox();
+  const a = await p.locator(".react-flow__node[data-id=answer]").boundingBox();
+  await p.keyboard.down("Shift");
+  await p.mouse.move(Math.min(l.x, a.x) - 20, Math.min(l.y, a.y) - 20);
+  await p.mouse.down();
+  await p.mouse.move(Math.max(l.x + l.width, a.x + a.width) + 20, Math.max(l.y + l.height, a.y + a.height) + 20, { steps: 8 });
+  await p.mouse.up();
+  await p.keyboard.up("Shift");
+  await p.waitForFunction(() => document.querySelector('[data-testid="inspector"]').dataset.kind === "selection");
+  const l0 = await pos("lookup");
+  const a0 = await pos("answer");
+  await p.mouse.move(l.x + 60, l.y + 30);
+  await p.mouse.down();
+  await p.mouse.move(l.x + 60, l.y + 130, { steps: 8 });
+  await p.mouse.up();
+  await p.waitForFunction((y) => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).layout.positions.lookup.y > y, l0.y + 70);
+  const l1 = await pos("lookup");
+  const a1 = await pos("answer");
+  assert.deepEqual([a1.x - a0.x, a1.y - a0.y], [l1.x - l0.x, l1.y - l0.y], "both selected nodes moved together");
+  // Zoomed out: the overview canvas handles click-select and drag itself.
+  await p.evaluate(() => window.__trellisPerf.setViewport({ x: 200, y: 300, zoom: 0.3 }));
+  await p.waitForFunction(() => window.__trellisPerf.renderMode() === "canvas");
+  const k = await pos("checkout");
+  const sx = c.x + 200 + (k.x + 100) * 0.3;
+  const sy = c.y + 300 + (k.y + 30) * 0.3;
+  await p.mouse.click(sx, sy);
+  await p.waitForFunction(() => document.querySelector('[data-testid="node-id-input"]')?.value === "checkout");
+  await p.mouse.move(sx, sy);
+  await p.mouse.down();
+  await p.mouse.move(sx + 30, sy, { steps: 6 });
+  await p.mouse.up();
+  await p.waitForFunction((x) => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).layout.positions.checkout.x > x, k.x + 70);
+  assert.deepEqual(errors, []);
+});
+
 await test("automatic layout runs in the worker under the app's CSP, as one undo step", async () => {
   const { p, errors } = await open("big:200");
   await p.click('[data-testid="btn-layout"]');

@@ -34,6 +34,7 @@ export function App({ backend }: { backend: Backend }) {
       else if (e.type === "opened") ui.putDoc(e.view, true);
       else if (e.type === "closed") ui.dropDoc(e.id);
       else if (e.type === "menu") void runAction(e.action);
+      else if (e.type === "problems") for (const d of e.diagnostics) ui.toast(d.severity === "error" ? "error" : "warning", d.message);
     });
     const offKeys = installShortcuts();
     return () => {

@@ -76,6 +76,19 @@ export async function save(as = false) {
     // Reasons that are not already among the document's own diagnostics (the refusal itself).
     const known = new Set(out.view.diagnostics.map((d) => `${d.code}|${d.pointer}|${d.message}`));
     const extra = out.diagnostics.filter((d) => !known.has(`${d.code}|${d.pointer}|${d.message}`));
+    // The refusal itself always gets a row, even when its reasons are already listed.
+    if (!out.saved && (out.diagnostics.length || out.conflict) && ![...extra, ...out.view.diagnostics].some((d) => d.code.startsWith("save/"))) {
+      const first = out.diagnostics.find((d) => d.severity === "error") ?? out.diagnostics[0];
+      extra.unshift({
+        code: out.conflict ? "save/conflict" : "save/refused",
+        severity: "error",
+        message: out.conflict
+          ? `${out.view.fileName} was not saved: the file changed on disk since it was opened. Nothing was written.`
+          : `${out.view.fileName} was not saved (the file on disk is unchanged): ${first?.message ?? "the document has errors"}`,
+        pointer: first?.pointer ?? "",
+        ...(first?.element ? { element: first.element } : {}),
+      });
+    }
     ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [v.id]: out.saved ? [] : extra }, problemsOpen: out.saved ? s.problemsOpen : true }));
     if (out.saved) ui.toast("info", `Saved ${out.view.fileName}.`);
     else if (out.diagnostics.length) ui.toast("error", `Not saved: ${out.diagnostics[0].message}`);

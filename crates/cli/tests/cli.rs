@@ -221,7 +221,7 @@ fn a_registry_checks_types_and_its_absence_is_announced() {
     fs::write(&bad, "{\"types\": [{\"title\": 1}]}").unwrap();
     let o = trellis(&["validate", "--registry", &bad.display().to_string(), &doc]);
     assert_eq!(code(&o), 1);
-    assert!(stdout(&o).contains("cli/registry-file"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("registry/missing-type"), "{}", stdout(&o));
     let o = trellis(&["validate", "--registry", "/nonexistent/registry.json", &doc]);
     assert_eq!(code(&o), 2);
 }

@@ -27,6 +27,20 @@ fn ms(a: Clock, b: Clock) -> f64 {
     }
 }
 
+/// Resident and peak memory of this process so far, in MB (from /proc/self/status).
+fn memory() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|kb| kb.parse::<u64>().ok())
+            .map_or(0, |kb| kb / 1024)
+    };
+    format!("rss {} MB, peak {} MB", field("VmRSS:"), field("VmHWM:"))
+}
+
 fn main() {
     // A number generates a document of that many nodes; anything else is a file to read (so
     // that peak memory measures the pipeline, not the generator).
@@ -42,6 +56,9 @@ fn main() {
         },
     };
     let registry = generated_registry();
+    if std::env::var_os("SHOW_MEMORY").is_some() {
+        eprintln!("text read: {}", memory());
+    }
     let t0 = now();
     let parsed = parse_spec(&text);
     let t1 = now();
@@ -49,7 +66,13 @@ fn main() {
         eprintln!("not a document: {:?}", parsed.diagnostics);
         std::process::exit(1);
     };
+    if std::env::var_os("SHOW_MEMORY").is_some() {
+        eprintln!("parsed: {}", memory());
+    }
     let diags = validate(&spec, Some(&registry));
+    if std::env::var_os("SHOW_MEMORY").is_some() {
+        eprintln!("validated: {}", memory());
+    }
     let t2 = now();
     let graph = match from_spec_owned(spec, &registry) {
         Ok(g) => g,
@@ -63,7 +86,13 @@ fn main() {
     let t4 = now();
     let Ok(back) = compiled.into_spec() else { std::process::exit(1) };
     let t5 = now();
+    if std::env::var_os("SHOW_MEMORY").is_some() {
+        eprintln!("to_spec: {}", memory());
+    }
     let out = to_canonical_string(&back);
+    if std::env::var_os("SHOW_MEMORY").is_some() {
+        eprintln!("written: {}", memory());
+    }
     let t6 = now();
     println!(
         "{nodes} nodes, {:.1} MB, {} diagnostics, same text: {}",

@@ -29,6 +29,9 @@ pub mod codes {
 /// The nesting limit: serde_json's own recursion limit.
 pub const MAX_DEPTH: usize = 128;
 
+/// Objects up to this many keys are checked for duplicates by scanning (no hashing).
+const SMALL_OBJECT: usize = 16;
+
 const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// Decodes bytes as UTF-8, or says where the first bad byte is.
@@ -121,9 +124,8 @@ impl<'de> Visitor<'de> for CheckedVisitor {
         Ok(Value::Array(out))
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
         let Some(first) = map.next_key::<String>()? else {
-            return Ok(Value::Object(out));
+            return Ok(Value::Object(Map::new()));
         };
         if first == NUMBER_TOKEN {
             // With `arbitrary_precision`, serde_json hands numbers over as a one-entry map
@@ -131,26 +133,43 @@ impl<'de> Visitor<'de> for CheckedVisitor {
             // Borrow the text where serde_json can lend it (no allocation but the Number's own).
             return map.next_value::<NumberText>().map(|n| Value::Number(n.0));
         }
+        // Entries are gathered first so the map is built at its exact size: serde_json gives
+        // no length up front, and growing 0 -> 4 -> 8 would leave most of a config's map empty
+        // (a large share of a big document's memory). Duplicates are caught as they are met,
+        // so the error still points at the repeated key.
+        let mut entries: Vec<(String, Value)> = Vec::with_capacity(8);
+        let mut seen: Option<std::collections::HashSet<String>> = None;
         let mut key = first;
         loop {
             let Checked(v) = map.next_value()?;
-            // One hash per key: the entry says whether it was there already.
-            match out.entry(key) {
-                serde_json::map::Entry::Vacant(slot) => {
-                    slot.insert(v);
+            let duplicate = match &mut seen {
+                Some(set) => !set.insert(key.clone()),
+                None => {
+                    let dup = entries.iter().any(|(k, _)| *k == key);
+                    if entries.len() >= SMALL_OBJECT && !dup {
+                        // Large objects: hash instead of scanning.
+                        let mut set: std::collections::HashSet<String> =
+                            entries.iter().map(|(k, _)| k.clone()).collect();
+                        set.insert(key.clone());
+                        seen = Some(set);
+                    }
+                    dup
                 }
-                serde_json::map::Entry::Occupied(slot) => {
-                    return Err(de::Error::custom(format!(
-                        "duplicate key \"{}\" in one object",
-                        slot.key().escape_debug()
-                    )));
-                }
+            };
+            if duplicate {
+                return Err(de::Error::custom(format!(
+                    "duplicate key \"{}\" in one object",
+                    key.escape_debug()
+                )));
             }
+            entries.push((key, v));
             match map.next_key::<String>()? {
                 Some(k) => key = k,
                 None => break,
             }
         }
+        let mut out = Map::with_capacity(entries.len());
+        out.extend(entries);
         Ok(Value::Object(out))
     }
 }

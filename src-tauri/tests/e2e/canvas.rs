@@ -279,3 +279,171 @@ async fn automatic_layout_of_200_nodes_has_no_overlaps() {
     app.screenshot("canvas-auto-layout-200").await;
     app.quit().await;
 }
+
+/// Drags a node type from the registry browser onto the canvas at client point (x, y).
+/// WebDriver cannot start a native HTML5 drag, so the page gets the same events a drag sends:
+/// `dragstart` on the item, `dragover` and `drop` on the pane, sharing one `DataTransfer`.
+async fn drag_type(app: &Desktop, type_name: &str, x: f64, y: f64) {
+    let script = r#"
+        const [type, x, y] = arguments;
+        const item = document.querySelector(`[data-testid="registry-item"][data-type="${type}"]`);
+        const pane = document.querySelector('.react-flow__pane');
+        if (!item || !pane) return false;
+        const dt = new DataTransfer();
+        item.dispatchEvent(new DragEvent('dragstart', { bubbles: true, cancelable: true, dataTransfer: dt }));
+        const at = { bubbles: true, cancelable: true, dataTransfer: dt, clientX: x, clientY: y };
+        pane.dispatchEvent(new DragEvent('dragenter', at));
+        pane.dispatchEvent(new DragEvent('dragover', at));
+        pane.dispatchEvent(new DragEvent('drop', at));
+        item.dispatchEvent(new DragEvent('dragend', { bubbles: true, dataTransfer: dt }));
+        return true;
+    "#;
+    let ok = app.driver.execute(script, vec![json!(type_name), json!(x), json!(y)]).await.expect("drag script");
+    assert_eq!(ok.json(), &json!(true), "the registry item {type_name} and the pane are there");
+}
+
+/// Replaces the text of an input or textarea the way a user does (select all, type).
+async fn type_into(app: &Desktop, css: &str, text: &str, then_enter: bool) {
+    let el = app.visible(css).await;
+    el.click().await.expect("focus");
+    app.chord(&[Key::Control], "a").await;
+    let mut keys = text.to_string();
+    if then_enter {
+        keys.push(Key::Enter.value());
+    }
+    el.send_keys(keys).await.expect("type");
+}
+
+/// Drags from one handle to another with the mouse (React Flow's connection gesture).
+async fn connect(app: &Desktop, from: &str, to: &str) {
+    let a = app.visible(&format!("[data-testid=\"handle-out-{from}\"]")).await;
+    let b = app.visible(&format!("[data-testid=\"handle-in-{to}\"]")).await;
+    app.driver
+        .action_chain()
+        .move_to_element_center(&a)
+        .click_and_hold()
+        .move_by_offset(5, 5)
+        .move_to_element_center(&b)
+        .release()
+        .perform()
+        .await
+        .expect("drag a connection");
+}
+
+async fn select_value(app: &Desktop, css: &str, value: &str) {
+    let el = app.visible(css).await;
+    let select = thirtyfour::components::SelectElement::new(&el).await.expect("a select");
+    select.select_by_value(value).await.expect("choose");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_support_agent_built_by_hand_from_an_empty_document_saves_its_canonical_text() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let target = dir.path().join("support-agent.json");
+    let app = Desktop::launch(Launch { dialog_path: Some(target.clone()), ..Launch::default() }).await;
+    let first = app.documents().await[0]["id"].as_str().unwrap_or_default().to_string();
+
+    // New, empty document.
+    app.visible("[data-testid=\"btn-new\"]").await.click().await.expect("New");
+    app.wait_js(
+        &format!("const a = document.querySelector('[data-testid=app]'); return a.dataset.activeDoc !== '{first}' && a.dataset.ready === 'true';"),
+        "the new document",
+    )
+    .await;
+    let id = app.driver.execute("return document.querySelector('[data-testid=app]').dataset.activeDoc;", vec![]).await.expect("id");
+    let id = id.json().as_str().expect("active doc id").to_string();
+
+    // Drag an LLM call and an HTTP request from the registry browser.
+    let rect = app
+        .driver
+        .execute("const r = document.querySelector('.react-flow__pane').getBoundingClientRect(); return [r.left, r.top, r.width, r.height];", vec![])
+        .await
+        .expect("pane")
+        .json()
+        .clone();
+    let (left, top, width, height) =
+        (rect[0].as_f64().unwrap_or(0.0), rect[1].as_f64().unwrap_or(0.0), rect[2].as_f64().unwrap_or(800.0), rect[3].as_f64().unwrap_or(600.0));
+    drag_type(&app, "llm", left + width * 0.35, top + height * 0.4).await;
+    app.wait_view(&id, "the llm node", |v| v["spec"]["nodes"].as_array().is_some_and(|n| n.len() == 1)).await;
+    drag_type(&app, "http", left + width * 0.65, top + height * 0.4).await;
+    let view = app.wait_view(&id, "the http node", |v| v["spec"]["nodes"].as_array().is_some_and(|n| n.len() == 2)).await;
+    let llm = view["spec"]["nodes"][0]["id"].as_str().expect("id").to_string();
+    let http = view["spec"]["nodes"][1]["id"].as_str().expect("id").to_string();
+
+    // Rename them and fill their config: the raw JSON view replaces the defaults, the form
+    // sets the URL.
+    app.visible(&node(&llm)).await.click().await.expect("select llm");
+    type_into(&app, "[data-testid=\"node-id-input\"]", "agent", true).await;
+    app.wait_view(&id, "the rename to agent", |v| v["spec"]["nodes"][0]["id"] == "agent").await;
+    type_into(&app, "[data-testid=\"config-raw\"]", r#"{"model": "claude-opus-4-8", "tools": ["search"]}"#, false).await;
+    app.visible("[data-testid=\"config-raw-apply\"]").await.click().await.expect("apply JSON");
+    app.wait_view(&id, "the agent config", |v| v["spec"]["nodes"][0]["config"]["tools"] == json!(["search"])).await;
+
+    app.visible(&node(&http)).await.click().await.expect("select http");
+    type_into(&app, "[data-testid=\"node-id-input\"]", "checkout", true).await;
+    app.wait_view(&id, "the rename to checkout", |v| v["spec"]["nodes"][1]["id"] == "checkout").await;
+    type_into(&app, "[data-testid=\"config-raw\"]", r#"{"url": "x"}"#, false).await;
+    app.visible("[data-testid=\"config-raw-apply\"]").await.click().await.expect("apply JSON");
+    app.wait_view(&id, "the checkout config", |v| v["spec"]["nodes"][1]["config"] == json!({"url": "x"})).await;
+    type_into(&app, "[data-testid=\"config-field\"][data-path=\"/url\"] :is(input, textarea)", "https://shop.example.com/api/checkout", false).await;
+    // Leaving the field commits it.
+    app.chord(&[], &Key::Tab.value().to_string()).await;
+    app.wait_view(&id, "the URL", |v| v["spec"]["nodes"][1]["config"]["url"] == "https://shop.example.com/api/checkout").await;
+
+    // Wire start -> agent -> checkout -> end.
+    connect(&app, "__start__", "agent").await;
+    app.wait_view(&id, "the first edge", |v| v["spec"]["edges"].as_array().is_some_and(|e| e.len() == 1)).await;
+    connect(&app, "agent", "checkout").await;
+    app.wait_view(&id, "the second edge", |v| v["spec"]["edges"].as_array().is_some_and(|e| e.len() == 2)).await;
+    connect(&app, "checkout", "__end__").await;
+    app.wait_view(&id, "the third edge", |v| v["spec"]["edges"].as_array().is_some_and(|e| e.len() == 3)).await;
+
+    // Declare the channels in the graph inspector (nothing selected).
+    app.chord(&[], &Key::Escape.value().to_string()).await;
+    focus_canvas(&app).await;
+    for (name, reducer) in [("messages", "append"), ("cart", "last_write"), ("intent", "last_write")] {
+        type_into(&app, "[data-testid=\"channel-new-name\"]", name, false).await;
+        select_value(&app, "[data-testid=\"channel-new-reducer\"]", reducer).await;
+        app.visible("[data-testid=\"channel-add\"]").await.click().await.expect("add channel");
+        app.wait_view(&id, "the channel", |v| !v["spec"]["channels"][name].is_null()).await;
+    }
+    type_into(&app, "[data-testid=\"graph-name\"]", "support-agent", true).await;
+    app.wait_view(&id, "the graph name", |v| v["spec"]["name"] == "support-agent").await;
+
+    // The condition on agent -> checkout, with the builder.
+    let edge = app.visible(".react-flow__edge[data-id]").await;
+    let _ = edge;
+    app.driver
+        .execute(
+            "const e = [...document.querySelectorAll('.react-flow__edge')].find(g => (g.getAttribute('data-id') || g.id || '').includes('agent') && (g.getAttribute('data-id') || g.id || '').includes('checkout')); if (!e) return false; e.dispatchEvent(new MouseEvent('click', {bubbles: true})); return true;",
+            vec![],
+        )
+        .await
+        .expect("select the edge");
+    select_value(&app, "[data-testid=\"condition-channel\"]", "intent").await;
+    select_value(&app, "[data-testid=\"condition-operator\"]", "eq").await;
+    type_into(&app, "input[data-testid=\"condition-value\"]", "buy", false).await;
+    app.visible("[data-testid=\"condition-apply\"]").await.click().await.expect("set condition");
+    app.wait_view(&id, "the condition", |v| v["spec"]["edges"][1]["when"] == json!({"channel": "intent", "eq": "buy"})).await;
+    app.screenshot("canvas-built-by-hand").await;
+
+    // Save (an untitled document: Save As, answered by TRELLIS_TEST_DIALOG_PATH).
+    focus_canvas(&app).await;
+    app.chord(&[Key::Control], "s").await;
+    crate::harness::wait_fs("the saved file", || target.exists()).await;
+    let expected = json!({
+        "name": "support-agent",
+        "channels": {"messages": {"reducer": "append"}, "cart": {"reducer": "last_write"}, "intent": {"reducer": "last_write"}},
+        "nodes": [
+            {"id": "agent", "type": "llm", "config": {"model": "claude-opus-4-8", "tools": ["search"]}},
+            {"id": "checkout", "type": "http", "config": {"url": "https://shop.example.com/api/checkout"}}
+        ],
+        "edges": [
+            {"from": "__start__", "to": "agent"},
+            {"from": "agent", "to": "checkout", "when": {"channel": "intent", "eq": "buy"}},
+            {"from": "checkout", "to": "__end__"}
+        ]
+    });
+    assert_eq!(read(&target), canonical(&expected), "the bytes on disk are the canonical text of the graph");
+    app.quit().await;
+}

@@ -297,6 +297,13 @@ impl Desktop {
                         return el;
                     }
                 }
+                // Scrolled out of a panel: bring the first one into view and look again.
+                if let Some(el) = self.driver.find_all(By::Css(css)).await.ok().and_then(|v| v.into_iter().next()) {
+                    let _ = el.scroll_into_view().await;
+                    if el.is_displayed().await.unwrap_or(false) {
+                        return el;
+                    }
+                }
             }
             assert!(Instant::now() < deadline, "timed out waiting for a visible {css}");
             tokio::time::sleep(Duration::from_millis(100)).await;

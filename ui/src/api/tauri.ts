@@ -73,6 +73,7 @@ export class TauriBackend implements Backend {
       listen("document-changed", (e) => handler({ type: "changed", view: normalizeView(e.payload) })),
       listen("document-opened", (e) => handler({ type: "opened", view: normalizeView(e.payload) })),
       listen<{ id: string }>("document-closed", (e) => handler({ type: "closed", id: String(e.payload?.id) })),
+      listen<{ problems?: unknown[] }>("journal", (e) => handler({ type: "problems", diagnostics: (Array.isArray(e.payload?.problems) ? e.payload.problems : []) as never })),
       listen<unknown>("menu", (e) => handler({ type: "menu", action: typeof e.payload === "string" ? e.payload : String((e.payload as Raw)?.action ?? "") })),
     ];
     return () => {

@@ -1,12 +1,14 @@
 // The one interface between the UI and whatever owns the document: Rust through Tauri in the
 // app, an in-memory fake in tests and in the browser dev mode.
-import type { ConflictChoice, DocumentSummary, DocumentView, Edit, SaveOutcome, Viewport } from "../bindings";
+import type { ConflictChoice, Diagnostic, DocumentSummary, DocumentView, Edit, SaveOutcome, Viewport } from "../bindings";
 
 export type BackendEvent =
   | { type: "changed"; view: DocumentView }
   | { type: "opened"; view: DocumentView }
   | { type: "closed"; id: string }
-  | { type: "menu"; action: string };
+  | { type: "menu"; action: string }
+  /** Problems outside any document (the recovery journal could not be written, ...). */
+  | { type: "problems"; diagnostics: Diagnostic[] };
 
 export interface Backend {
   readonly kind: "tauri" | "fake";

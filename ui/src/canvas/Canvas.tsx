@@ -159,6 +159,8 @@ function CanvasInner({ view }: { view: DocumentView }) {
     if (!overlay.current || !wrapper.current) return;
     const getTheme = () => (themeRef.current ??= readTheme(wrapper.current as HTMLElement));
     renderer.current = new OverviewRenderer(overlay.current, getTheme, () => scheduleDraw());
+    // `?cache=0`: paint the scene every frame (to compare engines in benchmarks).
+    if (new URLSearchParams(location.search).get("cache") === "0") renderer.current.useCache = false;
     const mq = window.matchMedia?.("(prefers-color-scheme: dark)");
     const onTheme = () => {
       themeRef.current = null;

@@ -82,6 +82,7 @@ pub fn run(args: Args) -> Exit {
         }
     }
     diagnostics.extend(validate(&spec, regs.registry.as_ref()));
+    regs.soften(&args.file, &mut diagnostics);
     json::fill_spans(&source.text, &mut diagnostics);
     let has_errors = trellis_spec::diagnostic::has_errors(&diagnostics);
     if !diagnostics.is_empty() {

@@ -23,6 +23,10 @@ use trellis_spec::Diagnostic;
 
 /// Most paths listed one by one; past it the analysis summarizes.
 pub const MAX_PATHS: usize = 2_000;
+/// Most partial paths built in all while listing paths; past it the analysis summarizes.
+pub const MAX_WORK: usize = 200_000;
+/// Most steps spent finding loop bodies while unrolling; past it the analysis is refused.
+pub const MAX_UNROLL_WORK: usize = 20_000_000;
 /// Most nodes the loop unrolling may create; past it the analysis is refused.
 pub const MAX_UNROLLED_NODES: usize = 100_000;
 /// Tokens charged per judge question in the count form (overridable per node with
@@ -298,7 +302,8 @@ struct Unrolled {
     edges: Vec<XEdge>,
 }
 
-fn unroll(t: &Topology) -> Result<Unrolled, usize> {
+fn unroll(t: &Topology) -> Result<Unrolled, String> {
+    let mut work: usize = 0;
     let index: HashMap<&str, usize> = t.nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
     let mut u = Unrolled { orig: (0..t.nodes.len()).collect(), edges: Vec::new() };
     for e in &t.edges {
@@ -347,6 +352,10 @@ fn unroll(t: &Topology) -> Result<Unrolled, usize> {
             (0..from_h.len()).filter(|v| from_h[*v] && to_l[*v]).collect()
         };
         let mut best: Option<(usize, Vec<usize>)> = None;
+        work = work.saturating_add(loops.len().saturating_mul(u.orig.len() + u.edges.len()));
+        if work > MAX_UNROLL_WORK {
+            return Err(format!("unrolling the bounded loops needs more work than the limit ({} loop edges over {} nodes); lower the loop bounds", loops.len(), u.orig.len()));
+        }
         for &i in &loops {
             let b = body_of(&u.edges[i]);
             if best.as_ref().is_none_or(|(_, bb)| b.len() > bb.len()) {
@@ -358,7 +367,10 @@ fn unroll(t: &Topology) -> Result<Unrolled, usize> {
         let XKind::Loop(n) = kind else { continue };
         let added = body.len().saturating_mul(usize::try_from(n).unwrap_or(usize::MAX));
         if u.orig.len().saturating_add(added) > MAX_UNROLLED_NODES {
-            return Err(u.orig.len().saturating_add(added));
+            return Err(format!(
+                "unrolling the bounded loops would make more than {} nodes (limit {MAX_UNROLLED_NODES}); lower the loop bounds",
+                u.orig.len().saturating_add(added)
+            ));
         }
         let body_edges: Vec<XEdge> =
             u.edges.iter().filter(|e| body.binary_search(&e.from).is_ok()).copied().collect();
@@ -417,15 +429,63 @@ struct Walker<'a> {
     charges: Vec<Charge>,
     exits: Vec<bool>,
     alts: Vec<Vec<Alt>>,
+    /// Partial paths built so far: listing stops past [`MAX_WORK`] even when no single
+    /// list is long (many short lists on a big unrolled graph).
+    work: std::cell::Cell<usize>,
+}
+
+/// One step of a path.
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    /// A visit of a topology node.
+    Node(usize),
+    /// A document edge taken.
+    Edge(usize),
+    /// The judge (topology node) left by its fallback route.
+    Fallback(usize),
+}
+
+/// An immutable list of steps. Partial paths share their tails, so putting a node in front of
+/// the paths that follow it costs O(1): a long chain is not copied quadratically.
+#[derive(Debug)]
+struct StepCell {
+    step: Step,
+    next: List,
+}
+
+type List = Option<Rc<StepCell>>;
+
+impl Drop for StepCell {
+    // Unlink iteratively: dropping a long list recursively would overflow the stack.
+    fn drop(&mut self) {
+        let mut next = self.next.take();
+        while let Some(rc) = next {
+            match Rc::try_unwrap(rc) {
+                Ok(mut cell) => next = cell.next.take(),
+                Err(_) => break,
+            }
+        }
+    }
+}
+
+fn prepend(items: &[Step], tail: List) -> List {
+    items.iter().rev().fold(tail, |next, step| Some(Rc::new(StepCell { step: *step, next })))
+}
+
+fn steps_of(list: &List) -> Vec<Step> {
+    let mut out = Vec::new();
+    let mut at = list.as_deref();
+    while let Some(c) = at {
+        out.push(c.step);
+        at = c.next.as_deref();
+    }
+    out
 }
 
 /// A partial path: steps and totals.
 #[derive(Debug, Clone, Default)]
 struct Partial {
-    nodes: Vec<usize>,
-    edges: Vec<usize>,
-    /// Topology indexes of judges left by their fallback route.
-    fallbacks: Vec<usize>,
+    steps: List,
     tokens: u64,
     cost: f64,
     cost_known: bool,
@@ -434,13 +494,14 @@ struct Partial {
 }
 
 impl Partial {
+    fn empty() -> Partial {
+        Partial { cost_known: true, ..Partial::default() }
+    }
     fn start(w: &Walker<'_>, x: usize) -> Partial {
         let o = w.u.orig[x];
         let c = w.charges[o];
         Partial {
-            nodes: vec![o],
-            edges: Vec::new(),
-            fallbacks: Vec::new(),
+            steps: prepend(&[Step::Node(o)], None),
             tokens: c.tokens(),
             cost: c.cost_usd.unwrap_or(0.0),
             cost_known: c.cost_usd.is_some(),
@@ -448,33 +509,37 @@ impl Partial {
             exit: None,
         }
     }
+    /// This partial path, then `extra` steps, then `rest` (whose steps are shared, not copied).
+    fn then_with(&self, extra: &[Step], rest: &Partial) -> Partial {
+        let mut items = steps_of(&self.steps);
+        items.extend_from_slice(extra);
+        Partial {
+            steps: prepend(&items, rest.steps.clone()),
+            tokens: self.tokens.saturating_add(rest.tokens),
+            cost: self.cost + rest.cost,
+            cost_known: self.cost_known && rest.cost_known,
+            latency: self.latency.saturating_add(rest.latency),
+            exit: rest.exit,
+        }
+    }
     fn then(&self, edge: Option<usize>, rest: &Partial) -> Partial {
-        let mut p = self.clone();
-        p.edges.extend(edge);
-        p.nodes.extend_from_slice(&rest.nodes);
-        p.fallbacks.extend_from_slice(&rest.fallbacks);
-        p.edges.extend_from_slice(&rest.edges);
-        p.tokens = p.tokens.saturating_add(rest.tokens);
-        p.cost += rest.cost;
-        p.cost_known &= rest.cost_known;
-        p.latency = p.latency.saturating_add(rest.latency);
-        p.exit = rest.exit;
-        p
+        let extra: Vec<Step> = edge.map(Step::Edge).into_iter().collect();
+        self.then_with(&extra, rest)
     }
     /// Branches run together: tokens and cost add, latency is the slowest.
     fn together(parts: &[(Option<usize>, &Partial)]) -> Partial {
-        let mut p = Partial { cost_known: true, ..Partial::default() };
+        let mut p = Partial::empty();
+        let mut items = Vec::new();
         for (edge, b) in parts {
-            p.edges.extend(*edge);
-            p.nodes.extend_from_slice(&b.nodes);
-            p.edges.extend_from_slice(&b.edges);
-            p.fallbacks.extend_from_slice(&b.fallbacks);
+            items.extend(edge.map(Step::Edge));
+            items.extend(steps_of(&b.steps));
             p.tokens = p.tokens.saturating_add(b.tokens);
             p.cost += b.cost;
             p.cost_known &= b.cost_known;
             p.latency = p.latency.max(b.latency);
             p.exit = p.exit.or(b.exit);
         }
+        p.steps = prepend(&items, None);
         p
     }
 }
@@ -519,9 +584,13 @@ impl<'a> Walker<'a> {
             rank[*v] = i;
         }
         let mut alts: Vec<Vec<Alt>> = vec![Vec::new(); n];
+        let mut out_edges: Vec<Vec<XEdge>> = vec![Vec::new(); n];
+        for e in &u.edges {
+            out_edges[e.from].push(*e);
+        }
         for (x, x_alts) in alts.iter_mut().enumerate() {
             let mut fork = Vec::new();
-            for e in u.edges.iter().filter(|e| e.from == x) {
+            for e in &out_edges[x] {
                 match e.kind {
                     XKind::Parallel => fork.push((e.to, e.orig.unwrap_or(usize::MAX))),
                     _ => x_alts.push(Alt::Edge { to: e.to, orig: e.orig }),
@@ -538,17 +607,17 @@ impl<'a> Walker<'a> {
                 }
             }
         }
-        Walker { t, u, charges, exits, alts }
+        Walker { t, u, charges, exits, alts, work: std::cell::Cell::new(0) }
     }
 
     /// `head` (the visit of `x`), then `rest` reached by the edge `orig` (None: the judge's
     /// fallback route).
     fn via(&self, head: &Partial, x: usize, orig: Option<usize>, rest: &Partial) -> Partial {
-        let mut p = head.clone();
-        if orig.is_none() {
-            p.fallbacks.push(self.u.orig[x]);
-        }
-        p.then(orig, rest)
+        let step = match orig {
+            Some(e) => Step::Edge(e),
+            None => Step::Fallback(self.u.orig[x]),
+        };
+        head.then_with(&[step], rest)
     }
 
     /// Every partial path from `x` until `stop` (exclusive), an exit, or a dead end. Memoized,
@@ -563,7 +632,15 @@ impl<'a> Walker<'a> {
         r
     }
 
-    fn walk_uncached(&self, x: usize, stop: Option<usize>, memo: &mut WalkMemo) -> Result<Rc<Vec<Partial>>, TooMany> {
+    fn walk_uncached(
+        &self,
+        x: usize,
+        stop: Option<usize>,
+        memo: &mut WalkMemo,
+    ) -> Result<Rc<Vec<Partial>>, TooMany> {
+        if self.work.get() > MAX_WORK {
+            return Err(TooMany);
+        }
         let head = Partial::start(self, x);
         let mut out: Vec<Partial> = Vec::new();
         if self.exits[x] || self.alts[x].is_empty() {
@@ -575,7 +652,7 @@ impl<'a> Walker<'a> {
             match alt {
                 Alt::Edge { to, orig } => {
                     if Some(*to) == stop {
-                        out.push(self.via(&head, x, *orig, &Partial { cost_known: true, ..Partial::default() }));
+                        out.push(self.via(&head, x, *orig, &Partial::empty()));
                         continue;
                     }
                     for rest in self.walk(*to, stop, memo)?.iter() {
@@ -587,11 +664,11 @@ impl<'a> Walker<'a> {
                 }
                 Alt::Fork { branches, join } => {
                     let until = join.or(stop);
-                    let mut combos: Vec<Partial> = vec![Partial { cost_known: true, ..Partial::default() }];
+                    let mut combos: Vec<Partial> = vec![Partial::empty()];
                     let mut first = true;
                     for (b, edge) in branches {
                         let ways = if Some(*b) == until {
-                            Rc::new(vec![Partial { cost_known: true, ..Partial::default() }])
+                            Rc::new(vec![Partial::empty()])
                         } else {
                             self.walk(*b, until, memo)?
                         };
@@ -612,7 +689,7 @@ impl<'a> Walker<'a> {
                     }
                     let rests = match join {
                         Some(j) if Some(*j) != stop => self.walk(*j, stop, memo)?,
-                        _ => Rc::new(vec![Partial { cost_known: true, ..Partial::default() }]),
+                        _ => Rc::new(vec![Partial::empty()]),
                     };
                     for c in &combos {
                         let mid = head.then(None, c);
@@ -627,6 +704,10 @@ impl<'a> Walker<'a> {
                     }
                 }
             }
+        }
+        self.work.set(self.work.get().saturating_add(out.len()));
+        if self.work.get() > MAX_WORK {
+            return Err(TooMany);
         }
         Ok(Rc::new(out))
     }
@@ -750,7 +831,7 @@ impl<'a> Walker<'a> {
         for alt in &self.alts[x] {
             match alt {
                 Alt::Edge { to, orig } if Some(*to) == stop => {
-                    consider(self.via(&head, x, *orig, &Partial { cost_known: true, ..Partial::default() }));
+                    consider(self.via(&head, x, *orig, &Partial::empty()));
                 }
                 Alt::Edge { to, orig } => {
                     if let Some(r) = self.best(*to, stop, top, m, memo) {
@@ -763,7 +844,7 @@ impl<'a> Walker<'a> {
                     let mut ok = true;
                     for (b, e) in branches {
                         let w = if Some(*b) == until {
-                            Some(Rc::new(Partial { cost_known: true, ..Partial::default() }))
+                            Some(Rc::new(Partial::empty()))
                         } else {
                             self.best(*b, until, join.is_some() || !top, m, memo)
                         };
@@ -805,8 +886,16 @@ impl<'a> Walker<'a> {
     }
 
     fn report(&self, p: &Partial, budget: &Budget) -> PathReport {
+        let (mut nodes, mut edges, mut fallbacks) = (Vec::new(), Vec::new(), Vec::new());
+        for step in steps_of(&p.steps) {
+            match step {
+                Step::Node(o) => nodes.push(o),
+                Step::Edge(e) => edges.push(e),
+                Step::Fallback(o) => fallbacks.push(o),
+            }
+        }
         let mut contrib: IndexMap<usize, Contribution> = IndexMap::new();
-        for o in &p.nodes {
+        for o in &nodes {
             let c = self.charges[*o];
             let e = contrib.entry(*o).or_insert_with(|| Contribution {
                 node: self.t.nodes[*o].id.clone(),
@@ -851,9 +940,9 @@ impl<'a> Walker<'a> {
             .cloned();
         PathReport {
             exit: p.exit.map(|x| self.t.nodes[self.u.orig[x]].id.clone()).unwrap_or_default(),
-            nodes: p.nodes.iter().map(|o| self.t.nodes[*o].id.clone()).collect(),
-            edges: p.edges.clone(),
-            fallbacks: p.fallbacks.iter().map(|o| self.t.nodes[*o].id.clone()).collect(),
+            nodes: nodes.iter().map(|o| self.t.nodes[*o].id.clone()).collect(),
+            edges,
+            fallbacks: fallbacks.iter().map(|o| self.t.nodes[*o].id.clone()).collect(),
             tokens: p.tokens,
             cost_usd,
             latency_ms: p.latency,
@@ -922,12 +1011,12 @@ pub fn analyse(t: &Topology, diagnostics: &[Diagnostic], prices: Option<&PriceTa
     };
     let u = match unroll(t) {
         Ok(u) => u,
-        Err(size) => {
+        Err(message) => {
             return Analysis::empty(
                 budget,
                 prices.is_some(),
-                Diagnostic::error(codes::TOO_LARGE_TO_ANALYSE, format!("unrolling the bounded loops would make {size} nodes (limit {MAX_UNROLLED_NODES}); lower the loop bounds")),
-            )
+                Diagnostic::error(codes::TOO_LARGE_TO_ANALYSE, message),
+            );
         }
     };
     let w = Walker::new(t, u, prices);
