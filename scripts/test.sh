@@ -11,6 +11,9 @@ bash scripts/setup.sh
 # the Tauri stack is built once (toolchain trap 9).
 echo "== UI build (ui/dist)"
 npm run build --silent
+
+echo "== UI tests (Vitest)"
+npm run test:ui --silent
 APP_FEATURES=(--features trellis-app/e2e)
 
 echo "== cargo fmt / clippy"

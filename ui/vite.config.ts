@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
-import { freezeSafe } from "./vite-freeze-safe";
+import { freezeSafe } from "./vite-freeze-safe.ts";
 
 // Relative base: the built files load from Tauri's custom protocol and from any static server.
 export default defineConfig({

@@ -152,7 +152,7 @@ await test("help overlay, select all, delete, duplicate", async () => {
 
 await test("drag a node, box select and multi-drag (DOM), then select and drag on the overview canvas", async () => {
   const { p, errors } = await open("example");
-  await p.evaluate(() => window.__trellisPerf.setViewport({ x: 100, y: 150, zoom: 1 }));
+  await p.evaluate(() => window.__trellisPerf.setViewport({ x: 20, y: 150, zoom: 0.6 }));
   await p.waitForTimeout(200);
   const pos = (id) => p.evaluate((id) => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).layout.positions[id], id);
   const before = await pos("classify");

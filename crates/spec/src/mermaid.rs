@@ -171,6 +171,12 @@ pub fn render(spec: &GraphSpec, extras: &MermaidExtras, options: &MermaidOptions
 
 /// Renders a compiled graph: its edges in order (a code guard with a declarative twin draws as
 /// that twin, one without as a dashed `guard` edge), then its routers in order.
+///
+/// The reference keeps routers in the same list as edges, so a router added between two edges
+/// is drawn between them there. [`crate::graph::Graph`] keeps routers in a list of their own
+/// and does not record that interleaving, so here routers always come after every edge: a
+/// graph whose code guards were added after its routers draws those guards first. [`render`]
+/// with [`MermaidExtras`] keeps the reference order (edges, routers, guards).
 pub fn render_compiled(graph: &CompiledGraph, options: &MermaidOptions) -> String {
     let g = graph.graph();
     let nodes: Vec<&str> = g.nodes.iter().map(|n| n.id.as_str()).collect();

@@ -298,7 +298,8 @@ async fn drag_type(app: &Desktop, type_name: &str, x: f64, y: f64) {
         item.dispatchEvent(new DragEvent('dragend', { bubbles: true, dataTransfer: dt }));
         return true;
     "#;
-    let ok = app.driver.execute(script, vec![json!(type_name), json!(x), json!(y)]).await.expect("drag script");
+    let ok =
+        app.driver.execute(script, vec![json!(type_name), json!(x), json!(y)]).await.expect("drag script");
     assert_eq!(ok.json(), &json!(true), "the registry item {type_name} and the pane are there");
 }
 
@@ -350,7 +351,11 @@ async fn the_support_agent_built_by_hand_from_an_empty_document_saves_its_canoni
         "the new document",
     )
     .await;
-    let id = app.driver.execute("return document.querySelector('[data-testid=app]').dataset.activeDoc;", vec![]).await.expect("id");
+    let id = app
+        .driver
+        .execute("return document.querySelector('[data-testid=app]').dataset.activeDoc;", vec![])
+        .await
+        .expect("id");
     let id = id.json().as_str().expect("active doc id").to_string();
 
     // Drag an LLM call and an HTTP request from the registry browser.
@@ -361,12 +366,18 @@ async fn the_support_agent_built_by_hand_from_an_empty_document_saves_its_canoni
         .expect("pane")
         .json()
         .clone();
-    let (left, top, width, height) =
-        (rect[0].as_f64().unwrap_or(0.0), rect[1].as_f64().unwrap_or(0.0), rect[2].as_f64().unwrap_or(800.0), rect[3].as_f64().unwrap_or(600.0));
+    let (left, top, width, height) = (
+        rect[0].as_f64().unwrap_or(0.0),
+        rect[1].as_f64().unwrap_or(0.0),
+        rect[2].as_f64().unwrap_or(800.0),
+        rect[3].as_f64().unwrap_or(600.0),
+    );
     drag_type(&app, "llm", left + width * 0.35, top + height * 0.4).await;
     app.wait_view(&id, "the llm node", |v| v["spec"]["nodes"].as_array().is_some_and(|n| n.len() == 1)).await;
     drag_type(&app, "http", left + width * 0.65, top + height * 0.4).await;
-    let view = app.wait_view(&id, "the http node", |v| v["spec"]["nodes"].as_array().is_some_and(|n| n.len() == 2)).await;
+    let view = app
+        .wait_view(&id, "the http node", |v| v["spec"]["nodes"].as_array().is_some_and(|n| n.len() == 2))
+        .await;
     let llm = view["spec"]["nodes"][0]["id"].as_str().expect("id").to_string();
     let http = view["spec"]["nodes"][1]["id"].as_str().expect("id").to_string();
 
@@ -375,28 +386,48 @@ async fn the_support_agent_built_by_hand_from_an_empty_document_saves_its_canoni
     app.visible(&node(&llm)).await.click().await.expect("select llm");
     type_into(&app, "[data-testid=\"node-id-input\"]", "agent", true).await;
     app.wait_view(&id, "the rename to agent", |v| v["spec"]["nodes"][0]["id"] == "agent").await;
-    type_into(&app, "[data-testid=\"config-raw\"]", r#"{"model": "claude-opus-4-8", "tools": ["search"]}"#, false).await;
+    type_into(
+        &app,
+        "[data-testid=\"config-raw\"]",
+        r#"{"model": "claude-opus-4-8", "tools": ["search"]}"#,
+        false,
+    )
+    .await;
     app.visible("[data-testid=\"config-raw-apply\"]").await.click().await.expect("apply JSON");
-    app.wait_view(&id, "the agent config", |v| v["spec"]["nodes"][0]["config"]["tools"] == json!(["search"])).await;
+    app.wait_view(&id, "the agent config", |v| v["spec"]["nodes"][0]["config"]["tools"] == json!(["search"]))
+        .await;
 
     app.visible(&node(&http)).await.click().await.expect("select http");
     type_into(&app, "[data-testid=\"node-id-input\"]", "checkout", true).await;
     app.wait_view(&id, "the rename to checkout", |v| v["spec"]["nodes"][1]["id"] == "checkout").await;
     type_into(&app, "[data-testid=\"config-raw\"]", r#"{"url": "x"}"#, false).await;
     app.visible("[data-testid=\"config-raw-apply\"]").await.click().await.expect("apply JSON");
-    app.wait_view(&id, "the checkout config", |v| v["spec"]["nodes"][1]["config"] == json!({"url": "x"})).await;
-    type_into(&app, "[data-testid=\"config-field\"][data-path=\"/url\"] :is(input, textarea)", "https://shop.example.com/api/checkout", false).await;
+    app.wait_view(&id, "the checkout config", |v| v["spec"]["nodes"][1]["config"] == json!({"url": "x"}))
+        .await;
+    type_into(
+        &app,
+        "[data-testid=\"config-field\"][data-path=\"/url\"] :is(input, textarea)",
+        "https://shop.example.com/api/checkout",
+        false,
+    )
+    .await;
     // Leaving the field commits it.
     app.chord(&[], &Key::Tab.value().to_string()).await;
-    app.wait_view(&id, "the URL", |v| v["spec"]["nodes"][1]["config"]["url"] == "https://shop.example.com/api/checkout").await;
+    app.wait_view(&id, "the URL", |v| {
+        v["spec"]["nodes"][1]["config"]["url"] == "https://shop.example.com/api/checkout"
+    })
+    .await;
 
     // Wire start -> agent -> checkout -> end.
     connect(&app, "__start__", "agent").await;
-    app.wait_view(&id, "the first edge", |v| v["spec"]["edges"].as_array().is_some_and(|e| e.len() == 1)).await;
+    app.wait_view(&id, "the first edge", |v| v["spec"]["edges"].as_array().is_some_and(|e| e.len() == 1))
+        .await;
     connect(&app, "agent", "checkout").await;
-    app.wait_view(&id, "the second edge", |v| v["spec"]["edges"].as_array().is_some_and(|e| e.len() == 2)).await;
+    app.wait_view(&id, "the second edge", |v| v["spec"]["edges"].as_array().is_some_and(|e| e.len() == 2))
+        .await;
     connect(&app, "checkout", "__end__").await;
-    app.wait_view(&id, "the third edge", |v| v["spec"]["edges"].as_array().is_some_and(|e| e.len() == 3)).await;
+    app.wait_view(&id, "the third edge", |v| v["spec"]["edges"].as_array().is_some_and(|e| e.len() == 3))
+        .await;
 
     // Declare the channels in the graph inspector (nothing selected).
     app.chord(&[], &Key::Escape.value().to_string()).await;
@@ -424,7 +455,10 @@ async fn the_support_agent_built_by_hand_from_an_empty_document_saves_its_canoni
     select_value(&app, "[data-testid=\"condition-operator\"]", "eq").await;
     type_into(&app, "input[data-testid=\"condition-value\"]", "buy", false).await;
     app.visible("[data-testid=\"condition-apply\"]").await.click().await.expect("set condition");
-    app.wait_view(&id, "the condition", |v| v["spec"]["edges"][1]["when"] == json!({"channel": "intent", "eq": "buy"})).await;
+    app.wait_view(&id, "the condition", |v| {
+        v["spec"]["edges"][1]["when"] == json!({"channel": "intent", "eq": "buy"})
+    })
+    .await;
     app.screenshot("canvas-built-by-hand").await;
 
     // Save (an untitled document: Save As, answered by TRELLIS_TEST_DIALOG_PATH).

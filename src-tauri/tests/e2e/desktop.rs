@@ -183,3 +183,66 @@ async fn unsaved_work_survives_a_crash_and_is_restored() {
     assert_eq!(read(&path), canonical(&expected));
     app.quit().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_webview_can_touch_no_path_and_no_network() {
+    let app = Desktop::launch(Launch::default()).await;
+    // No plugin is there to call: no file system, no shell, no dialog.
+    for (cmd, args) in [
+        ("plugin:fs|read_text_file", json!({"path": "/etc/passwd"})),
+        ("plugin:shell|execute", json!({"program": "sh", "args": ["-c", "id"]})),
+        ("plugin:dialog|open", json!({})),
+    ] {
+        assert!(app.invoke(cmd, args).await.is_err(), "{cmd} must not be callable");
+    }
+    // Documents are named by id only; a path is not an id.
+    let refused = app.invoke("get_document", json!({"docId": "/etc/passwd"})).await;
+    assert!(refused.is_err_and(|e| e.to_string().contains("app/bad-document-id")));
+    // The CSP: no request leaves the app, no inline script runs.
+    let fetched = app
+        .driver
+        .execute_async(
+            "const done = arguments[0]; fetch('https://example.com/').then(() => done('fetched'), () => done('blocked'));",
+            vec![],
+        )
+        .await
+        .expect("script")
+        .json()
+        .clone();
+    assert_eq!(fetched, json!("blocked"));
+    let inline = app
+        .driver
+        .execute(
+            "window.__inlineRan = false; const s = document.createElement('script'); s.textContent = 'window.__inlineRan = true'; document.head.appendChild(s); return window.__inlineRan;",
+            vec![],
+        )
+        .await
+        .expect("script")
+        .json()
+        .clone();
+    assert_eq!(inline, json!(false), "an injected inline script must not run");
+    // The prototype is frozen.
+    let frozen =
+        app.driver.execute("return Object.isFrozen(Object.prototype);", vec![]).await.expect("script");
+    assert_eq!(frozen.json(), &json!(true));
+    app.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn quit_asks_about_each_dirty_document_and_saves_when_told() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = write_spec(dir.path(), "greeter.json", &small_graph());
+    // Every "save changes?" prompt answers Save.
+    let app =
+        Desktop::launch(Launch { files: vec![path.clone()], confirm: Some("save"), ..Launch::default() })
+            .await;
+    let id = app.doc_named("greeter.json").await;
+    app.edit(&id, json!({"op": "rename_graph", "name": "saved on quit"})).await;
+    // Quit does not answer (the app is gone by then): fire and forget.
+    let _ = app.driver.execute("window.__TAURI_INTERNALS__.invoke('quit', {}); return true;", vec![]).await;
+    wait_fs("the app to quit", || !app.app_running()).await;
+    let mut expected = small_graph();
+    expected["name"] = json!("saved on quit");
+    assert_eq!(read(&path), canonical(&expected), "the dirty document was saved before quitting");
+    app.quit().await;
+}

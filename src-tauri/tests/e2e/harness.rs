@@ -19,7 +19,7 @@ use thirtyfour::prelude::*;
 use thirtyfour::Capabilities;
 
 /// How long to wait for anything the app does in reaction to a test (a reload, a render).
-pub const PATIENCE: Duration = Duration::from_secs(20);
+pub const PATIENCE: Duration = Duration::from_secs(45);
 
 /// The built app.
 fn app_binary() -> PathBuf {
@@ -298,7 +298,9 @@ impl Desktop {
                     }
                 }
                 // Scrolled out of a panel: bring the first one into view and look again.
-                if let Some(el) = self.driver.find_all(By::Css(css)).await.ok().and_then(|v| v.into_iter().next()) {
+                if let Some(el) =
+                    self.driver.find_all(By::Css(css)).await.ok().and_then(|v| v.into_iter().next())
+                {
                     let _ = el.scroll_into_view().await;
                     if el.is_displayed().await.unwrap_or(false) {
                         return el;
@@ -376,6 +378,12 @@ impl Desktop {
             assert!(Instant::now() < deadline, "the window title is {t:?}, not {want:?}");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// Whether the app process is still running (under our tauri-driver).
+    pub fn app_running(&self) -> bool {
+        let Some(driver_pid) = self.procs.driver.as_ref().map(Child::id) else { return false };
+        descendants(driver_pid).into_iter().any(|pid| exe_of(pid).is_some_and(|e| e == app_binary()))
     }
 
     /// Ends the session (the app quits) and stops the harness processes.

@@ -96,20 +96,11 @@ function CanvasInner({ view }: { view: DocumentView }) {
   const problems = useMemo(() => problemsOf(view.diagnostics), [view.diagnostics]);
   const selNodes = useMemo(() => new Set(selection.nodes), [selection.nodes]);
   const selEdges = useMemo(() => new Set(selection.edges), [selection.edges]);
-  const colorOf = useCallback(
-    (id: string) => {
-      if (id === START || id === END) return "#475569";
-      const n = view.spec.nodes.find((x) => x.id === id);
-      return categoryColor(n?.type ? types.get(n.type)?.category : undefined);
-    },
-    [view.spec.nodes, types],
-  );
   const colorById = useMemo(() => {
     const m = new Map<string, string>();
     for (const n of view.spec.nodes) m.set(n.id, categoryColor(n.type ? types.get(n.type)?.category : undefined));
     return (id: string) => m.get(id) ?? "#475569";
   }, [view.spec.nodes, types]);
-  void colorOf;
 
   // Built from the stored positions only: a drag must not rebuild 5,000 nodes per frame (the
   // dragged ones are overlaid on the small DOM subset below).

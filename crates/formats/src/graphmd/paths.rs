@@ -572,7 +572,7 @@ type WalkMemo = HashMap<(usize, Option<usize>), Result<Rc<Vec<Partial>>, TooMany
 type BestMemo = HashMap<(usize, Option<usize>, bool), Option<Rc<Partial>>>;
 
 impl<'a> Walker<'a> {
-    fn new(t: &'a Topology, u: Unrolled, prices: Option<&PriceTable>) -> Walker<'a> {
+    fn new(t: &'a Topology, u: Unrolled, prices: Option<&PriceTable>) -> Result<Walker<'a>, String> {
         let charges = t.nodes.iter().map(|n| charge(n, t, prices)).collect();
         let exit_ids: HashSet<&str> = t.exits.iter().map(String::as_str).collect();
         let exits = u.orig.iter().map(|o| exit_ids.contains(t.nodes[*o].id.as_str())).collect();
@@ -584,6 +584,7 @@ impl<'a> Walker<'a> {
             rank[*v] = i;
         }
         let mut alts: Vec<Vec<Alt>> = vec![Vec::new(); n];
+        let mut work = 0usize;
         let mut out_edges: Vec<Vec<XEdge>> = vec![Vec::new(); n];
         for e in &u.edges {
             out_edges[e.from].push(*e);
@@ -600,14 +601,12 @@ impl<'a> Walker<'a> {
                 0 => {}
                 1 => x_alts.push(Alt::Edge { to: fork[0].0, orig: Some(fork[0].1) }),
                 _ => {
-                    // The join: the earliest node (topological order) every branch reaches.
-                    let sets: Vec<Vec<bool>> = fork.iter().map(|(b, _)| reach_set(&adj, *b)).collect();
-                    let join = (0..n).filter(|v| sets.iter().all(|s| s[*v])).min_by_key(|v| rank[*v]);
+                    let join = find_join(&adj, &rank, &fork, &mut work)?;
                     x_alts.push(Alt::Fork { branches: fork, join });
                 }
             }
         }
-        Walker { t, u, charges, exits, alts, work: std::cell::Cell::new(0) }
+        Ok(Walker { t, u, charges, exits, alts, work: std::cell::Cell::new(0) })
     }
 
     /// `head` (the visit of `x`), then `rest` reached by the edge `orig` (None: the judge's
@@ -953,6 +952,51 @@ impl<'a> Walker<'a> {
     }
 }
 
+/// The join of a parallel group: the earliest node (topological order) that every branch
+/// reaches. A search in rank order from the branch targets that stops at the first node every
+/// branch has reached, so a near join is found without walking the whole graph. `work`
+/// counts nodes visited over all groups and is bounded by [`MAX_UNROLL_WORK`].
+fn find_join(
+    adj: &[Vec<(usize, usize)>],
+    rank: &[usize],
+    fork: &[(usize, usize)],
+    work: &mut usize,
+) -> Result<Option<usize>, String> {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    if fork.len() > 128 {
+        return Err(format!("a node has {} parallel edges; at most 128 are analysed", fork.len()));
+    }
+    let full: u128 = if fork.len() == 128 { u128::MAX } else { (1u128 << fork.len()) - 1 };
+    let mut mask: HashMap<usize, u128> = HashMap::new();
+    let mut heap = BinaryHeap::new();
+    for (i, (b, _)) in fork.iter().enumerate() {
+        let m = mask.entry(*b).or_insert(0);
+        if *m == 0 {
+            heap.push(Reverse((rank[*b], *b)));
+        }
+        *m |= 1u128 << i;
+    }
+    while let Some(Reverse((_, v))) = heap.pop() {
+        *work += 1;
+        if *work > MAX_UNROLL_WORK {
+            return Err("the parallel groups are too large to analyse".to_owned());
+        }
+        let m = mask.get(&v).copied().unwrap_or(0);
+        if m == full {
+            return Ok(Some(v));
+        }
+        for (w, _) in &adj[v] {
+            let e = mask.entry(*w).or_insert(0);
+            if *e == 0 {
+                heap.push(Reverse((rank[*w], *w)));
+            }
+            *e |= m;
+        }
+    }
+    Ok(None)
+}
+
 fn topo_order(adj: &[Vec<(usize, usize)>]) -> Vec<usize> {
     let n = adj.len();
     let mut indeg = vec![0usize; n];
@@ -1019,7 +1063,16 @@ pub fn analyse(t: &Topology, diagnostics: &[Diagnostic], prices: Option<&PriceTa
             );
         }
     };
-    let w = Walker::new(t, u, prices);
+    let w = match Walker::new(t, u, prices) {
+        Ok(w) => w,
+        Err(message) => {
+            return Analysis::empty(
+                budget,
+                prices.is_some(),
+                Diagnostic::error(codes::TOO_LARGE_TO_ANALYSE, message),
+            );
+        }
+    };
     let mut notes = Vec::new();
     let mut memo = HashMap::new();
     let root: Key = (entry, None, true);
