@@ -130,3 +130,52 @@ fn push(out: &mut Vec<FsChange>, change: FsChange) {
         out.push(change);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notify::event::{CreateKind, DataChange};
+    use notify::Event;
+    use std::time::Instant;
+
+    fn ev(kind: EventKind, paths: &[&str]) -> DebouncedEvent {
+        let mut e = Event::new(kind);
+        for p in paths {
+            e = e.add_path(PathBuf::from(p));
+        }
+        DebouncedEvent::new(e, Instant::now())
+    }
+
+    #[test]
+    fn an_editor_atomic_save_reports_the_target() {
+        // write temp, rename over: the rename names both; the target must be checked.
+        let mut out = Vec::new();
+        to_changes(&ev(EventKind::Create(CreateKind::File), &["/d/.g.json.tmp"]), &mut out);
+        to_changes(
+            &ev(EventKind::Modify(ModifyKind::Name(RenameMode::Both)), &["/d/.g.json.tmp", "/d/g.json"]),
+            &mut out,
+        );
+        assert!(out.contains(&FsChange::at("/d/g.json")), "{out:?}");
+        assert!(
+            out.contains(&FsChange { path: "/d/.g.json.tmp".into(), renamed_to: Some("/d/g.json".into()) })
+        );
+    }
+
+    #[test]
+    fn changes_are_reported_once_and_reads_not_at_all() {
+        let mut out = Vec::new();
+        let write = EventKind::Modify(ModifyKind::Data(DataChange::Content));
+        to_changes(&ev(write, &["/d/g.json"]), &mut out);
+        to_changes(&ev(write, &["/d/g.json"]), &mut out);
+        to_changes(&ev(EventKind::Access(notify::event::AccessKind::Read), &["/d/other.json"]), &mut out);
+        assert_eq!(out, vec![FsChange::at("/d/g.json")]);
+    }
+
+    #[test]
+    fn the_watched_folder_is_the_parent() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let file = dir.path().join("g.json");
+        assert_eq!(watch_dir(&file), Some(dir.path().to_path_buf()));
+        assert_eq!(watch_dir(Path::new("/no/such/folder/g.json")), None);
+    }
+}

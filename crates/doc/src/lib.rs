@@ -2,6 +2,12 @@
 //!
 //! - [`fs`]: the `FileSystem` trait, `RealFs`, `FakeFs`, `atomic_write`.
 //! - [`edit`]: the edit operations the UI sends and what they answer.
+//! - [`session`]: one open document (fingerprint, layout, registries, undo/redo, dirty).
+//! - [`save`]: the five-step save pipeline.
+//! - [`journal`]: the recovery journal of unsaved work.
+//! - [`workspace`]: the open documents, recent files, outside changes; what the shell calls.
+//! - [`watch`]: a notify watcher on the folders of the open files.
+//! - [`discovery`]: which registries are in force for a document.
 
 mod apply;
 pub mod clock;
@@ -22,7 +28,7 @@ pub use fs::{atomic_write, FakeFs, FileSystem, FsOp, Metadata, RealFs};
 pub use layout::Layout;
 pub use session::{Conflict, DocFormat, DocId, Document, Fingerprint, Registries, Session, SessionInfo};
 pub use workspace::{DocEvent, FsChange, RegistryLoader, Workspace};
+pub use watch::Watcher;
 
 #[cfg(test)]
 mod tests;
-pub use watch::Watcher;

@@ -60,13 +60,14 @@ fn crash_child_entry() {
         .and_then(|name| name.strip_prefix('v'))
         .and_then(|v| v.parse().ok())
         .expect("child reads the version");
-    // Tell the parent the loop starts now, so its kills land among saves, not in start-up.
-    println!("ready");
+    // The parent times its kills from these lines, so they land inside saves.
     loop {
         n += 1;
         session.apply(&Edit::SetConfig { id: "a".into(), config: config(n) }).expect("edit");
         session.apply(&Edit::RenameGraph { name: Some(format!("v{n}")) }).expect("edit");
+        println!("saving {n}");
         save::save(&RealFs, &mut session).expect("child saves");
+        println!("saved {n}");
     }
 }
 
@@ -119,6 +120,8 @@ fn killed_saves_leave_the_old_or_the_new_version() {
     let mut rng = Rng(seed | 1);
     let mut last = 0;
     let mut advanced = 0;
+    // A running estimate of how long one save takes.
+    let mut save_time = Duration::from_millis(20);
     let started = Instant::now();
     for _ in 0..KILLS {
         let mut child = Command::new(&exe)
@@ -128,17 +131,29 @@ fn killed_saves_leave_the_old_or_the_new_version() {
             .stderr(Stdio::null())
             .spawn()
             .expect("spawn child");
-        let mut ready = String::new();
+        // Wait for the start of a random one of the first three saves, then kill at a random
+        // moment within the time a save takes: kills land inside saves whatever the load.
+        let target = 1 + rng.next() % 3;
         let stdout = child.stdout.take().expect("stdout");
         let mut reader = BufReader::new(stdout);
-        while !ready.contains("ready") {
-            ready.clear();
-            if reader.read_line(&mut ready).expect("read child") == 0 {
-                panic!("the child ended before starting to save: {:?}", child.wait());
+        let mut line = String::new();
+        let mut started_saves = 0;
+        let mut save_began = Instant::now();
+        while started_saves < target {
+            line.clear();
+            if reader.read_line(&mut line).expect("read child") == 0 {
+                panic!("the child ended on its own: {:?}", child.wait());
+            }
+            if line.starts_with("saving") {
+                started_saves += 1;
+                save_began = Instant::now();
+            } else if line.starts_with("saved") {
+                let took = save_began.elapsed();
+                save_time = (save_time * 3 + took) / 4;
             }
         }
-        // Kill anywhere from the first save to several saves in.
-        std::thread::sleep(Duration::from_micros(rng.next() % 120_000));
+        let window = u64::try_from(save_time.as_micros()).unwrap_or(20_000).max(1_000);
+        std::thread::sleep(Duration::from_micros(rng.next() % window));
         child.kill().expect("kill");
         child.wait().expect("wait child");
         let n = check_file(&path);
@@ -162,7 +177,7 @@ fn killed_saves_leave_the_old_or_the_new_version() {
         );
     }
     println!(
-        "{KILLS} kills in {:?}; the version advanced across {advanced} of them, up to v{last}",
+        "{KILLS} kills in {:?} (a save takes about {save_time:?}); the version advanced across {advanced} of them, up to v{last}",
         started.elapsed()
     );
     assert!(

@@ -168,3 +168,18 @@ fn converted_loop_through_an_exit_is_analysed() {
     let tokens: Vec<u64> = a.paths.iter().map(|p| p.tokens).collect();
     assert_eq!(tokens, [11, 22, 33]);
 }
+
+#[test]
+fn loss_pointers_can_be_placed_in_the_file() {
+    let doc = graphmd::read(SEED).doc.expect("doc");
+    let c = to_graphspec(&doc);
+    for l in &c.losses {
+        let span = doc.span_at(&l.pointer).unwrap_or_else(|| panic!("no place for {}", l.pointer));
+        assert!(span.line >= 2, "{} -> {span:?}", l.pointer);
+    }
+    let s = doc.span_at("/nodes/0/timeout_ms").expect("span");
+    assert_eq!((s.line, s.column), (16, 17));
+    let s = doc.span_at("/edges/1/to").expect("span");
+    assert_eq!((s.line, s.column), (33, 9));
+    assert_eq!(doc.span_at(""), None);
+}

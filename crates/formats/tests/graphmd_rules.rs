@@ -127,3 +127,22 @@ fn every_code_is_documented() {
     assert!(seen > 40);
     assert!(missing.is_empty(), "undocumented: {missing:?}");
 }
+
+#[test]
+fn cycles_through_fallbacks_or_non_closing_loops_are_unbounded() {
+    // Two loop edges that each close no cycle, but together form one.
+    let text = "---\nspec_version: \"1.1.0\"\nentry: a\nexits: [c]\nnodes:\n  - {id: a, kind: agent}\n  - {id: b, kind: agent}\n  - {id: c, kind: tool}\nedges:\n  - {from: a, to: b, kind: loop, bounds: {max_iterations: 1}}\n  - {from: b, to: a, kind: loop, bounds: {max_iterations: 1}}\n  - {from: b, to: c}\n---\n";
+    let d = diags(text);
+    assert!(d.iter().any(|(c, _)| c == "graphmd/unbounded-cycle"), "{d:?}");
+    // A judge whose fallback goes back to where it came from.
+    let text = "---\nspec_version: \"1.1.0\"\nentry: a\nexits: [c]\nnodes:\n  - {id: a, kind: agent}\n  - {id: j, kind: judge, seat: gate, decision_model: m, questions: 1, options_count: 2, state_tokens: 1, timeout_ms: 5, fallback: a, fires_on: e}\n  - {id: c, kind: tool}\nedges:\n  - {from: a, to: j}\n  - {from: j, to: c}\n---\n";
+    let d = diags(text);
+    assert!(
+        d.contains(&("graphmd/unbounded-cycle".into(), "/nodes/0".into()))
+            || d.iter().any(|(c, _)| c == "graphmd/unbounded-cycle"),
+        "{d:?}"
+    );
+    let doc = graphmd::read(text).doc.expect("doc");
+    let (t, d) = graphmd::check(&doc);
+    assert_eq!(paths::analyse(&t, &d, None).diagnostics[0].code, "graphmd/not-analysable");
+}

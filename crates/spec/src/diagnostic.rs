@@ -38,20 +38,10 @@ pub struct Span {
 }
 
 impl Span {
-    /// The span of `start..end` (byte offsets) in `text`.
+    /// The span of `start..end` (byte offsets) in `text`. For many spans in one text, build a
+    /// [`LineIndex`] once instead.
     pub fn from_range(text: &str, start: usize, end: usize) -> Span {
-        let start = floor_char_boundary(text, start.min(text.len()));
-        let end = end.clamp(start, text.len());
-        let before = &text[..start];
-        let line = before.bytes().filter(|b| *b == b'\n').count() + 1;
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        let column = text[line_start..start].chars().count() + 1;
-        Span {
-            line: sat_u32(line),
-            column: sat_u32(column),
-            offset: sat_u32(start),
-            length: sat_u32(end - start),
-        }
+        LineIndex::new(text).span(start, end)
     }
 
     /// The span of a 1-based line and column (as serde_json reports them), zero length.
@@ -70,6 +60,38 @@ impl Span {
         span.line = sat_u32(line.max(1));
         span.column = sat_u32(column.max(1));
         span
+    }
+}
+
+/// The byte offset where each line of a text starts, so a byte range becomes a line and column
+/// in O(log lines) plus the length of one line.
+#[derive(Debug)]
+pub struct LineIndex<'a> {
+    text: &'a str,
+    line_starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    pub fn new(text: &'a str) -> Self {
+        let mut line_starts = vec![0];
+        line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        LineIndex { text, line_starts }
+    }
+
+    /// The span of `start..end` (byte offsets, clamped to the text and to character boundaries).
+    pub fn span(&self, start: usize, end: usize) -> Span {
+        let text = self.text;
+        let start = floor_char_boundary(text, start.min(text.len()));
+        let end = end.clamp(start, text.len());
+        let line = self.line_starts.partition_point(|&s| s <= start);
+        let line_start = self.line_starts[line - 1];
+        let column = text[line_start..start].chars().count() + 1;
+        Span {
+            line: sat_u32(line),
+            column: sat_u32(column),
+            offset: sat_u32(start),
+            length: sat_u32(end - start),
+        }
     }
 }
 

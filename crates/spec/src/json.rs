@@ -12,7 +12,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use crate::diagnostic::{pointer_segments, Diagnostic, Span};
+use crate::diagnostic::{pointer_segments, Diagnostic, LineIndex, Span};
 
 /// Codes of the JSON reading layer.
 pub mod codes {
@@ -221,9 +221,10 @@ pub fn fill_spans(text: &str, diagnostics: &mut [Diagnostic]) {
         return;
     };
     let Some(root) = parsed.value else { return };
+    let lines = LineIndex::new(text);
     for d in diagnostics.iter_mut().filter(|d| d.span.is_none()) {
         let (start, end) = locate(&root, &pointer_segments(&d.pointer));
-        d.span = Some(Span::from_range(text, start, end));
+        d.span = Some(lines.span(start, end));
     }
 }
 

@@ -25,7 +25,7 @@ pub mod schema;
 pub mod validate;
 pub mod writer;
 
-pub use diagnostic::{Diagnostic, Element, Severity, Span};
+pub use diagnostic::{Diagnostic, Element, LineIndex, Severity, Span};
 pub use model::{ChannelSpec, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, END, START};
 pub use registry::{Built, Factory, NodeFn, NodeType, Registry, State, TypeInfo, Update};
 pub use builder::GraphBuilder;

@@ -29,7 +29,6 @@ pub struct GraphSpec {
     #[schemars(default)]
     pub name: Option<String>,
     /// Channel name -> declaration, in document order.
-    #[ts(type = "Record<string, ChannelSpec>")]
     #[schemars(default)]
     pub channels: IndexMap<String, ChannelSpec>,
     /// In document order: this is the task order that fixes the reducer fold order.

@@ -246,3 +246,23 @@ async fn quit_asks_about_each_dirty_document_and_saves_when_told() {
     assert_eq!(read(&path), canonical(&expected), "the dirty document was saved before quitting");
     app.quit().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn open_from_the_toolbar_takes_the_dialog_path_and_adds_it_to_recent_files() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = write_spec(dir.path(), "greeter.json", &small_graph());
+    // The Open dialog answers this path (TRELLIS_TEST_DIALOG_PATH).
+    let app = Desktop::launch(Launch { dialog_path: Some(path.clone()), ..Launch::default() }).await;
+    app.visible("[data-testid=\"btn-open\"]").await.click().await.expect("Open");
+    app.visible("[data-testid=\"node-hello\"]").await;
+    let id = app.doc_named("greeter.json").await;
+    app.wait_js(
+        &format!("return document.querySelector('[data-testid=app]').dataset.activeDoc === '{id}';"),
+        "the opened document to be shown",
+    )
+    .await;
+    let recent = app.call("recent_files", json!({})).await;
+    assert_eq!(recent[0]["path"], json!(path.display().to_string()), "{recent}");
+    assert_eq!(recent[0]["fileName"], "greeter.json");
+    app.quit().await;
+}

@@ -321,6 +321,42 @@ impl GraphMd {
     }
 }
 
+impl GraphMd {
+    /// Where the value at `pointer` (`/nodes/0/timeout_ms`) was read from, for diagnostics
+    /// made elsewhere (conversion losses, the app). The nearest enclosing value that has a
+    /// place when the exact one has none; None for "" and for a document not read from text.
+    pub fn span_at(&self, pointer: &str) -> Option<trellis_spec::Span> {
+        let segments = trellis_spec::diagnostic::pointer_segments(pointer);
+        let mut best = None;
+        let mut map = &self.front;
+        let mut iter = segments.iter().peekable();
+        while let Some(seg) = iter.next() {
+            let Some(entry) = map.entry(seg) else { break };
+            best = entry.value.span.or(entry.key_span).or(best);
+            let mut node = &entry.value;
+            // Descend through list indexes until the next mapping.
+            loop {
+                match (&node.node, iter.peek()) {
+                    (Node::Seq(s), Some(i)) => match i.parse::<usize>().ok().and_then(|i| s.items.get(i)) {
+                        Some(item) => {
+                            iter.next();
+                            best = item.span.or(best);
+                            node = item;
+                        }
+                        None => return best,
+                    },
+                    _ => break,
+                }
+            }
+            match &node.node {
+                Node::Map(m) => map = m,
+                _ => break,
+            }
+        }
+        best
+    }
+}
+
 /// The text of an id-like scalar: a string, or a number written plain (`id: 7` is node "7").
 pub fn id_text(y: &Yaml) -> Option<String> {
     use crate::graphmd::yaml::Resolved;

@@ -1063,6 +1063,18 @@ pub fn analyse(t: &Topology, diagnostics: &[Diagnostic], prices: Option<&PriceTa
             );
         }
     };
+    // The validator guarantees an acyclic graph once loops are unrolled; check anyway, since
+    // walking a cycle would never end.
+    if topo_order(&adjacency(&u)).len() != u.orig.len() {
+        return Analysis::empty(
+            budget,
+            prices.is_some(),
+            Diagnostic::error(
+                codes::NOT_ANALYSABLE,
+                "the graph has a cycle that no bounded loop edge closes",
+            ),
+        );
+    }
     let w = match Walker::new(t, u, prices) {
         Ok(w) => w,
         Err(message) => {

@@ -1153,27 +1153,52 @@ impl Checker {
         let n = t.nodes.len();
         let good: Vec<&EdgeInfo> =
             t.edges.iter().filter(|e| ids.contains(e.from.as_str()) && ids.contains(e.to.as_str())).collect();
-        // Forward edges (no loop edges) must form a DAG: a cycle needs a bounded loop edge.
+        // Forward edges (every edge but the loops, and every judge's fallback route) must form
+        // a DAG: a cycle needs a bounded loop edge. A loop edge that closes no cycle is a plain
+        // edge (warned), and counts as forward too.
+        const FALLBACK: usize = usize::MAX;
         let mut fwd: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
         for e in good.iter().filter(|e| e.kind != EdgeKind::Loop) {
             fwd[index[e.from.as_str()]].push((index[e.to.as_str()], e.index));
         }
-        if let Some(cycle) = find_cycle(&fwd) {
-            let names: Vec<&str> = cycle.iter().map(|(v, _)| t.nodes[*v].id.as_str()).collect();
-            let first_edge = cycle[0].1;
-            let e = t.edges.iter().find(|e| e.index == first_edge);
-            self.error(
-                codes::UNBOUNDED_CYCLE,
-                format!("the nodes {} -> {} form a cycle with no loop edge, so it has no bound; make the edge that goes back a `kind: loop` with `bounds: {{max_iterations: N}}`", names.join(" -> "), names[0]),
-                &edge_at(first_edge, "to"),
-            )
-            .element = e.map(|e| trellis_spec::Element::Edge { index: e.index, from: e.from.clone(), to: e.to.clone() });
+        for (i, node) in t.nodes.iter().enumerate() {
+            // A judge that is its own fallback is already an error of its own.
+            if let Some(f) = node.fallback.as_ref().and_then(|f| index.get(f.as_str())).filter(|f| **f != i) {
+                fwd[i].push((*f, FALLBACK));
+            }
         }
+        let mut plain_loops = Vec::new();
         for e in good.iter().filter(|e| e.kind == EdgeKind::Loop) {
             let (s, h) = (index[e.from.as_str()], index[e.to.as_str()]);
             if s != h && !reaches(&fwd, h, s) {
                 self.warning(codes::LOOP_NOT_A_CYCLE, format!("loop edge {} goes from `{}` back to `{}`, but `{}` does not lead to `{}`: it closes no cycle and is analysed as a plain edge", e.index, e.from, e.to, e.to, e.from), &edge_at(e.index, "to")).element =
                     Some(trellis_spec::Element::Edge { index: e.index, from: e.from.clone(), to: e.to.clone() });
+                plain_loops.push((s, h, e.index));
+            }
+        }
+        for (s, h, i) in plain_loops {
+            fwd[s].push((h, i));
+        }
+        if let Some(cycle) = find_cycle(&fwd) {
+            let names: Vec<&str> = cycle.iter().map(|(v, _)| t.nodes[*v].id.as_str()).collect();
+            let closing = cycle.iter().find(|(_, e)| *e != FALLBACK).copied();
+            let msg = format!("the nodes {} -> {} form a cycle with no loop edge closing it, so it has no bound; make the edge that goes back a `kind: loop` with `bounds: {{max_iterations: N}}`", names.join(" -> "), names[0]);
+            match closing {
+                Some((_, first_edge)) => {
+                    let e = t.edges.iter().find(|e| e.index == first_edge);
+                    self.error(codes::UNBOUNDED_CYCLE, msg, &edge_at(first_edge, "to")).element =
+                        e.map(|e| trellis_spec::Element::Edge {
+                            index: e.index,
+                            from: e.from.clone(),
+                            to: e.to.clone(),
+                        });
+                }
+                None => {
+                    let (v, _) = cycle[0];
+                    let a = node_at(t, t.nodes[v].index);
+                    self.error(codes::UNBOUNDED_CYCLE, format!("{msg} (through judge fallbacks)"), &a)
+                        .element = Some(trellis_spec::Element::Node { id: t.nodes[v].id.clone() });
+                }
             }
         }
         // Reachability over every edge and every judge fallback.
