@@ -44,7 +44,9 @@ fn open(c: &mut Criterion) {
         });
         // The parts, to see where the time goes.
         let registry = trellis_spec::builtin::default_registry();
-        group.bench_with_input(BenchmarkId::new("parse", nodes), &text, |b, t| b.iter(|| black_box(parse_spec(t))));
+        group.bench_with_input(BenchmarkId::new("parse", nodes), &text, |b, t| {
+            b.iter(|| black_box(parse_spec(t)))
+        });
         let spec = parse_spec(&text).spec.expect("parses");
         group.bench_with_input(BenchmarkId::new("validate", nodes), &spec, |b, s| {
             b.iter(|| black_box(validate(s, Some(&registry))))

@@ -66,7 +66,9 @@ fn config(type_name: &str, rng: &mut Rng, i: usize) -> Map<String, Value> {
             "content": format!("Step {i}: I will {w1} your request and then {w2} the answer for you."),
             "name": "assistant"
         }),
-        _ => json!({ "note": format!("Step {i}: a placeholder to {w1} later, kept so reviewers can {w2} the flow and see where it goes.") }),
+        _ => {
+            json!({ "note": format!("Step {i}: a placeholder to {w1} later, kept so reviewers can {w2} the flow and see where it goes.") })
+        }
     })
 }
 
@@ -159,8 +161,11 @@ mod tests {
         let diags = trellis_spec::validate(&spec, Some(&registry));
         let bad: Vec<_> = diags.iter().filter(|d| d.severity != Severity::Info).collect();
         assert!(bad.is_empty(), "{bad:#?}");
-        let sizes: Vec<usize> =
-            spec.nodes.iter().map(|n| serde_json::to_string(&n.config).map(|s| s.len()).unwrap_or(0)).collect();
+        let sizes: Vec<usize> = spec
+            .nodes
+            .iter()
+            .map(|n| serde_json::to_string(&n.config).map(|s| s.len()).unwrap_or(0))
+            .collect();
         let mean = sizes.iter().sum::<usize>() / sizes.len();
         assert!((120..190).contains(&mean), "mean config size {mean}");
         let guarded = spec.edges.iter().filter(|e| e.when.is_some()).count() as f64 / spec.edges.len() as f64;
@@ -182,8 +187,14 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("trellis-bench-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).map_err(|e| e.to_string()).unwrap_or_else(|e| panic!("{e}"));
         let path = write_document(&dir, 200, 3).unwrap_or_else(|e| panic!("{e}"));
-        let s = trellis_doc::Session::open(&trellis_doc::RealFs, trellis_doc::DocId(1), &path, app_registries(), clock())
-            .unwrap_or_else(|d| panic!("{d:?}"));
+        let s = trellis_doc::Session::open(
+            &trellis_doc::RealFs,
+            trellis_doc::DocId(1),
+            &path,
+            app_registries(),
+            clock(),
+        )
+        .unwrap_or_else(|d| panic!("{d:?}"));
         assert!(!s.layout_missing());
         assert!(s.diagnostics().iter().all(|d| d.severity == Severity::Info), "{:?}", s.diagnostics());
         let _ = std::fs::remove_dir_all(&dir);

@@ -50,7 +50,8 @@ impl Registries {
     /// Says once on stderr when some document has no project registry, so that types outside
     /// the built-in registry are only warned about ([`Registries::soften`]).
     pub fn announce(&self) {
-        let open = if self.closed.is_empty() { !self.closed_default } else { self.closed.values().any(|c| !c) };
+        let open =
+            if self.closed.is_empty() { !self.closed_default } else { self.closed.values().any(|c| !c) };
         if open {
             crate::report::note(
                 "no registry given (--registry FILE) or found (*.registry.json): \
@@ -118,7 +119,13 @@ fn type_named_in(message: &str) -> Option<String> {
 /// Loads the built-in registry, the `files` named with `--registry`, and (when `discover`)
 /// the registries found from each document in `near`.
 pub fn load(files: &[PathBuf], discover_near: bool, near: &[PathBuf]) -> Registries {
-    let base = DiscoveryOptions { start: None, discover: discover_near, builtin: true, explicit: files.to_vec(), user: Vec::new() };
+    let base = DiscoveryOptions {
+        start: None,
+        discover: discover_near,
+        builtin: true,
+        explicit: files.to_vec(),
+        user: Vec::new(),
+    };
     let mut out = Registries::default();
     let mut collected: Vec<FileDiagnostic> = Vec::new();
     let mut seen_files: HashSet<PathBuf> = HashSet::new();
@@ -218,7 +225,7 @@ mod tests {
     fn builtin_types_without_any_file() {
         let dir = tempfile::tempdir().expect("tempdir");
         let doc = dir.path().join("g.json");
-        let regs = load(&[], true, &[doc.clone()]);
+        let regs = load(&[], true, std::slice::from_ref(&doc));
         assert!(regs.exit.is_none());
         assert!(regs.registry_for(&doc).is_some_and(|r| r.contains("llm")));
     }
@@ -231,8 +238,11 @@ mod tests {
         std::fs::create_dir_all(root.join("a")).expect("mkdir");
         std::fs::create_dir_all(root.join("b")).expect("mkdir");
         std::fs::write(root.join("a/x.registry.json"), r#"{"types":[{"type":"only_a"}]}"#).expect("write");
-        std::fs::write(root.join("b/y.registry.json"), "{\"types\": [\n  {\"type\": \"only_b\", \"title\": 5}\n]}")
-            .expect("write");
+        std::fs::write(
+            root.join("b/y.registry.json"),
+            "{\"types\": [\n  {\"type\": \"only_b\", \"title\": 5}\n]}",
+        )
+        .expect("write");
         let (da, db) = (root.join("a/g.json"), root.join("b/g.json"));
         let regs = load(&[], true, &[da.clone(), db.clone()]);
         assert!(regs.registry_for(&da).is_some_and(|r| r.contains("only_a") && !r.contains("only_b")));
@@ -242,7 +252,7 @@ mod tests {
         assert!(regs.reports[0].path.ends_with("y.registry.json"));
         assert!(regs.reports[0].text.is_some());
         // --no-discover: built-in only.
-        let regs = load(&[], false, &[da.clone()]);
+        let regs = load(&[], false, std::slice::from_ref(&da));
         assert!(regs.registry_for(&da).is_some_and(|r| r.contains("llm") && !r.contains("only_a")));
     }
 
@@ -268,7 +278,13 @@ mod tests {
         assert!(regs.soften(&open, &mut ds));
         assert_eq!(ds.len(), 1);
         assert_eq!(ds[0].severity, Severity::Warning);
-        assert!(ds[0].message.starts_with("node \"n0\" has type \"x\", which is not in the registry (3 nodes use this type);"), "{}", ds[0].message);
+        assert!(
+            ds[0].message.starts_with(
+                "node \"n0\" has type \"x\", which is not in the registry (3 nodes use this type);"
+            ),
+            "{}",
+            ds[0].message
+        );
         let mut ds = unknown();
         assert!(!regs.soften(&closed, &mut ds));
         assert_eq!(ds.len(), 3);

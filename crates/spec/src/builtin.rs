@@ -95,7 +95,9 @@ mod tests {
     fn every_type_is_complete_and_its_defaults_validate() {
         for t in &manifest().types {
             let name = &t.type_name;
-            for (field, v) in [("title", &t.title), ("category", &t.category), ("description", &t.description)] {
+            for (field, v) in
+                [("title", &t.title), ("category", &t.category), ("description", &t.description)]
+            {
                 assert!(v.as_deref().is_some_and(|s| !s.is_empty()), "{name}: no {field}");
             }
             assert!(t.docs.as_deref().is_some_and(|d| d.starts_with("# ")), "{name}: docs");
@@ -121,12 +123,21 @@ mod tests {
     #[test]
     fn no_type_holds_executable_text() {
         // A stored graph carries no code: no field may be a script, an expression or a function.
-        let banned = ["script", "code", "expression", "expr", "eval", "lambda", "function", "condition", "javascript"];
+        let banned =
+            ["script", "code", "expression", "expr", "eval", "lambda", "function", "condition", "javascript"];
         for t in &manifest().types {
-            let props = t.config_schema.as_ref().and_then(|s| s["properties"].as_object().cloned()).unwrap_or_default();
+            let props = t
+                .config_schema
+                .as_ref()
+                .and_then(|s| s["properties"].as_object().cloned())
+                .unwrap_or_default();
             for p in props.keys() {
                 let lower = p.to_lowercase();
-                assert!(!banned.iter().any(|b| lower.contains(b)), "{}.{p} looks like executable text", t.type_name);
+                assert!(
+                    !banned.iter().any(|b| lower.contains(b)),
+                    "{}.{p} looks like executable text",
+                    t.type_name
+                );
             }
         }
     }
@@ -143,7 +154,10 @@ mod tests {
     #[test]
     fn defaults_lookup() {
         assert_eq!(defaults("noop"), Some(Map::new()));
-        assert_eq!(defaults("llm").and_then(|d| d.get("model").cloned()), Some(Value::from("claude-opus-4-8")));
+        assert_eq!(
+            defaults("llm").and_then(|d| d.get("model").cloned()),
+            Some(Value::from("claude-opus-4-8"))
+        );
         assert_eq!(defaults("nope"), None);
     }
 }

@@ -166,7 +166,9 @@ fn known_properties(schema: &Value, schema_path: &str) -> Vec<String> {
 fn deprecation(info: &TypeInfo) -> Option<String> {
     match info.deprecated.as_ref()? {
         Value::Bool(true) => Some(String::new()),
-        Value::String(note) if !note.trim().is_empty() => Some(format!(": {}", config_schema::clip(note.trim(), 300))),
+        Value::String(note) if !note.trim().is_empty() => {
+            Some(format!(": {}", config_schema::clip(note.trim(), 300)))
+        }
         Value::String(_) => Some(String::new()),
         _ => None,
     }
@@ -189,7 +191,11 @@ mod tests {
     use serde_json::json;
 
     fn node(id: &str, t: &str, config: Value) -> NodeSpec {
-        NodeSpec { id: id.into(), type_name: Some(t.into()), config: config.as_object().cloned().unwrap_or_default() }
+        NodeSpec {
+            id: id.into(),
+            type_name: Some(t.into()),
+            config: config.as_object().cloned().unwrap_or_default(),
+        }
     }
 
     fn spec(nodes: Vec<NodeSpec>) -> GraphSpec {
@@ -232,7 +238,10 @@ mod tests {
             Some("node \"fetch\": config field \"methd\" is not defined by type \"http\" (did you mean \"method\"?)")
         );
         let missing = ds.iter().find(|d| d.code == codes::MISSING_FIELD).map(|d| d.message.as_str());
-        assert_eq!(missing, Some("node \"fetch\": config is missing the required field \"url\" (type \"http\")"));
+        assert_eq!(
+            missing,
+            Some("node \"fetch\": config is missing the required field \"url\" (type \"http\")")
+        );
     }
 
     #[test]
@@ -310,7 +319,10 @@ mod tests {
     #[test]
     fn defaults_are_for_creation_only() {
         let r = builtin::default_registry();
-        assert_eq!(defaults_for(&r, "wait"), Some(json!({"duration_ms": 1000}).as_object().cloned().unwrap_or_default()));
+        assert_eq!(
+            defaults_for(&r, "wait"),
+            Some(json!({"duration_ms": 1000}).as_object().cloned().unwrap_or_default())
+        );
         assert_eq!(defaults_for(&r, "nope"), None);
         // A node with an empty config is not silently given its defaults: it is checked as is.
         let ds = check_configs(&spec(vec![node("w", "wait", json!({}))]), &r);

@@ -176,7 +176,11 @@ fn meta_message(e: &ValidationError<'_>) -> String {
     if in_type {
         if let Some(name) = value.as_str() {
             let hint = crate::manifest::strsim_hint(name, JSON_TYPES.iter().copied());
-            return format!("\"{}\" is not a JSON type{hint}; use one of {}", clip(name, 80), JSON_TYPES.join(", "));
+            return format!(
+                "\"{}\" is not a JSON type{hint}; use one of {}",
+                clip(name, 80),
+                JSON_TYPES.join(", ")
+            );
         }
     }
     match keyword {
@@ -244,7 +248,9 @@ pub fn describe(e: &ValidationError<'_>) -> String {
             format!("has fields that are not allowed: {}", names.join(", "))
         }
         ValidationErrorKind::Maximum { limit } => format!("must be at most {limit}, got {}", short(v)),
-        ValidationErrorKind::ExclusiveMaximum { limit } => format!("must be less than {limit}, got {}", short(v)),
+        ValidationErrorKind::ExclusiveMaximum { limit } => {
+            format!("must be less than {limit}, got {}", short(v))
+        }
         ValidationErrorKind::Minimum { limit } => format!("must be at least {limit}, got {}", short(v)),
         ValidationErrorKind::ExclusiveMinimum { limit } => {
             format!("must be greater than {limit}, got {}", short(v))
@@ -262,10 +268,18 @@ pub fn describe(e: &ValidationError<'_>) -> String {
             v.as_str().map_or(0, |s| s.chars().count())
         ),
         ValidationErrorKind::MinItems { limit } => {
-            format!("must have at least {limit} item{}, got {}", plural(*limit), v.as_array().map_or(0, Vec::len))
+            format!(
+                "must have at least {limit} item{}, got {}",
+                plural(*limit),
+                v.as_array().map_or(0, Vec::len)
+            )
         }
         ValidationErrorKind::MaxItems { limit } => {
-            format!("must have at most {limit} item{}, got {}", plural(*limit), v.as_array().map_or(0, Vec::len))
+            format!(
+                "must have at most {limit} item{}, got {}",
+                plural(*limit),
+                v.as_array().map_or(0, Vec::len)
+            )
         }
         ValidationErrorKind::MinProperties { limit } => format!(
             "must have at least {limit} field{}, got {}",
@@ -404,9 +418,13 @@ mod tests {
     fn good_schemas_compile() {
         assert!(compile(&json!({"type": "object", "properties": {"a": {"type": "string"}}})).is_ok());
         assert!(compile(&json!(true)).is_ok());
-        assert!(compile(&json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"})).is_ok());
-        assert!(compile(&json!({"$defs": {"x": {"type": "integer"}}, "properties": {"a": {"$ref": "#/$defs/x"}}}))
-            .is_ok());
+        assert!(
+            compile(&json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"})).is_ok()
+        );
+        assert!(compile(
+            &json!({"$defs": {"x": {"type": "integer"}}, "properties": {"a": {"$ref": "#/$defs/x"}}})
+        )
+        .is_ok());
     }
 
     #[test]
@@ -415,7 +433,11 @@ mod tests {
         assert_eq!(p.len(), 1, "{p:?}");
         assert_eq!(p[0].code, codes::INVALID_SCHEMA);
         assert_eq!(p[0].pointer, "/properties/t/type");
-        assert!(p[0].message.contains("\"strnig\" is not a JSON type (did you mean \"string\"?)"), "{}", p[0].message);
+        assert!(
+            p[0].message.contains("\"strnig\" is not a JSON type (did you mean \"string\"?)"),
+            "{}",
+            p[0].message
+        );
         let p = problems(json!({"minimum": "zero"}));
         assert_eq!(p[0].pointer, "/minimum");
         assert!(p[0].message.contains("must be a number"), "{}", p[0].message);
@@ -481,13 +503,18 @@ mod tests {
 
     #[test]
     fn messages_are_short_for_huge_values() {
-        let validator = compile(&json!({"type": "object", "properties": {"a": {"maxLength": 2}, "b": {"type": "integer"}}}))
-            .unwrap_or_else(|p| panic!("{p:?}"));
+        let validator = compile(
+            &json!({"type": "object", "properties": {"a": {"maxLength": 2}, "b": {"type": "integer"}}}),
+        )
+        .unwrap_or_else(|p| panic!("{p:?}"));
         let big = "x".repeat(1_000_000);
         let instance = json!({"a": big, "b": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]});
         let messages: Vec<String> = validator.iter_errors(&instance).map(|e| describe(&e)).collect();
         assert!(messages.iter().all(|m| m.len() < 200), "{messages:?}");
-        assert!(messages.contains(&"must be at most 2 characters long, got 1000000".to_owned()), "{messages:?}");
+        assert!(
+            messages.contains(&"must be at most 2 characters long, got 1000000".to_owned()),
+            "{messages:?}"
+        );
         assert!(messages.contains(&"must be an integer, not an array".to_owned()), "{messages:?}");
     }
 }

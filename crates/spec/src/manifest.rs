@@ -55,8 +55,17 @@ pub mod codes {
 pub const MAX_TYPE_NAME: usize = 200;
 
 const MANIFEST_FIELDS: &[&str] = &["$schema", "name", "version", "types"];
-const TYPE_FIELDS: &[&str] =
-    &["type", "title", "category", "description", "docs", "config_schema", "defaults", "version", "deprecated"];
+const TYPE_FIELDS: &[&str] = &[
+    "type",
+    "title",
+    "category",
+    "description",
+    "docs",
+    "config_schema",
+    "defaults",
+    "version",
+    "deprecated",
+];
 
 /// A parsed manifest: its name, version and the types it describes, in file order.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -147,7 +156,10 @@ impl Reader<'_> {
             None => {
                 self.diagnostics.push(Diagnostic::error(
                     codes::MANIFEST_SHAPE,
-                    format!("{} has no \"types\" list (the smallest manifest is {{\"types\": []}})", self.source),
+                    format!(
+                        "{} has no \"types\" list (the smallest manifest is {{\"types\": []}})",
+                        self.source
+                    ),
                 ));
                 return None;
             }
@@ -191,23 +203,30 @@ impl Reader<'_> {
         let type_name = match obj.get("type") {
             None => {
                 self.diagnostics.push(
-                    Diagnostic::error(codes::MISSING_TYPE, "this type description has no \"type\" name").at(at),
+                    Diagnostic::error(codes::MISSING_TYPE, "this type description has no \"type\" name")
+                        .at(at),
                 );
                 return None;
             }
             Some(Value::String(s)) => s.clone(),
             Some(other) => {
                 self.diagnostics.push(
-                    Diagnostic::error(codes::BAD_TYPE_NAME, format!("\"type\" must be a string, not {}", type_phrase(other)))
-                        .at(pointer_push(at, "type")),
+                    Diagnostic::error(
+                        codes::BAD_TYPE_NAME,
+                        format!("\"type\" must be a string, not {}", type_phrase(other)),
+                    )
+                    .at(pointer_push(at, "type")),
                 );
                 return None;
             }
         };
         if let Some(problem) = type_name_problem(&type_name) {
             self.diagnostics.push(
-                Diagnostic::error(codes::BAD_TYPE_NAME, format!("type name {}: {problem}", short(&Value::String(type_name))))
-                    .at(pointer_push(at, "type")),
+                Diagnostic::error(
+                    codes::BAD_TYPE_NAME,
+                    format!("type name {}: {problem}", short(&Value::String(type_name))),
+                )
+                .at(pointer_push(at, "type")),
             );
             return None;
         }
@@ -223,7 +242,12 @@ impl Reader<'_> {
             None => None,
             Some(v @ (Value::Bool(_) | Value::String(_))) => Some(v.clone()),
             Some(other) => {
-                self.field_type(at, "deprecated", "true, false or a sentence saying what to use instead", other);
+                self.field_type(
+                    at,
+                    "deprecated",
+                    "true, false or a sentence saying what to use instead",
+                    other,
+                );
                 None
             }
         };
@@ -274,8 +298,11 @@ impl Reader<'_> {
             Err(problems) => {
                 for p in problems.iter() {
                     self.diagnostics.push(
-                        Diagnostic::error(p.code, format!("type \"{type_name}\": config_schema: {}", p.message))
-                            .at(format!("{schema_at}{}", p.pointer)),
+                        Diagnostic::error(
+                            p.code,
+                            format!("type \"{type_name}\": config_schema: {}", p.message),
+                        )
+                        .at(format!("{schema_at}{}", p.pointer)),
                     );
                 }
                 None
@@ -326,7 +353,10 @@ impl Reader<'_> {
             self.diagnostics.push(
                 Diagnostic::warning(
                     codes::UNKNOWN_FIELD,
-                    format!("{what} has an unknown field \"{}\"{hint}; it is ignored", config_schema::clip(key, 80)),
+                    format!(
+                        "{what} has an unknown field \"{}\"{hint}; it is ignored",
+                        config_schema::clip(key, 80)
+                    ),
                 )
                 .at(pointer_push(at, key)),
             );
@@ -594,7 +624,8 @@ mod tests {
             deprecated: Some(json!(true)),
         };
         let as_json = serde_json::to_value(&full).unwrap_or_default();
-        let keys: Vec<&str> = as_json.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
+        let keys: Vec<&str> =
+            as_json.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap_or_default();
         assert_eq!(keys, TYPE_FIELDS);
         let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{e}"));
         let doc = json!({"name": "n", "version": "1", "types": [as_json]});

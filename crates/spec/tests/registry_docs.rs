@@ -39,7 +39,13 @@ fn generated() -> String {
                 .and_then(Value::as_object)
                 .map(|p| {
                     p.keys()
-                        .map(|k| if required.contains(&k.as_str()) { format!("`{k}`*") } else { format!("`{k}`") })
+                        .map(|k| {
+                            if required.contains(&k.as_str()) {
+                                format!("`{k}`*")
+                            } else {
+                                format!("`{k}`")
+                            }
+                        })
                         .collect()
                 })
                 .unwrap_or_default();
@@ -83,7 +89,11 @@ fn every_builtin_type_is_mentioned_in_the_docs() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/registry.md");
     let page = std::fs::read_to_string(&path).unwrap_or_default();
     for t in &builtin::manifest().types {
-        assert!(page.contains(&format!("`{}`", t.type_name)), "docs/registry.md does not mention {}", t.type_name);
+        assert!(
+            page.contains(&format!("`{}`", t.type_name)),
+            "docs/registry.md does not mention {}",
+            t.type_name
+        );
     }
 }
 

@@ -105,7 +105,11 @@ fn fifty_thousand_duplicate_types() {
 
 #[test]
 fn deep_nesting_is_refused_by_the_reader() {
-    let text = format!("{{\"types\": [{{\"type\": \"t\", \"config_schema\": {}true{}}}]}}", "{\"not\": ".repeat(200), "}".repeat(200));
+    let text = format!(
+        "{{\"types\": [{{\"type\": \"t\", \"config_schema\": {}true{}}}]}}",
+        "{\"not\": ".repeat(200),
+        "}".repeat(200)
+    );
     let (m, ds) = parse_manifest(&text, "deep");
     assert!(m.is_none());
     assert_eq!(ds[0].code, tjson::codes::TOO_DEEP);
@@ -118,14 +122,19 @@ fn deep_schemas_below_the_limit_are_checked_without_overflow() {
     for _ in 0..60 {
         schema = json!({"not": {"not": schema}});
     }
-    let manifest = json!({"types": [{"type": "t", "config_schema": {"type": "object", "properties": {"x": schema}}}]});
+    let manifest =
+        json!({"types": [{"type": "t", "config_schema": {"type": "object", "properties": {"x": schema}}}]});
     let text = serde_json::to_string(&manifest).expect("text");
     assert!(tjson::max_depth(&text) < tjson::MAX_DEPTH);
     let (m, ds) = parse_manifest(&text, "deep");
     assert!(ds.is_empty(), "{ds:?}");
     // And validating a config against it works too.
     let spec = GraphSpec {
-        nodes: vec![NodeSpec { id: "n".into(), type_name: Some("t".into()), config: json!({"x": 1}).as_object().cloned().unwrap_or_default() }],
+        nodes: vec![NodeSpec {
+            id: "n".into(),
+            type_name: Some("t".into()),
+            config: json!({"x": 1}).as_object().cloned().unwrap_or_default(),
+        }],
         ..Default::default()
     };
     let registry = m.expect("manifest").to_registry("deep");
@@ -141,7 +150,11 @@ fn catastrophic_patterns_do_not_hang() {
     let registry = m.expect("manifest").to_registry("regex");
     let evil = format!("{}!", "a".repeat(5_000));
     let spec = GraphSpec {
-        nodes: vec![NodeSpec { id: "n".into(), type_name: Some("t".into()), config: json!({"s": evil}).as_object().cloned().unwrap_or_default() }],
+        nodes: vec![NodeSpec {
+            id: "n".into(),
+            type_name: Some("t".into()),
+            config: json!({"s": evil}).as_object().cloned().unwrap_or_default(),
+        }],
         ..Default::default()
     };
     let started = Instant::now();

@@ -56,7 +56,8 @@ fn check_against_snapshot(path: &Path, got: &Value) {
     let expected_path = PathBuf::from(path.to_string_lossy().replace(".registry.json", ".expected.json"));
     let rendered = format!("{}\n", serde_json::to_string_pretty(got).unwrap_or_default());
     if std::env::var_os("TRELLIS_UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&expected_path, &rendered).unwrap_or_else(|e| panic!("{}: {e}", expected_path.display()));
+        std::fs::write(&expected_path, &rendered)
+            .unwrap_or_else(|e| panic!("{}: {e}", expected_path.display()));
         return;
     }
     let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|_| {

@@ -117,8 +117,13 @@ fn list_human(registry: &Registry) -> String {
         let _ = writeln!(out, "{category}");
         for t in types {
             let title = t.info.title.as_deref().unwrap_or("");
-            let deprecated = if t.info.deprecated.as_ref().is_some_and(is_deprecated) { "  (deprecated)" } else { "" };
-            let _ = writeln!(out, "  {:<w_type$}  {:<w_title$}  {}{deprecated}", t.info.type_name, title, t.source);
+            let deprecated =
+                if t.info.deprecated.as_ref().is_some_and(is_deprecated) { "  (deprecated)" } else { "" };
+            let _ = writeln!(
+                out,
+                "  {:<w_type$}  {:<w_title$}  {}{deprecated}",
+                t.info.type_name, title, t.source
+            );
         }
     }
     let sources: std::collections::BTreeSet<&str> = registry.types().map(|t| t.source.as_str()).collect();
@@ -176,8 +181,8 @@ fn show(type_name: &str, format: OutputFormat, sources: &Sources) -> Exit {
     let text = match format {
         OutputFormat::Human => show_human(t),
         OutputFormat::Json => {
-            let mut s =
-                serde_json::to_string_pretty(&JsonType { info: &t.info, source: &t.source }).unwrap_or_default();
+            let mut s = serde_json::to_string_pretty(&JsonType { info: &t.info, source: &t.source })
+                .unwrap_or_default();
             s.push('\n');
             s
         }
@@ -242,12 +247,19 @@ fn show_human(t: &NodeType) -> String {
 /// its description on the next line.
 fn fields_table(schema: &Value, defaults: Option<&Map<String, Value>>) -> String {
     let props = schema.get("properties").and_then(Value::as_object);
-    let required: Vec<&str> =
-        schema.get("required").and_then(Value::as_array).map(|r| r.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
     let mut out = String::new();
     let Some(props) = props.filter(|p| !p.is_empty()) else {
         let extra = schema.get("additionalProperties") == Some(&Value::Bool(false));
-        out.push_str(if extra { "  (none: the config must be empty)\n" } else { "  (not listed by the schema)\n" });
+        out.push_str(if extra {
+            "  (none: the config must be empty)\n"
+        } else {
+            "  (not listed by the schema)\n"
+        });
         return out;
     };
     let width = props.keys().map(|k| k.chars().count()).max().unwrap_or(0) + 2;
@@ -330,7 +342,10 @@ mod tests {
     fn list_groups_by_category_and_names_the_source() {
         let text = list_human(&builtin::default_registry());
         assert!(text.starts_with("Model\n  llm "), "{text}");
-        assert!(text.lines().any(|l| l.trim_start().starts_with("http") && l.ends_with("built-in")), "{text}");
+        assert!(
+            text.lines().any(|l| l.trim_start().starts_with("http") && l.ends_with("built-in")),
+            "{text}"
+        );
         assert!(text.ends_with("types from 1 registry\n"), "{text}");
         for t in builtin::manifest().types.iter() {
             assert!(text.contains(&format!("  {} ", t.type_name)), "{}", t.type_name);
@@ -341,7 +356,10 @@ mod tests {
     fn show_lists_fields_with_types_and_defaults() {
         let r = builtin::default_registry();
         let text = show_human(r.get("llm").expect("llm"));
-        assert!(text.starts_with("llm — LLM call\ncategory: Model, source: built-in, version: 1.0.0\n"), "{text}");
+        assert!(
+            text.starts_with("llm — LLM call\ncategory: Model, source: built-in, version: 1.0.0\n"),
+            "{text}"
+        );
         let temp = text.lines().find(|l| l.trim_start().starts_with("temperature")).unwrap_or_default();
         assert!(temp.contains("number, 0..2") && temp.contains("[default: 0.7]"), "{temp}");
         let method = show_human(r.get("http").expect("http"));

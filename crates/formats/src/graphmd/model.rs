@@ -335,18 +335,11 @@ impl GraphMd {
             best = entry.value.span.or(entry.key_span).or(best);
             let mut node = &entry.value;
             // Descend through list indexes until the next mapping.
-            loop {
-                match (&node.node, iter.peek()) {
-                    (Node::Seq(s), Some(i)) => match i.parse::<usize>().ok().and_then(|i| s.items.get(i)) {
-                        Some(item) => {
-                            iter.next();
-                            best = item.span.or(best);
-                            node = item;
-                        }
-                        None => return best,
-                    },
-                    _ => break,
-                }
+            while let (Node::Seq(s), Some(i)) = (&node.node, iter.peek()) {
+                let Some(item) = i.parse::<usize>().ok().and_then(|i| s.items.get(i)) else { return best };
+                iter.next();
+                best = item.span.or(best);
+                node = item;
             }
             match &node.node {
                 Node::Map(m) => map = m,

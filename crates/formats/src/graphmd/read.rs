@@ -78,6 +78,14 @@ pub fn read(text: &str) -> ReadResult {
     let bom = text.starts_with('\u{feff}');
     let start = if bom { '\u{feff}'.len_utf8() } else { 0 };
     let rest = &text[start..];
+    // The opening fence, built directly: `Span::from_range` indexes the whole text, which a
+    // refusal of a huge file must not pay for.
+    let fence_span = Span {
+        line: 1,
+        column: if bom { 2 } else { 1 },
+        offset: u32::try_from(start).unwrap_or(0),
+        length: 3,
+    };
     let first_end = rest.find('\n').map_or(rest.len(), |i| i + 1);
     let first = &rest[..first_end];
     if first.trim_end_matches(['\n', '\r']).trim_end_matches([' ', '\t']) != "---" || !first.ends_with('\n') {
@@ -86,33 +94,40 @@ pub fn read(text: &str) -> ReadResult {
                 codes::NO_FRONT_MATTER,
                 "a GRAPH.md starts with a `---` line, then the YAML front matter, then a closing `---` line",
             )
-            .with_span(Span::from_range(text, start, start + first_end.min(3))),
+            .with_span(Span { length: u32::try_from(first_end.min(3)).unwrap_or(3), ..fence_span }),
         );
     }
     let line_ending = if first.ends_with("\r\n") { LineEnding::CrLf } else { LineEnding::Lf };
     let fm_start = start + first_end;
     // Find the closing fence; give up as soon as the front matter passes the size limit so a
-    // huge file is refused without reading it all.
-    let mut pos = fm_start;
+    // huge file is refused without reading it all. A plain byte loop: it is the one place that
+    // touches every byte of a hostile file, and it must stay fast in debug builds too.
+    let bytes = text.as_bytes();
+    let mut line_start = fm_start;
+    let mut i = fm_start;
     let closing = loop {
-        if pos - fm_start > MAX_FRONT_MATTER {
+        if i - fm_start > MAX_FRONT_MATTER {
             return fail(
                 Diagnostic::error(
                     codes::FRONT_MATTER_TOO_LARGE,
-                    format!("the front matter is larger than {} bytes; a GRAPH.md front matter this size is refused", MAX_FRONT_MATTER),
+                    format!("the front matter is larger than {MAX_FRONT_MATTER} bytes; a GRAPH.md front matter this size is refused"),
                 )
-                .with_span(Span::from_range(text, start, start + 3)),
+                .with_span(fence_span),
             );
         }
-        if pos >= text.len() {
-            break None;
+        let at_end = i >= bytes.len();
+        if at_end || bytes[i] == b'\n' {
+            let end = if at_end { bytes.len() } else { i + 1 };
+            let line = &text[line_start..end];
+            if line.trim_end_matches(['\n', '\r']).trim_end_matches([' ', '\t']) == "---" {
+                break Some((line_start, end));
+            }
+            if at_end {
+                break None;
+            }
+            line_start = i + 1;
         }
-        let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i + 1);
-        let line = &text[pos..end];
-        if line.trim_end_matches(['\n', '\r']).trim_end_matches([' ', '\t']) == "---" {
-            break Some((pos, end));
-        }
-        pos = end;
+        i += 1;
     };
     let Some((close_start, close_end)) = closing else {
         return fail(
@@ -120,7 +135,7 @@ pub fn read(text: &str) -> ReadResult {
                 codes::UNCLOSED_FRONT_MATTER,
                 "the front matter opened on line 1 has no closing `---` line",
             )
-            .with_span(Span::from_range(text, start, start + 3)),
+            .with_span(fence_span),
         );
     };
     let fm = &text[fm_start..close_start];

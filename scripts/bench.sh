@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# `npm run bench`: every issue-8 figure, then docs/BENCHMARKS.md (scripts/bench-report.mjs).
+#
+#   1. core (criterion, crates/bench/benches/document.rs): open, save (whole pipeline with the
+#      atomic write into a temp dir) at 1,000 / 10,000 / 100,000 nodes, an edit + revalidation
+#      on 10,000 nodes; and the spec helper's pipeline bench (crates/spec/benches/pipeline.rs);
+#   2. the release app (feature e2e = embedded UI) under Xvfb through the e2e harness
+#      (src-tauri/tests/perf): open, pan/zoom frame times vs the plain React Flow baseline page
+#      at 1,000 / 3,000 / 5,000 nodes, edit to screen, memory, start to first frame; the 5,000
+#      figures again with WEBKIT_DISABLE_COMPOSITING_MODE=1 (what compositing costs);
+#   3. the release binary's size.
+#
+# Environment: BENCH_SIZES (default 1000,3000,5000), BENCH_SKIP_CORE=1, BENCH_SKIP_APP=1,
+# BENCH_SKIP_UI_BUILD=1 (ui/dist already built), CARGO_TARGET_DIR (default ./target).
+# Takes about 15 minutes on 2 cores (the release build is about 3 of them when cold).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TARGET="${CARGO_TARGET_DIR:-$PWD/target}"
+export CARGO_TARGET_DIR="$TARGET"
+OUT="$TARGET/bench"
+mkdir -p "$OUT"
+SIZES="${BENCH_SIZES:-1000,3000,5000}"
+STAMP="$(date -u +%Y-%m-%dT%H:%MZ)"
+
+machine_json() {
+  local mem webkit cpu
+  mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)
+  webkit=$(pkg-config --modversion webkit2gtk-4.1 2>/dev/null || dpkg-query -W -f '${Version}' libwebkit2gtk-4.1-0 2>/dev/null || echo unknown)
+  cpu=$(awk -F: '/model name/ {gsub(/^ +/, "", $2); print $2; exit}' /proc/cpuinfo)
+  printf '{"nproc": %s, "memory": "%s", "cpu": "%s", "webkitgtk": "%s", "kernel": "%s", "rustc": "%s", "date": "%s"}\n' \
+    "$(nproc)" "$mem" "$cpu" "$webkit" "$(uname -r)" "$(rustc --version)" "$STAMP"
+}
+machine_json >"$OUT/machine.json"
+echo "== machine: $(cat "$OUT/machine.json")"
+
+if [[ "${BENCH_SKIP_CORE:-}" != 1 ]]; then
+  echo "== core benches (criterion); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  cut -d' ' -f1-3 /proc/loadavg >"$OUT/core-load-before.txt"
+  cargo bench -p trellis-bench --bench document
+  cargo bench -p trellis-spec --bench pipeline
+  cut -d' ' -f1-3 /proc/loadavg >"$OUT/core-load-after.txt"
+fi
+
+if [[ "${BENCH_SKIP_APP:-}" != 1 ]]; then
+  if [[ "${BENCH_SKIP_UI_BUILD:-}" != 1 ]]; then
+    echo "== UI build (ui/dist, embedded in the binary)"
+    npm run build --silent
+  fi
+  echo "== release build of the app"
+  cargo build --release -p trellis-app --features e2e
+  BIN="$TARGET/release/trellis-app"
+  strip -o "$OUT/trellis-app.stripped" "$BIN"
+  printf '{"kind": "binary", "path": "%s", "bytes": %s, "stripped_bytes": %s}\n' \
+    "$BIN" "$(stat -c %s "$BIN")" "$(stat -c %s "$OUT/trellis-app.stripped")" >"$OUT/binary.json"
+  rm -f "$OUT/trellis-app.stripped"
+
+  echo "== app measurements (sizes $SIZES); load average $(cut -d' ' -f1-3 /proc/loadavg)"
+  rm -f "$OUT/app.jsonl" "$OUT/app-nocompositing.jsonl"
+  # One test at a time: the figures must not share the two cores with each other.
+  TRELLIS_BENCH_SIZES="$SIZES" TRELLIS_BENCH_OUT="$OUT/app.jsonl" \
+    cargo test --release -p trellis-app --features e2e --test perf -- --test-threads=1 --nocapture
+  echo "== 5,000 nodes again without WebKit's accelerated compositing"
+  WEBKIT_DISABLE_COMPOSITING_MODE=1 TRELLIS_BENCH_SIZES=5000 TRELLIS_BENCH_OUT="$OUT/app-nocompositing.jsonl" \
+    cargo test --release -p trellis-app --features e2e --test perf -- --test-threads=1 --nocapture canvas_figures
+fi
+
+echo "== docs/BENCHMARKS.md"
+node scripts/bench-report.mjs "$OUT" docs/BENCHMARKS.md
