@@ -19,7 +19,6 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use thirtyfour::action_chain::ActionChain;
 
 use harness::{Desktop, Launch};
 
@@ -147,7 +146,13 @@ async fn pan_and_zoom(app: &Desktop) -> Value {
     let start = d
         .execute(
             "const P = window.__trellisPerf; const p = P.emptyPoint ? P.emptyPoint() : null; if (p) return p;
+             // The baseline page has no hook: a point where the pane itself is hit (no node, no edge).
              const r = document.querySelector('.react-flow__pane').getBoundingClientRect();
+             for (let fy = 0.5; fy < 0.95; fy += 0.013) for (let fx = 0.5; fx < 0.95; fx += 0.017) {
+               const x = r.left + r.width * fx, y = r.top + r.height * fy;
+               const el = document.elementFromPoint(x, y);
+               if (el && el.classList.contains('react-flow__pane')) return { x, y };
+             }
              return { x: r.left + r.width * 0.5, y: r.top + r.height * 0.5 };",
             vec![],
         )
@@ -158,9 +163,8 @@ async fn pan_and_zoom(app: &Desktop) -> Value {
     let (x, y) = (start["x"].as_f64().unwrap_or(400.0) as i64, start["y"].as_f64().unwrap_or(300.0) as i64);
     let before = d.execute(TRANSFORM, vec![]).await.expect("transform").json().clone();
     d.execute("window.__trellisPerf.startSampling()", vec![]).await.expect("sampling");
-    let mut chain = ActionChain::new_with_delay(d.handle.clone(), None, Some(Duration::from_millis(16)))
-        .move_to(x, y)
-        .click_and_hold();
+    let mut chain =
+        d.action_chain_with_delay(None, Some(Duration::from_millis(16))).move_to(x, y).click_and_hold();
     for _ in 0..60 {
         chain = chain.move_by_offset(-6, -3);
     }
@@ -219,7 +223,7 @@ async fn open_to_drawn(app: &Desktop, n: usize) -> Value {
              const check = () => {
                const a = document.querySelector('[data-testid=app]');
                const ok = P.nodeCount() === n && a && a.dataset.ready === 'true' && P.drawnNodes() >= n;
-               if (ok) return done({ ms: performance.now() - t0, drawn: P.drawnNodes(), mode: P.renderMode() });
+               if (ok) return requestAnimationFrame(() => done({ ms: performance.now() - t0, drawn: P.drawnNodes(), mode: P.renderMode() }));
                if (performance.now() - t0 > 60000) return done({ ms: null, drawn: P.drawnNodes(), count: P.nodeCount(), mode: P.renderMode() });
                requestAnimationFrame(check);
              };
@@ -249,19 +253,22 @@ async fn edit_to_screen(app: &Desktop, n: usize) -> Value {
         .clone();
     let (x, y) =
         (at["x"].as_f64().unwrap_or(0.0).round() as i64, at["y"].as_f64().unwrap_or(0.0).round() as i64);
-    ActionChain::new_with_delay(d.handle.clone(), None, Some(Duration::from_millis(10)))
+    d.action_chain_with_delay(None, Some(Duration::from_millis(10)))
         .move_to(x, y)
         .click()
         .perform()
         .await
         .expect("click the node");
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let timed = |key: &str, ctrl: bool, want: i64| {
+    // Done on the first animation frame after the one that drew the change (that one has then
+    // been presented): the count of drawn nodes (canvas or DOM) went from `d0` to `d0 + delta`.
+    let timed = |key: &str, ctrl: bool, want: i64, delta: i64| {
         format!(
-            "const done = arguments[arguments.length - 1]; const P = window.__trellisPerf; const t0 = performance.now();
+            "const done = arguments[arguments.length - 1]; const P = window.__trellisPerf; const d0 = P.drawnNodes();
+             const t0 = performance.now();
              window.dispatchEvent(new KeyboardEvent('keydown', {{ key: '{key}', ctrlKey: {ctrl}, bubbles: true, cancelable: true }}));
              const check = () => {{
-               if (P.nodeCount() === {want} && P.drawnNodes() >= {want}) return P.whenIdle().then(() => done(performance.now() - t0));
+               if (P.nodeCount() === {want} && P.drawnNodes() === d0 + ({delta})) return requestAnimationFrame(() => done(performance.now() - t0));
                if (performance.now() - t0 > 30000) return done(null);
                requestAnimationFrame(check);
              }};
@@ -270,8 +277,9 @@ async fn edit_to_screen(app: &Desktop, n: usize) -> Value {
     };
     let n = n as i64;
     let delete =
-        d.execute_async(&timed("Delete", false, n - 1), vec![]).await.expect("delete").json().clone();
-    let undo = d.execute_async(&timed("z", true, n), vec![]).await.expect("undo").json().clone();
+        d.execute_async(&timed("Delete", false, n - 1, -1), vec![]).await.expect("delete").json().clone();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let undo = d.execute_async(&timed("z", true, n, 1), vec![]).await.expect("undo").json().clone();
     json!({"delete_ms": delete, "undo_ms": undo})
 }
 
