@@ -157,6 +157,40 @@ pub enum Edit {
     SetViewport {
         viewport: Viewport,
     },
+    /// Weaveflow and GRAPH.md: sets (or, when `value` is absent, removes) one field of a node
+    /// that is not its config: Weaveflow `name`, `description`, `type`, `state` (the bindings
+    /// map), `policy`; GRAPH.md any node field (`kind`, `model_key`, judge fields ...).
+    SetNodeField {
+        id: String,
+        field: String,
+        #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+        #[ts(optional, type = "unknown")]
+        value: Option<Value>,
+    },
+    /// Weaveflow and GRAPH.md: sets (or removes) one field of the edge at `index`: Weaveflow
+    /// `from`, `to`, `condition`, `failure`; GRAPH.md `kind` (a loop gets bounds), `condition`,
+    /// `bounds`, `from`, `to`, ...
+    SetEdgeField {
+        index: usize,
+        field: String,
+        #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+        #[ts(optional, type = "unknown")]
+        value: Option<Value>,
+    },
+    /// GRAPH.md: replaces the Markdown body (kept byte for byte).
+    SetBody {
+        text: String,
+    },
+    /// Weaveflow and GRAPH.md: sets (or removes) one top-level field: Weaveflow `entry_point`,
+    /// `finish_point`, `name`, `description`, `version`, `state_modules`, `policy`; GRAPH.md
+    /// `entry`, `exits`, `path_budget`, `name`, ... (never `nodes`/`edges`: use the node and
+    /// edge edits).
+    SetDocField {
+        field: String,
+        #[serde(default, deserialize_with = "present", skip_serializing_if = "Option::is_none")]
+        #[ts(optional, type = "unknown")]
+        value: Option<Value>,
+    },
 }
 
 impl Edit {
@@ -181,6 +215,10 @@ impl Edit {
             Edit::Paste { .. } => "paste",
             Edit::ApplyLayout { .. } => "apply_layout",
             Edit::SetViewport { .. } => "set_viewport",
+            Edit::SetNodeField { .. } => "set_node_field",
+            Edit::SetEdgeField { .. } => "set_edge_field",
+            Edit::SetBody { .. } => "set_body",
+            Edit::SetDocField { .. } => "set_doc_field",
         }
     }
 }

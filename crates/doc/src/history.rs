@@ -42,6 +42,12 @@ pub(crate) enum Prim {
         before: Box<GraphSpec>,
         after: Box<GraphSpec>,
     },
+    /// Weaveflow and GRAPH.md: the whole document and layout before and after the step (the
+    /// session swaps them itself; see `crate::formats`).
+    Snapshot {
+        before: Box<crate::formats::Snap>,
+        after: Box<crate::formats::Snap>,
+    },
 }
 
 impl Prim {
@@ -53,6 +59,7 @@ impl Prim {
             Prim::Name { before, after } => Prim::Name { before: after, after: before },
             Prim::Position { id, before, after } => Prim::Position { id, before: after, after: before },
             Prim::Document { before, after } => Prim::Document { before: after, after: before },
+            Prim::Snapshot { before, after } => Prim::Snapshot { before: after, after: before },
         }
     }
 
@@ -125,6 +132,8 @@ impl Prim {
                 *spec = (**after).clone();
                 changed.full = true;
             }
+            // Not a GraphSpec change: the session applies snapshots to its document.
+            Prim::Snapshot { .. } => changed.full = true,
         }
         changed
     }

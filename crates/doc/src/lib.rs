@@ -6,6 +6,7 @@
 //! - [`save`]: the five-step save pipeline.
 //! - [`journal`]: the recovery journal of unsaved work.
 //! - [`workspace`]: the open documents, recent files, outside changes; what the shell calls.
+//! - [`formats`]: Weaveflow and GRAPH.md documents: their edits and save checks.
 //! - [`watch`]: a notify watcher on the folders of the open files.
 //! - [`discovery`]: which registries are in force for a document.
 
@@ -13,6 +14,7 @@ mod apply;
 pub mod clock;
 pub mod discovery;
 pub mod edit;
+pub mod formats;
 pub mod fs;
 mod history;
 pub mod journal;

@@ -9,8 +9,9 @@ use std::sync::Arc;
 use std::time::UNIX_EPOCH;
 
 use serde::{Deserialize, Serialize};
-use trellis_spec::diagnostic::has_errors;
-use trellis_spec::{json, read, validate, writer, Diagnostic, GraphSpec, Registry};
+use trellis_spec::{json, validate, writer, Diagnostic, GraphSpec, Registry};
+use trellis_formats::graphmd::GraphMd;
+use trellis_formats::weaveflow::WeaveflowDoc;
 use ts_rs::TS;
 
 use crate::apply;
@@ -54,31 +55,44 @@ impl std::fmt::Display for DocId {
 #[ts(export)]
 pub enum DocFormat {
     GraphSpec,
+    /// A Weaveflow Graph Definition (positions in `metadata.web.positions`).
+    Weaveflow,
+    /// A GRAPH.md file (positions in the `<stem>.layout.json` sidecar).
+    GraphMd,
 }
 
-/// The document itself. One variant per format; each has its own edit handling (the
-/// Weaveflow and GRAPH.md variants are to be added with theirs).
+/// The document itself. One variant per format; each has its own edit handling (GraphSpec:
+/// `apply.rs` and reversible prims; Weaveflow and GRAPH.md: `formats/`, snapshot undo steps).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Document {
     GraphSpec(GraphSpec),
+    Weaveflow(WeaveflowDoc),
+    GraphMd(GraphMd),
 }
 
 impl Document {
     pub fn format(&self) -> DocFormat {
         match self {
             Document::GraphSpec(_) => DocFormat::GraphSpec,
+            Document::Weaveflow(_) => DocFormat::Weaveflow,
+            Document::GraphMd(_) => DocFormat::GraphMd,
         }
     }
     /// The node ids in document order (for the layout sidecar).
     pub fn node_ids(&self) -> Vec<&str> {
         match self {
             Document::GraphSpec(s) => s.nodes.iter().map(|n| n.id.as_str()).collect(),
+            Document::Weaveflow(d) => d.definition().nodes.iter().map(|n| n.id.as_str()).collect(),
+            Document::GraphMd(d) => crate::formats::graphmd::node_ids(d),
         }
     }
-    /// The format's writer: for a GraphSpec, the canonical `to_spec` text.
+    /// The format's writer: for a GraphSpec, the canonical `to_spec` text; Weaveflow and
+    /// GRAPH.md keep the file's own text apart from what was edited.
     pub fn to_text(&self) -> String {
         match self {
             Document::GraphSpec(s) => writer::to_canonical_string(s),
+            Document::Weaveflow(d) => trellis_formats::weaveflow::to_string(d),
+            Document::GraphMd(d) => trellis_formats::graphmd::to_string(d),
         }
     }
 }
@@ -232,6 +246,9 @@ impl Session {
             revision: 0,
             last_change_ms: 0,
         };
+        if let Document::Weaveflow(d) = &s.document {
+            (s.layout, s.layout_missing) = crate::formats::weaveflow::layout_of(d);
+        }
         s.revalidate();
         s
     }
@@ -277,6 +294,11 @@ impl Session {
 
     /// Reads the layout sidecar beside the file, if any.
     pub(crate) fn load_layout(&mut self, fs: &dyn FileSystem) {
+        if let Document::Weaveflow(d) = &self.document {
+            // Weaveflow keeps positions in the document itself: no sidecar.
+            (self.layout, self.layout_missing) = crate::formats::weaveflow::layout_of(d);
+            return;
+        }
         let Some(path) = &self.path else { return };
         let side = sidecar_path(path);
         self.layout_missing = true;
@@ -315,6 +337,21 @@ impl Session {
     pub fn spec(&self) -> Option<&GraphSpec> {
         match &self.document {
             Document::GraphSpec(s) => Some(s),
+            _ => None,
+        }
+    }
+    /// The Weaveflow document, when the document is one.
+    pub fn weaveflow(&self) -> Option<&WeaveflowDoc> {
+        match &self.document {
+            Document::Weaveflow(d) => Some(d),
+            _ => None,
+        }
+    }
+    /// The GRAPH.md document, when the document is one.
+    pub fn graphmd(&self) -> Option<&GraphMd> {
+        match &self.document {
+            Document::GraphMd(d) => Some(d),
+            _ => None,
         }
     }
     pub fn layout(&self) -> &Layout {
@@ -399,11 +436,15 @@ impl Session {
             Document::GraphSpec(spec) => {
                 out.extend(validate::validate(spec, Some(&self.registries.registry)))
             }
+            Document::Weaveflow(d) => {
+                out.extend(crate::formats::weaveflow::validate(d, &self.registries.registry))
+            }
+            Document::GraphMd(d) => out.extend(trellis_formats::graphmd::validate(d)),
         }
         self.diagnostics = out;
     }
 
-    fn outcome(&self, changed: Changed, extra: Vec<Diagnostic>) -> EditOutcome {
+    pub(crate) fn outcome(&self, changed: Changed, extra: Vec<Diagnostic>) -> EditOutcome {
         let mut diagnostics = extra;
         diagnostics.extend(self.diagnostics.iter().cloned());
         EditOutcome {
@@ -415,14 +456,14 @@ impl Session {
         }
     }
 
-    fn touched(&mut self) {
+    pub(crate) fn touched(&mut self) {
         self.revision += 1;
         self.last_change_ms = self.clock.now_ms();
     }
 
-    fn settle(&self, mut changed: Changed) -> Changed {
-        let Document::GraphSpec(spec) = &self.document;
-        changed.tidy(|id| spec.nodes.iter().any(|n| n.id == id));
+    pub(crate) fn settle(&self, mut changed: Changed) -> Changed {
+        let ids = self.document.node_ids();
+        changed.tidy(|id| ids.contains(&id));
         changed
     }
 
@@ -434,7 +475,9 @@ impl Session {
             self.touched();
             return Ok(self.outcome(Changed { viewport: true, ..Changed::default() }, Vec::new()));
         }
-        let Document::GraphSpec(spec) = &mut self.document;
+        let Document::GraphSpec(spec) = &mut self.document else {
+            return crate::formats::apply(self, edit);
+        };
         let plan = apply::plan(edit, spec, &self.layout, Some(&self.registries.registry))?;
         if plan.prims.is_empty() {
             return Ok(self.outcome(Changed::default(), plan.notices));
@@ -479,7 +522,7 @@ impl Session {
         Ok(self.outcome(self.settle(changed), plan.notices))
     }
 
-    fn push_step(&mut self, step: Step) {
+    pub(crate) fn push_step(&mut self, step: Step) {
         self.state = step.id;
         if let Some(dropped) = self.history.push(step) {
             // The oldest steps were forgotten: undo now stops at the state after them.
@@ -492,8 +535,13 @@ impl Session {
         let Some(mut step) = self.history.undo.pop() else {
             return self.outcome(Changed::default(), Vec::new());
         };
-        let Document::GraphSpec(spec) = &mut self.document;
-        let changed = unapply_all(&step.prims, spec, &mut self.layout);
+        let changed = match &mut self.document {
+            _ if crate::formats::is_snapshot(&step.prims) => {
+                crate::formats::swap(&step.prims, true, &mut self.document, &mut self.layout)
+            }
+            Document::GraphSpec(spec) => unapply_all(&step.prims, spec, &mut self.layout),
+            _ => Changed::default(),
+        };
         step.coalesce = None;
         self.state = self.history.undo.last().map_or(self.base_state, |s| s.id);
         self.history.redo.push(step);
@@ -505,8 +553,13 @@ impl Session {
         let Some(step) = self.history.redo.pop() else {
             return self.outcome(Changed::default(), Vec::new());
         };
-        let Document::GraphSpec(spec) = &mut self.document;
-        let changed = apply_all(&step.prims, spec, &mut self.layout);
+        let changed = match &mut self.document {
+            _ if crate::formats::is_snapshot(&step.prims) => {
+                crate::formats::swap(&step.prims, false, &mut self.document, &mut self.layout)
+            }
+            Document::GraphSpec(spec) => apply_all(&step.prims, spec, &mut self.layout),
+            _ => Changed::default(),
+        };
         self.state = step.id;
         self.history.undo.push(step);
         self.after_history_move(changed)
@@ -531,10 +584,15 @@ impl Session {
     ) -> Result<EditOutcome, Vec<Diagnostic>> {
         let name = self.path.as_ref().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
         let (document, read_diagnostics) = parse_document(name.as_deref(), text)?;
-        let Document::GraphSpec(after) = document;
-        let Document::GraphSpec(spec) = &mut self.document;
-        let prim = Prim::Document { before: Box::new(spec.clone()), after: Box::new(after) };
-        let changed = apply_all(std::slice::from_ref(&prim), spec, &mut self.layout);
+        let (prim, changed) = match (document, &mut self.document) {
+            (Document::GraphSpec(after), Document::GraphSpec(spec)) => {
+                let prim = Prim::Document { before: Box::new(spec.clone()), after: Box::new(after) };
+                let changed = apply_all(std::slice::from_ref(&prim), spec, &mut self.layout);
+                (prim, changed)
+            }
+            // Weaveflow, GRAPH.md, or a file that changed format: a snapshot step.
+            (after, _) => crate::formats::replace(self, after),
+        };
         let id = self.next_step;
         self.next_step += 1;
         self.push_step(Step { id, prims: vec![prim], coalesce: None });
@@ -633,37 +691,10 @@ fn merge_prims(into: &mut Vec<Prim>, more: Vec<Prim>) {
     into.extend(more);
 }
 
-/// The agreed detection rule (to be replaced by `trellis_formats::detect` when it lands):
-/// GRAPH.md by name or front matter, Weaveflow by `version` + `state_modules`/`entry_point`,
-/// GraphSpec otherwise when it is a JSON object.
+/// Reads a document of any format (detected by `trellis_formats::detect`).
 fn parse_document(
     file_name: Option<&str>,
     text: &str,
 ) -> Result<(Document, Vec<Diagnostic>), Vec<Diagnostic>> {
-    let lower = file_name.map(str::to_ascii_lowercase).unwrap_or_default();
-    if lower == "graph.md" || lower.ends_with(".graph.md") || text.starts_with("---") {
-        return Err(vec![Diagnostic::error(
-            codes::UNSUPPORTED_FORMAT,
-            "GRAPH.md documents cannot be edited in this version of the session (GraphSpec only)",
-        )]);
-    }
-    if let Ok(serde_json::Value::Object(map)) = json::parse(text) {
-        if map.contains_key("version")
-            && (map.contains_key("state_modules") || map.contains_key("entry_point"))
-        {
-            return Err(vec![Diagnostic::error(
-                codes::UNSUPPORTED_FORMAT,
-                "Weaveflow documents cannot be edited in this version of the session (GraphSpec only)",
-            )]);
-        }
-    }
-    let parsed = read::parse_spec(text);
-    match parsed.spec {
-        // A document that holds but has errors opens: the user is here to fix them.
-        Some(spec) => Ok((Document::GraphSpec(spec), parsed.diagnostics)),
-        None if has_errors(&parsed.diagnostics) => Err(parsed.diagnostics),
-        None => {
-            Err(vec![Diagnostic::error(codes::UNSUPPORTED_FORMAT, "the text is not a GraphSpec document")])
-        }
-    }
+    crate::formats::parse_document(file_name, text)
 }

@@ -41,7 +41,18 @@ impl Span {
     /// The span of `start..end` (byte offsets) in `text`. For many spans in one text, build a
     /// [`LineIndex`] once instead.
     pub fn from_range(text: &str, start: usize, end: usize) -> Span {
-        LineIndex::new(text).span(start, end)
+        let start = floor_char_boundary(text, start.min(text.len()));
+        let end = end.clamp(start, text.len());
+        let before = &text[..start];
+        let line = before.bytes().filter(|b| *b == b'\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = text[line_start..start].chars().count() + 1;
+        Span {
+            line: sat_u32(line),
+            column: sat_u32(column),
+            offset: sat_u32(start),
+            length: sat_u32(end - start),
+        }
     }
 
     /// The span of a 1-based line and column (as serde_json reports them), zero length.

@@ -1,0 +1,228 @@
+//! Weaveflow and GRAPH.md documents in a session: reading them (format detected by
+//! `trellis_formats::detect`), their edits, their undo steps and their save checks.
+//!
+//! Where GraphSpec edits are planned as small reversible prims (`apply.rs`), an edit of these
+//! formats is applied to a copy of the document and recorded as one snapshot step (document
+//! and layout before and after): their documents keep the file's own text beside a typed view
+//! (Weaveflow) or are a YAML tree (GRAPH.md), so a snapshot is the one change that is surely
+//! reversible byte for byte. Typing into a field still coalesces into one step.
+//!
+//! Positions: a Weaveflow document keeps them in its own `metadata.web.positions` (where the
+//! Weaveflow Workbench keeps them; no sidecar is written); a GRAPH.md document has no place
+//! for them, so they go in the `<stem>.layout.json` sidecar beside it (`GRAPH.md` ->
+//! `GRAPH.layout.json`), as for a GraphSpec.
+
+pub mod graphmd;
+pub mod weaveflow;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use trellis_formats::detect::{detect, Format};
+use trellis_spec::diagnostic::has_errors;
+use trellis_spec::{read, Diagnostic};
+
+use crate::edit::{Changed, Edit, EditOutcome, Position};
+use crate::history::{CoalesceKey, Prim, Step, COALESCE_MS};
+use crate::layout::Layout;
+use crate::session::{codes as session_codes, Document, Session};
+
+/// Diagnostic codes of format-specific edits.
+pub mod codes {
+    /// The edit has no meaning in this document's format (channels in Weaveflow, a Markdown
+    /// body in a GraphSpec, ...); nothing changed.
+    pub const UNSUPPORTED_EDIT: &str = "doc/unsupported-edit";
+    /// A field name the format does not have, or one that is set by another edit.
+    pub const UNKNOWN_FIELD: &str = "doc/unknown-field";
+    /// A value of the wrong shape for the field (the message says what was expected).
+    pub const BAD_VALUE: &str = "doc/bad-value";
+}
+
+/// The document and layout around a snapshot step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snap {
+    pub(crate) document: Document,
+    pub(crate) layout: Layout,
+}
+
+/// What applying an edit to a copy produced.
+#[derive(Debug, Default)]
+pub(crate) struct Applied {
+    pub changed: Changed,
+    /// `(node, field)`: consecutive edits of the same field merge into one undo step.
+    pub coalesce: Option<(String, String)>,
+    pub notices: Vec<Diagnostic>,
+}
+
+pub(crate) fn refuse(code: &str, message: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(code, message)
+}
+
+/// Reads a document of any format. A document that holds but has errors opens (the user is
+/// here to fix them); one that cannot be read at all answers why.
+pub(crate) fn parse_document(
+    file_name: Option<&str>,
+    text: &str,
+) -> Result<(Document, Vec<Diagnostic>), Vec<Diagnostic>> {
+    match detect(file_name, text) {
+        Ok(Format::Weaveflow) => {
+            let parsed = trellis_formats::weaveflow::parse(text);
+            match parsed.doc {
+                Some(d) => Ok((Document::Weaveflow(d), parsed.diagnostics)),
+                None => Err(parsed.diagnostics),
+            }
+        }
+        Ok(Format::GraphMd) => {
+            let r = trellis_formats::graphmd::read(text);
+            match r.doc {
+                Some(d) => Ok((Document::GraphMd(d), r.diagnostics)),
+                None => Err(r.diagnostics),
+            }
+        }
+        Ok(Format::GraphSpec) => graphspec(text, None),
+        // Broken JSON is reported by the GraphSpec reader (line and column of the syntax
+        // error), not as "unknown format".
+        Err(d) => graphspec(text, Some(d)),
+    }
+}
+
+fn graphspec(text: &str, detect_error: Option<Diagnostic>) -> Result<(Document, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let parsed = read::parse_spec(text);
+    match (parsed.spec, detect_error) {
+        (Some(spec), None) => Ok((Document::GraphSpec(spec), parsed.diagnostics)),
+        _ if has_errors(&parsed.diagnostics) => Err(parsed.diagnostics),
+        (_, Some(d)) => Err(vec![d]),
+        (None, None) => Err(vec![Diagnostic::error(
+            session_codes::UNSUPPORTED_FORMAT,
+            "the text is not a GraphSpec document",
+        )]),
+    }
+}
+
+/// True when a step is a snapshot step (applied by [`swap`], not by the GraphSpec prims).
+pub(crate) fn is_snapshot(prims: &[Prim]) -> bool {
+    prims.iter().any(|p| matches!(p, Prim::Snapshot { .. }))
+}
+
+/// Undoes (`undo`) or redoes a snapshot step.
+pub(crate) fn swap(prims: &[Prim], undo: bool, document: &mut Document, layout: &mut Layout) -> Changed {
+    let mut order: Vec<&Prim> = prims.iter().collect();
+    if undo {
+        order.reverse();
+    }
+    for p in order {
+        if let Prim::Snapshot { before, after } = p {
+            let to = if undo { before } else { after };
+            *document = to.document.clone();
+            *layout = to.layout.clone();
+        }
+    }
+    Changed::full()
+}
+
+/// Replaces the whole document (a reload from disk) as a snapshot prim; the caller records it.
+pub(crate) fn replace(s: &mut Session, after: Document) -> (Prim, Changed) {
+    let layout = match &after {
+        Document::Weaveflow(d) => weaveflow::layout_of(d).0,
+        _ => s.layout.clone(),
+    };
+    let before = Snap { document: s.document.clone(), layout: s.layout.clone() };
+    s.document = after;
+    s.layout = layout;
+    let after = Snap { document: s.document.clone(), layout: s.layout.clone() };
+    (Prim::Snapshot { before: Box::new(before), after: Box::new(after) }, Changed::full())
+}
+
+/// Applies an edit to a Weaveflow or GRAPH.md session: on a copy, so a refused edit changes
+/// nothing; then one undo step (or merged into the last one while typing).
+pub(crate) fn apply(s: &mut Session, edit: &Edit) -> Result<EditOutcome, Diagnostic> {
+    let mut document = s.document.clone();
+    let mut layout = s.layout.clone();
+    let applied = match &mut document {
+        Document::Weaveflow(d) => weaveflow::apply(d, &mut layout, edit)?,
+        Document::GraphMd(d) => graphmd::apply(d, &mut layout, edit)?,
+        Document::GraphSpec(_) => {
+            return Err(refuse(codes::UNSUPPORTED_EDIT, "a GraphSpec edit reached the wrong handler (a bug)"))
+        }
+    };
+    if document == s.document && layout == s.layout {
+        return Ok(s.outcome(Changed::default(), applied.notices));
+    }
+    let before = Snap { document: std::mem::replace(&mut s.document, document), layout: std::mem::replace(&mut s.layout, layout) };
+    let after = Snap { document: s.document.clone(), layout: s.layout.clone() };
+    if matches!(edit, Edit::ApplyLayout { automatic: true, .. }) {
+        // Stands for the layout that was missing: not an undo step, not dirty.
+        s.touched();
+        return Ok(s.outcome(s.settle(applied.changed), applied.notices));
+    }
+    let layout_only = before.document == after.document;
+    let now = s.clock.now_ms();
+    let can_coalesce = match (&applied.coalesce, s.history.undo.last()) {
+        (Some((node, path)), Some(last)) => {
+            s.history.redo.is_empty()
+                && s.saved_state != Some(last.id)
+                && last.id == s.state
+                && is_snapshot(&last.prims)
+                && last.coalesce.as_ref().is_some_and(|k| {
+                    k.node == *node && k.path == *path && now.saturating_sub(k.at_ms) <= COALESCE_MS
+                })
+        }
+        _ => false,
+    };
+    match s.history.undo.last_mut() {
+        Some(last) if can_coalesce => {
+            if let Some(Prim::Snapshot { after: a, .. }) = last.prims.last_mut() {
+                *a = Box::new(after);
+            }
+            if let Some(k) = last.coalesce.as_mut() {
+                k.at_ms = now;
+            }
+        }
+        _ => {
+            let id = s.next_step;
+            s.next_step += 1;
+            let coalesce = applied.coalesce.map(|(node, path)| CoalesceKey { node, path, at_ms: now });
+            let prim = Prim::Snapshot { before: Box::new(before), after: Box::new(after) };
+            s.push_step(Step { id, prims: vec![prim], coalesce });
+        }
+    }
+    if !layout_only {
+        s.revalidate();
+    }
+    s.touched();
+    Ok(s.outcome(s.settle(applied.changed), applied.notices))
+}
+
+/// A typed field value from JSON: absent or `null` is the field's empty value.
+pub(crate) fn typed<T: DeserializeOwned + Default>(field: &str, value: Option<&Value>) -> Result<T, Diagnostic> {
+    match value {
+        None | Some(Value::Null) => Ok(T::default()),
+        Some(v) => serde_json::from_value(v.clone())
+            .map_err(|e| refuse(codes::BAD_VALUE, format!("`{field}` cannot be set to {v}: {e}"))),
+    }
+}
+
+/// Checks a position before it is stored.
+pub(crate) fn check_position(id: &str, p: &Position) -> Result<(), Diagnostic> {
+    if p.x.is_finite() && p.y.is_finite() {
+        Ok(())
+    } else {
+        Err(refuse(
+            crate::apply::codes::BAD_POSITION,
+            format!("the position of \"{id}\" is not a pair of finite numbers"),
+        ))
+    }
+}
+
+/// A node id made from a type or kind name: letters, digits and `_` kept, the rest `_`.
+pub(crate) fn id_base(type_name: &str) -> String {
+    let s: String = type_name.chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    let s = s.trim_matches('_').to_owned();
+    if s.is_empty() {
+        "node".to_owned()
+    } else {
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests;
