@@ -79,7 +79,15 @@ impl SaveRefused {
 
 /// Steps 1 to 3: the text to write, or the reasons not to.
 pub fn prepare(session: &Session) -> Result<String, SaveRefused> {
-    let Document::GraphSpec(spec) = session.document();
+    let spec = match session.document() {
+        Document::GraphSpec(spec) => spec,
+        // Weaveflow and GRAPH.md: their own writer, read-back and validator.
+        other => {
+            let text = crate::formats::prepare(session, other)?;
+            check_positions(session)?;
+            return Ok(text);
+        }
+    };
     let text = writer::to_canonical_string(spec);
     let parsed = read::parse_spec(&text);
     let Some(back) = parsed.spec else {
@@ -113,6 +121,11 @@ pub fn prepare(session: &Session) -> Result<String, SaveRefused> {
         diagnostics.extend(errors);
         return Err(SaveRefused { diagnostics, conflict: false });
     }
+    check_positions(session)?;
+    Ok(text)
+}
+
+fn check_positions(session: &Session) -> Result<(), SaveRefused> {
     if let Some((id, _)) =
         session.layout().positions.iter().find(|(_, p)| !p.x.is_finite() || !p.y.is_finite())
     {
@@ -124,7 +137,22 @@ pub fn prepare(session: &Session) -> Result<String, SaveRefused> {
             .on_node(id.as_str()),
         ));
     }
-    Ok(text)
+    Ok(())
+}
+
+/// The refusal for a document with errors (`save/has-errors` first, then the errors).
+pub(crate) fn has_errors_refusal(errors: Vec<Diagnostic>) -> SaveRefused {
+    let n = errors.len();
+    let mut diagnostics = vec![Diagnostic::error(
+        codes::HAS_ERRORS,
+        format!(
+            "not saved: the document has {n} error{}; fix {} first (your work is kept in the recovery journal)",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "it" } else { "them" }
+        ),
+    )];
+    diagnostics.extend(errors);
+    SaveRefused { diagnostics, conflict: false }
 }
 
 /// Saves to the session's own path.
@@ -212,10 +240,33 @@ fn write_to(
         }
     };
     session.mark_saved(path.to_path_buf(), fingerprint.clone());
+    session.source = Some(text.clone());
 
-    // The layout sidecar, the same way; its failure does not undo the save.
+    // The layout sidecar, the same way; its failure does not undo the save. A Weaveflow
+    // document keeps its positions in `metadata.web.positions`: no sidecar.
     let side = sidecar_path(path);
-    let layout_path = match atomic_write(fs, &side, session.layout_text().as_bytes(), 0o644) {
+    let layout_path = match session.document() {
+        Document::Weaveflow(_) => None,
+        _ => write_layout(fs, session, side, &mut warnings),
+    };
+    Ok(SaveOutcome {
+        path: path.display().to_string(),
+        target: target.display().to_string(),
+        bytes: text.len() as u64,
+        recreated,
+        layout_path: layout_path.map(|p: PathBuf| p.display().to_string()),
+        fingerprint,
+        warnings,
+    })
+}
+
+fn write_layout(
+    fs: &dyn FileSystem,
+    session: &mut Session,
+    side: PathBuf,
+    warnings: &mut Vec<Diagnostic>,
+) -> Option<PathBuf> {
+    match atomic_write(fs, &side, session.layout_text().as_bytes(), 0o644) {
         Ok(_) => Some(side),
         Err(e) if e.written => {
             warnings.push(Diagnostic::warning(codes::SYNC_FAILED, format!("layout saved, but {e}")));
@@ -231,16 +282,7 @@ fn write_to(
             ));
             None
         }
-    };
-    Ok(SaveOutcome {
-        path: path.display().to_string(),
-        target: target.display().to_string(),
-        bytes: text.len() as u64,
-        recreated,
-        layout_path: layout_path.map(|p: PathBuf| p.display().to_string()),
-        fingerprint,
-        warnings,
-    })
+    }
 }
 
 fn conflict_diagnostic(path: &Path) -> Diagnostic {

@@ -219,6 +219,9 @@ pub struct Session {
     /// Moves on every change (edits, undo, viewport): the journal writes when it moves.
     pub(crate) revision: u64,
     pub(crate) last_change_ms: u64,
+    /// The text last read from or written to the file: a Weaveflow document is written by
+    /// changing only what changed in it (`formats::splice`).
+    pub(crate) source: Option<String>,
 }
 
 impl Session {
@@ -245,6 +248,7 @@ impl Session {
             forced_dirty: false,
             revision: 0,
             last_change_ms: 0,
+            source: None,
         };
         if let Document::Weaveflow(d) = &s.document {
             (s.layout, s.layout_missing) = crate::formats::weaveflow::layout_of(d);
@@ -263,6 +267,7 @@ impl Session {
     ) -> Result<Session, Vec<Diagnostic>> {
         let (document, read_diagnostics) = parse_document(file_name, text)?;
         let mut s = Session::new(id, document, registries, clock);
+        s.source = Some(text.to_owned());
         s.read_diagnostics = read_diagnostics;
         s.revalidate();
         Ok(s)
@@ -395,7 +400,7 @@ impl Session {
     }
     /// The text the format's writer makes of the document now.
     pub fn text(&self) -> String {
-        self.document.to_text()
+        crate::formats::text(&self.document, self.source.as_deref())
     }
     /// The layout sidecar text for the document now.
     pub fn layout_text(&self) -> String {
@@ -598,6 +603,7 @@ impl Session {
         self.push_step(Step { id, prims: vec![prim], coalesce: None });
         self.saved_state = Some(id);
         self.forced_dirty = false;
+        self.source = Some(text.to_owned());
         self.fingerprint = Some(fingerprint);
         self.conflict = None;
         self.notices.retain(|n| n.code != codes::FILE_DELETED && n.code != codes::FILE_MOVED);

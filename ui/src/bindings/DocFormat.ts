@@ -3,4 +3,4 @@
 /**
  * The format of a document.
  */
-export type DocFormat = "graphspec";
+export type DocFormat = "graphspec" | "weaveflow" | "graphmd";

@@ -24,7 +24,7 @@ describe("automatic layout", () => {
   it("ignores edges to nodes that do not exist and duplicate ids", () => {
     const spec: GraphSpec = { name: null, channels: {}, nodes: [{ id: "a", type: "x", config: {} }, { id: "a", type: "y", config: {} }], edges: [{ from: "a", to: "ghost" }] };
     const g = toElkGraph(spec);
-    expect(g.children?.map((c) => c.id)).toEqual(["a"]);
+    expect(g.children?.map((c) => c.id)).toEqual(["a", "__start__", "__end__"]);
     expect(g.edges).toEqual([]);
   });
   it("gives guard labels room", () => {
@@ -34,6 +34,11 @@ describe("automatic layout", () => {
 });
 
 describe("overlap check and fallback positions", () => {
+  it("draws both terminals in an empty document, so the first edge can be drawn by hand", () => {
+    const p = resolvePositions({ name: null, channels: {}, nodes: [], edges: [] }, {});
+    expect(Object.keys(p).sort()).toEqual(["__end__", "__start__"]);
+    expect(overlappingPairs(p)).toEqual([]);
+  });
   it("detects overlaps and ignores boxes that only touch", () => {
     expect(overlappingPairs({ a: { x: 0, y: 0 }, b: { x: 199, y: 59 } })).toEqual([["a", "b"]]);
     expect(overlappingPairs({ a: { x: 0, y: 0 }, b: { x: 200, y: 0 } })).toEqual([]);
@@ -41,7 +46,7 @@ describe("overlap check and fallback positions", () => {
   it("places unplaced nodes below the placed ones without overlaps", () => {
     const spec: GraphSpec = { name: null, channels: {}, nodes: ["a", "b", "c", "d"].map((id) => ({ id, type: "x", config: {} })), edges: [{ from: "__start__", to: "a" }] };
     const p = resolvePositions(spec, { a: { x: 0, y: 0 } });
-    expect(Object.keys(p).sort()).toEqual(["__start__", "a", "b", "c", "d"]);
+    expect(Object.keys(p).sort()).toEqual(["__end__", "__start__", "a", "b", "c", "d"]);
     expect(overlappingPairs(p)).toEqual([]);
     expect(p.b.y).toBeGreaterThan(0);
   });

@@ -13,6 +13,7 @@
 //! `GRAPH.layout.json`), as for a GraphSpec.
 
 pub mod graphmd;
+pub mod splice;
 pub mod weaveflow;
 
 use serde::de::DeserializeOwned;
@@ -24,6 +25,7 @@ use trellis_spec::{read, Diagnostic};
 use crate::edit::{Changed, Edit, EditOutcome, Position};
 use crate::history::{CoalesceKey, Prim, Step, COALESCE_MS};
 use crate::layout::Layout;
+use crate::save::{codes as save_codes, SaveRefused};
 use crate::session::{codes as session_codes, Document, Session};
 
 /// Diagnostic codes of format-specific edits.
@@ -96,6 +98,21 @@ fn graphspec(text: &str, detect_error: Option<Diagnostic>) -> Result<(Document, 
             "the text is not a GraphSpec document",
         )]),
     }
+}
+
+/// The text a document would be saved as: a Weaveflow document spliced into the text the
+/// file held (only edited values change), anything else by its writer.
+pub(crate) fn text(document: &Document, source: Option<&str>) -> String {
+    match document {
+        Document::Weaveflow(d) => weaveflow_text(d, source),
+        _ => document.to_text(),
+    }
+}
+
+pub(crate) fn weaveflow_text(d: &trellis_formats::weaveflow::WeaveflowDoc, source: Option<&str>) -> String {
+    source
+        .and_then(|src| splice::splice(src, d.value()))
+        .unwrap_or_else(|| trellis_formats::weaveflow::to_string(d))
 }
 
 /// True when a step is a snapshot step (applied by [`swap`], not by the GraphSpec prims).
@@ -190,6 +207,42 @@ pub(crate) fn apply(s: &mut Session, edit: &Edit) -> Result<EditOutcome, Diagnos
     }
     s.touched();
     Ok(s.outcome(s.settle(applied.changed), applied.notices))
+}
+
+/// Save steps 1-3 for Weaveflow and GRAPH.md: the format's writer, the text read back and
+/// compared, then the read-back document validated; errors refuse the save.
+pub(crate) fn prepare(session: &Session, document: &Document) -> Result<String, SaveRefused> {
+    let (text, errors) = match document {
+        Document::Weaveflow(d) => {
+            let text = weaveflow::roundtrip(d, session.source.as_deref()).map_err(mismatch)?;
+            let back = trellis_formats::weaveflow::parse(&text);
+            let mut all = back.diagnostics;
+            if let Some(doc) = &back.doc {
+                all.extend(weaveflow::validate(doc, &session.registries().registry));
+            }
+            (text, all)
+        }
+        Document::GraphMd(d) => {
+            let text = graphmd::roundtrip(d).map_err(mismatch)?;
+            (text.clone(), trellis_formats::graphmd::read_and_validate(&text).diagnostics)
+        }
+        Document::GraphSpec(_) => return Err(mismatch("a GraphSpec reached the wrong writer".into())),
+    };
+    let errors: Vec<Diagnostic> = errors.into_iter().filter(Diagnostic::is_error).collect();
+    if has_errors(&errors) {
+        return Err(crate::save::has_errors_refusal(errors));
+    }
+    Ok(text)
+}
+
+fn mismatch(why: String) -> SaveRefused {
+    SaveRefused {
+        diagnostics: vec![Diagnostic::error(
+            save_codes::ROUNDTRIP_MISMATCH,
+            format!("the document did not survive being read back ({why}; a bug in Trellis); nothing was saved"),
+        )],
+        conflict: false,
+    }
 }
 
 /// A typed field value from JSON: absent or `null` is the field's empty value.

@@ -31,7 +31,7 @@ pub fn layout_of(d: &WeaveflowDoc) -> (Layout, bool) {
 /// filled from the text the writer makes now.
 pub fn validate(d: &WeaveflowDoc, registry: &Registry) -> Vec<Diagnostic> {
     let mut out = weaveflow::validate(d.definition(), Some(registry), &ValidateOptions::default());
-    if out.iter().any(|d| d.span.is_none() && d.pointer.is_some()) {
+    if out.iter().any(|d| d.span.is_none() && !d.pointer.is_empty()) {
         json::fill_spans(&weaveflow::to_string(d), &mut out);
     }
     out
@@ -39,16 +39,17 @@ pub fn validate(d: &WeaveflowDoc, registry: &Registry) -> Vec<Diagnostic> {
 
 /// Save steps 1-2 for Weaveflow: the writer's text, read back, must give the same document
 /// and the same text again. `Err` says what differed.
-pub fn roundtrip(d: &WeaveflowDoc) -> Result<String, String> {
-    let text = weaveflow::to_string(d);
+/// `source` is the file's text when known: the edit is spliced into it.
+pub fn roundtrip(d: &WeaveflowDoc, source: Option<&str>) -> Result<String, String> {
+    let text = super::weaveflow_text(d, source);
     let back = weaveflow::parse(&text);
     let Some(doc) = back.doc else {
         return Err("the written text could not be read back".into());
     };
-    if doc.definition() != d.definition() {
+    if doc.definition() != d.definition() || doc.value() != d.value() {
         return Err("the text read back holds another definition".into());
     }
-    if weaveflow::to_string(&doc) != text {
+    if weaveflow::to_string(&doc) != weaveflow::to_string(d) {
         return Err("writing the text read back gives another text".into());
     }
     Ok(text)
@@ -92,10 +93,9 @@ fn unsupported(edit: &Edit, why: &str) -> Diagnostic {
 /// Renames `metadata.web.positions.<from>` in place (keeping the key order of the file).
 fn rename_position(def: &mut GraphDefinition, from: &str, to: &str) {
     if let Some(Value::Object(p)) = def.metadata.get_mut("web").and_then(|w| w.get_mut("positions")) {
-        if let Some(i) = p.get_index_of(from) {
-            let mut entries: Vec<(String, Value)> = std::mem::take(p).into_iter().collect();
-            entries[i].0 = to.to_owned();
-            *p = entries.into_iter().collect();
+        if p.contains_key(from) {
+            let entries = std::mem::take(p);
+            *p = entries.into_iter().map(|(k, v)| (if k == from { to.to_owned() } else { k }, v)).collect();
         }
     }
 }
