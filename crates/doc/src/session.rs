@@ -63,6 +63,8 @@ pub enum DocFormat {
 
 /// The document itself. One variant per format; each has its own edit handling (GraphSpec:
 /// `apply.rs` and reversible prims; Weaveflow and GRAPH.md: `formats/`, snapshot undo steps).
+// One document per session: boxing the big variant would only burden every match.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Document {
     GraphSpec(GraphSpec),

@@ -372,9 +372,10 @@ async fn the_support_agent_built_by_hand_from_an_empty_document_saves_its_canoni
         rect[2].as_f64().unwrap_or(800.0),
         rect[3].as_f64().unwrap_or(600.0),
     );
-    drag_type(&app, "llm", left + width * 0.35, top + height * 0.4).await;
+    // One above the other, far enough apart that neither covers the other's handles.
+    drag_type(&app, "llm", left + width * 0.4, top + height * 0.2).await;
     app.wait_view(&id, "the llm node", |v| v["spec"]["nodes"].as_array().is_some_and(|n| n.len() == 1)).await;
-    drag_type(&app, "http", left + width * 0.65, top + height * 0.4).await;
+    drag_type(&app, "http", left + width * 0.4, top + height * 0.75).await;
     let view = app
         .wait_view(&id, "the http node", |v| v["spec"]["nodes"].as_array().is_some_and(|n| n.len() == 2))
         .await;
@@ -442,15 +443,16 @@ async fn the_support_agent_built_by_hand_from_an_empty_document_saves_its_canoni
     app.wait_view(&id, "the graph name", |v| v["spec"]["name"] == "support-agent").await;
 
     // The condition on agent -> checkout, with the builder.
-    let edge = app.visible(".react-flow__edge[data-id]").await;
-    let _ = edge;
-    app.driver
+    // Edges are drawn as `e<index>`; agent -> checkout is the second edge of the document.
+    let clicked = app
+        .driver
         .execute(
-            "const e = [...document.querySelectorAll('.react-flow__edge')].find(g => (g.getAttribute('data-id') || g.id || '').includes('agent') && (g.getAttribute('data-id') || g.id || '').includes('checkout')); if (!e) return false; e.dispatchEvent(new MouseEvent('click', {bubbles: true})); return true;",
+            "const e = document.querySelector('[data-testid=\"rf__edge-e1\"]'); if (!e) return false; e.dispatchEvent(new MouseEvent('click', {bubbles: true})); return true;",
             vec![],
         )
         .await
         .expect("select the edge");
+    assert_eq!(clicked.json(), &json!(true), "the agent -> checkout edge is drawn");
     select_value(&app, "[data-testid=\"condition-channel\"]", "intent").await;
     select_value(&app, "[data-testid=\"condition-operator\"]", "eq").await;
     type_into(&app, "input[data-testid=\"condition-value\"]", "buy", false).await;

@@ -14,6 +14,7 @@
 
 pub mod graphmd;
 pub mod splice;
+pub mod view;
 pub mod weaveflow;
 
 use serde::de::DeserializeOwned;
@@ -188,7 +189,7 @@ pub(crate) fn apply(s: &mut Session, edit: &Edit) -> Result<EditOutcome, Diagnos
     match s.history.undo.last_mut() {
         Some(last) if can_coalesce => {
             if let Some(Prim::Snapshot { after: a, .. }) = last.prims.last_mut() {
-                *a = Box::new(after);
+                **a = after;
             }
             if let Some(k) = last.coalesce.as_mut() {
                 k.at_ms = now;

@@ -35,7 +35,7 @@ pub fn splice(base_text: &str, new: &Value) -> Option<String> {
     let root = parsed.value?;
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     diff(base_text, &root, &old, new, &mut edits, 0)?;
-    edits.sort_by(|a, b| b.0.cmp(&a.0));
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
     let mut out = base_text.to_owned();
     for (start, end, text) in edits {
         if start > end || end > out.len() || !out.is_char_boundary(start) || !out.is_char_boundary(end) {

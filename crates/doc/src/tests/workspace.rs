@@ -174,8 +174,6 @@ fn hostile_files_give_diagnostics_not_panics() {
         ("/w/binary.json", vec![0xff, 0xfe, 0x00, 0x81]),
         ("/w/deep.json", format!("{}{}", "[".repeat(10_000), "]".repeat(10_000)).into_bytes()),
         ("/w/array.json", b"[1, 2, 3]".to_vec()),
-        ("/w/weave.json", br#"{"version": "1", "state_modules": [], "entry_point": "a"}"#.to_vec()),
-        ("/w/GRAPH.md", b"---\nspec_version: 1.0\n---\n".to_vec()),
         ("/w/dupe.json", br#"{"nodes": [], "nodes": []}"#.to_vec()),
     ];
     for (path, bytes) in cases {
@@ -184,6 +182,13 @@ fn hostile_files_give_diagnostics_not_panics() {
         assert!(d.iter().any(|d| d.is_error()), "{path}: {d:?}");
     }
     assert!(w.ids().is_empty());
+    // A Weaveflow document with errors opens (the user is here to fix them), errors shown.
+    fs.put("/w/weave.json", br#"{"version": "1", "state_modules": [], "entry_point": "a"}"#);
+    let id = w.open(Path::new("/w/weave.json")).expect("weaveflow opens");
+    assert!(w.get(id).expect("doc").diagnostics().iter().any(|d| d.is_error()));
+    fs.put("/w/GRAPH.md", b"---\nspec_version: 1.0\n---\n");
+    let id = w.open(Path::new("/w/GRAPH.md")).expect("GRAPH.md opens");
+    assert!(w.get(id).expect("doc").diagnostics().iter().any(|d| d.is_error()));
     // A broken layout sidecar is a warning; the document opens with layout_missing.
     fs.put("/w/ok.json", EXAMPLE);
     fs.put("/w/ok.layout.json", "{\"version\": 1, \"positions\": {\"a\": {\"x\": \"no\"}}}");
