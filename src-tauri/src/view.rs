@@ -4,6 +4,7 @@
 //! `scripts/bindings.sh`), never written twice.
 
 use serde::Serialize;
+use trellis_doc::formats::view::{display_spec, GraphMdView, WeaveflowView};
 use trellis_doc::{Conflict, Layout, Session};
 use trellis_spec::{Diagnostic, GraphSpec, Severity, TypeInfo};
 use ts_rs::TS;
@@ -20,10 +21,16 @@ pub struct DocumentView {
     pub path: Option<String>,
     /// The file name, or "Untitled".
     pub file_name: String,
-    /// `"graphspec"` (Weaveflow and GRAPH.md when the document model holds them).
+    /// `"graphspec"`, `"weaveflow"` or `"graphmd"`.
     pub format: String,
     pub dirty: bool,
+    /// The GraphSpec; for Weaveflow and GRAPH.md, the canvas projection of the document (same
+    /// node ids; edges one for one in the document's order, so an edge index is the same).
     pub spec: GraphSpec,
+    /// Weaveflow documents: the definition and its entry and finish points (null otherwise).
+    pub weaveflow: Option<WeaveflowView>,
+    /// GRAPH.md documents: front matter, body, topology and path analysis (null otherwise).
+    pub graphmd: Option<GraphMdView>,
     pub layout: Layout,
     /// No layout file was found: the UI lays the graph out automatically
     /// (`apply_layout` with `automatic: true`, which is neither an undo step nor dirty).
@@ -126,7 +133,9 @@ impl DocumentView {
             file_name: file_name(session),
             format: format_name(session),
             dirty: session.is_dirty(),
-            spec: session.spec().cloned().unwrap_or_default(),
+            spec: session.spec().cloned().or_else(|| display_spec(session.document())).unwrap_or_default(),
+            weaveflow: session.weaveflow().map(WeaveflowView::of),
+            graphmd: session.graphmd().map(GraphMdView::of),
             layout: session.layout().clone(),
             layout_missing: session.layout_missing(),
             diagnostics,

@@ -164,3 +164,15 @@ pub fn require_spec(source: &Source, parsed: Parsed) -> Result<(GraphSpec, Vec<D
         }),
     }
 }
+
+/// Writes `text` to `path` the way a save does (trellis-doc's atomic write: a temporary file in
+/// the same folder, the original's permissions, fsync, rename over the real target of a
+/// symlink, fsync the folder), so a crash leaves the old file or the new one, never a mix.
+pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
+    match trellis_doc::fs::atomic_write(&trellis_doc::fs::RealFs, path, text.as_bytes(), 0o644) {
+        Ok(_) => Ok(()),
+        // The rename happened; only the folder's fsync failed. The new text is in place.
+        Err(e) if e.written => Ok(()),
+        Err(e) => Err(format!("cannot write: {} ({})", io_reason(&e.error), e.step.describe())),
+    }
+}

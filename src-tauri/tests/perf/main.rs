@@ -224,7 +224,7 @@ async fn open_to_drawn(app: &Desktop, n: usize) -> Value {
                const a = document.querySelector('[data-testid=app]');
                const ok = P.nodeCount() === n && a && a.dataset.ready === 'true' && P.drawnNodes() >= n;
                if (ok) return requestAnimationFrame(() => done({ ms: performance.now() - t0, drawn: P.drawnNodes(), mode: P.renderMode() }));
-               if (performance.now() - t0 > 60000) return done({ ms: null, drawn: P.drawnNodes(), count: P.nodeCount(), mode: P.renderMode() });
+               if (performance.now() - t0 > 25000) return done({ ms: null, drawn: P.drawnNodes(), count: P.nodeCount(), mode: P.renderMode(), ready: a && a.dataset.ready, tabs: document.querySelectorAll('[data-testid=tab]').length });
                requestAnimationFrame(check);
              };
              requestAnimationFrame(check);",

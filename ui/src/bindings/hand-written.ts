@@ -2,6 +2,8 @@
 // Shapes follow ui/API.md, the contract agreed with the Rust side.
 import type { Diagnostic } from "./Diagnostic";
 import type { TypeInfo } from "./TypeInfo";
+import type { GraphMdAnalysis } from "./GraphMdAnalysis";
+import type { GraphMdTopology } from "./GraphMdTopology";
 
 export type Reducer = "last_write" | "append" | "merge";
 
@@ -56,7 +58,15 @@ export type DocumentView = {
   /** No layout file was found: the UI lays the graph out (`apply_layout` automatic). */
   layoutMissing: boolean;
   conflict: Conflict | null;
+  /** Weaveflow documents (crates/doc `formats::view::WeaveflowView`). */
+  weaveflow?: WeaveflowView | null;
+  /** GRAPH.md documents (crates/doc `formats::view::GraphMdView`). */
+  graphmd?: GraphMdView | null;
 };
+
+/** Mirrors crates/doc/src/formats/view.rs (serde camelCase). */
+export type WeaveflowView = { definition: Record<string, unknown>; entryPoint: string; finishPoint: string };
+export type GraphMdView = { front: Record<string, unknown>; body: string; topology: GraphMdTopology; analysis: GraphMdAnalysis };
 
 /** One edit operation, tagged by `op`. Every edit is one undo step in Rust. */
 export type Edit =
@@ -77,7 +87,13 @@ export type Edit =
   | { op: "move_nodes"; positions: Record<string, Point> }
   | { op: "paste"; fragment: GraphSpec; at?: Point }
   | { op: "apply_layout"; positions: Record<string, Point>; automatic?: boolean }
-  | { op: "set_viewport"; viewport: Viewport };
+  | { op: "set_viewport"; viewport: Viewport }
+  // Weaveflow and GRAPH.md (crates/doc formats/): a field of a node, an edge, the document;
+  // `value` absent removes the field.
+  | { op: "set_node_field"; id: string; field: string; value?: unknown }
+  | { op: "set_edge_field"; index: number; field: string; value?: unknown }
+  | { op: "set_body"; text: string }
+  | { op: "set_doc_field"; field: string; value?: unknown };
 
 /** What Save answers: the document as it is now, and whether bytes were written. */
 export type SaveOutcome = { saved: boolean; view: DocumentView; diagnostics: Diagnostic[]; conflict?: boolean };

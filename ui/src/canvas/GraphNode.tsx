@@ -20,6 +20,9 @@ export const GraphNode = memo(function GraphNode({ data, selected }: NodeProps<F
         <div className="tn-id" data-testid="node-id">{data.id}</div>
         <div className="tn-type">{data.title}{data.unknownType && data.type ? ` (${data.type}?)` : ""}</div>
       </div>
+      {data.roles?.map((r) => (
+        <span key={r} className={`tn-role tn-role-${r}`} data-testid={`node-role-${data.id}-${r}`}>{r}</span>
+      ))}
       {problems > 0 && (
         <span className={`tn-badge ${data.errors ? "err" : "warn"}`} data-testid={`node-badge-${data.id}`} aria-label={`${problems} problem${problems > 1 ? "s" : ""}`}>
           {problems}

@@ -16,7 +16,23 @@ export type GraphNodeData = {
   warnings: number;
   firstProblem?: string;
   unknownType: boolean;
+  /** Weaveflow `entry_point`/`finish_point`, GRAPH.md `entry`/`exits`: "entry", "finish", "exit". */
+  roles?: string[];
 };
+
+/** The roles a node plays in its format (marked on the canvas). */
+export function rolesOf(view: DocumentView, id: string): string[] {
+  const out: string[] = [];
+  if (view.weaveflow) {
+    if (view.weaveflow.entryPoint === id) out.push("entry");
+    if (view.weaveflow.finishPoint === id) out.push("finish");
+  }
+  if (view.graphmd) {
+    if (view.graphmd.topology.entry === id) out.push("entry");
+    if (view.graphmd.topology.exits.includes(id)) out.push("exit");
+  }
+  return out;
+}
 export type TerminalData = { id: string };
 export type GuardEdgeData = { index: number; label: string; guarded: boolean; errors: number; firstProblem?: string };
 
@@ -76,7 +92,8 @@ export class FlowCache {
       const t = n.type ? types.get(n.type) : undefined;
       const pr = problems.nodes.get(n.id);
       const sel = selected.has(n.id);
-      const key = `${n.type}|${t?.title}|${t?.category}|${pr?.errors ?? 0}|${pr?.warnings ?? 0}|${pr?.first}|${p.x}|${p.y}|${sel}`;
+      const roles = rolesOf(view, n.id);
+      const key = `${n.type}|${t?.title}|${t?.category}|${pr?.errors ?? 0}|${pr?.warnings ?? 0}|${pr?.first}|${p.x}|${p.y}|${sel}|${roles.join(",")}`;
       const prev = this.nodes.get(n.id);
       let value: FlowNode;
       if (prev && prev.key === key) value = prev.value;
@@ -97,7 +114,9 @@ export class FlowCache {
             errors: pr?.errors ?? 0,
             warnings: pr?.warnings ?? 0,
             firstProblem: pr?.first,
-            unknownType: !t,
+            // Weaveflow and GRAPH.md types are not in the GraphSpec registry: not "unknown".
+            unknownType: !t && view.format !== "weaveflow" && view.format !== "graphmd",
+            roles,
           },
         };
       }

@@ -8,12 +8,17 @@ import { predicateLabel } from "../lib/labels";
 import { unknownFields } from "../lib/schemaForm";
 import { useUi } from "../store";
 import { ConditionBuilder } from "./ConditionBuilder";
+import { GraphMdInspector } from "./GraphMdInspector";
+import { WeaveflowInspector } from "./WeaveflowInspector";
 import { SchemaForm } from "./SchemaForm";
 
 const REDUCERS: Reducer[] = ["last_write", "append", "merge"];
 
 export function Inspector({ view }: { view: DocumentView }) {
   const sel = useUi((s) => s.selection);
+  // Weaveflow and GRAPH.md show their own fields (WeaveflowInspector / GraphMdInspector).
+  if (view.weaveflow) return <aside className="panel inspector" data-testid="inspector" data-kind="weaveflow"><WeaveflowInspector view={view} weaveflow={view.weaveflow} /></aside>;
+  if (view.graphmd) return <aside className="panel inspector" data-testid="inspector" data-kind="graphmd"><GraphMdInspector view={view} graphmd={view.graphmd} /></aside>;
   const nodes = sel.nodes.filter((n) => n !== START && n !== END);
   let body: React.ReactNode;
   let kind = "graph";

@@ -11,9 +11,7 @@
 //! The output goes to stdout, or with `-o` to a temporary file in OUT's folder that then
 //! replaces OUT (a crash never leaves half a file).
 
-use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use trellis_formats::convert::{self, Loss};
 use trellis_formats::weaveflow;
@@ -21,7 +19,7 @@ use trellis_spec::diagnostic::has_errors;
 use trellis_spec::writer::to_canonical_string;
 use trellis_spec::{json, Diagnostic, GraphSpec};
 
-use crate::load::{self, io_reason, Document, Format, Source};
+use crate::load::{self, write_atomically, Document, Format, Source};
 use crate::report::{self, codes, Exit, FileReport, OutputFormat};
 
 /// Codes of `trellis convert` (listed in `docs/diagnostics.md`).
@@ -222,34 +220,3 @@ fn loss_report(step: Step) -> FileReport {
     FileReport::new(step.label, step.text, diagnostics)
 }
 
-/// Writes `text` to `path` through a temporary file in the same folder, then renames it over
-/// the target (the target of a symlink, keeping the original's permissions when it exists).
-fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    let target = if path.exists() {
-        fs::canonicalize(path).map_err(|e| format!("cannot write: {}", io_reason(&e)))?
-    } else {
-        path.to_path_buf()
-    };
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let permissions = fs::metadata(&target).map(|m| m.permissions()).ok();
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".trellis-convert-")
-        .tempfile_in(&dir)
-        .map_err(|e| format!("cannot write a temporary file in {}: {}", dir.display(), io_reason(&e)))?;
-    tmp.write_all(text.as_bytes())
-        .and_then(|()| tmp.as_file().sync_all())
-        .map_err(|e| format!("cannot write: {}", io_reason(&e)))?;
-    if let Some(p) = permissions {
-        fs::set_permissions(tmp.path(), p)
-            .map_err(|e| format!("cannot keep the permissions: {}", io_reason(&e)))?;
-    }
-    tmp.persist(&target).map_err(|e| format!("cannot replace the file: {}", io_reason(&e.error)))?;
-    // The rename is durable once the folder is synced (best effort: not every OS allows it).
-    if let Ok(d) = fs::File::open(&dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}

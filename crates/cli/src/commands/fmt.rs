@@ -11,15 +11,13 @@
 //! `--check` writes nothing, lists the files that would change and exits 1 if there are any.
 //! `-` reads standard input and prints the canonical text to standard output.
 
-use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use trellis_spec::read::codes::UNKNOWN_FIELD;
 use trellis_spec::writer::to_canonical_string;
 use trellis_spec::Diagnostic;
 
-use crate::load::{self, io_reason};
+use crate::load::{self, write_atomically};
 use crate::report::{self, codes, Exit, FileReport, OutputFormat};
 
 #[derive(Debug, clap::Args)]
@@ -107,7 +105,7 @@ fn format_one(path: &Path, args: &Args) -> Result<Outcome, (FileReport, Exit)> {
         report::write_stdout(&canonical);
         return Ok(Outcome::Unchanged);
     }
-    write_replacing(path, &canonical).map_err(|message| {
+    write_atomically(path, &canonical).map_err(|message| {
         let d = Diagnostic::error(codes::WRITE_FAILED, message);
         (FileReport::new(source.display.clone(), None, vec![d]), Exit::Usage)
     })?;
@@ -154,7 +152,7 @@ fn format_graphmd(
         report::write_stdout(&canonical);
         return Ok(Outcome::Unchanged);
     }
-    write_replacing(path, &canonical).map_err(|message| {
+    write_atomically(path, &canonical).map_err(|message| {
         let d = Diagnostic::error(codes::WRITE_FAILED, message);
         (FileReport::new(source.display.clone(), None, vec![d]), Exit::Usage)
     })?;
@@ -192,29 +190,10 @@ fn format_weaveflow(
         report::write_stdout(&formatted);
         return Ok(Outcome::Unchanged);
     }
-    write_replacing(path, &formatted).map_err(|message| {
+    write_atomically(path, &formatted).map_err(|message| {
         let d = Diagnostic::error(codes::WRITE_FAILED, message);
         (FileReport::new(source.display.clone(), None, vec![d]), Exit::Usage)
     })?;
     Ok(Outcome::Written)
 }
 
-/// Replaces the file at `path` (following symlinks) with `text`, atomically.
-fn write_replacing(path: &Path, text: &str) -> Result<(), String> {
-    let target = fs::canonicalize(path).map_err(|e| format!("cannot write: {}", io_reason(&e)))?;
-    let dir = target.parent().unwrap_or(Path::new("."));
-    let permissions = fs::metadata(&target).map(|m| m.permissions()).ok();
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".trellis-fmt-")
-        .tempfile_in(dir)
-        .map_err(|e| format!("cannot write a temporary file in {}: {}", dir.display(), io_reason(&e)))?;
-    tmp.write_all(text.as_bytes())
-        .and_then(|()| tmp.as_file().sync_all())
-        .map_err(|e| format!("cannot write: {}", io_reason(&e)))?;
-    if let Some(p) = permissions {
-        fs::set_permissions(tmp.path(), p)
-            .map_err(|e| format!("cannot keep the permissions: {}", io_reason(&e)))?;
-    }
-    tmp.persist(&target).map_err(|e| format!("cannot replace the file: {}", io_reason(&e.error)))?;
-    Ok(())
-}

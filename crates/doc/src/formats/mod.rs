@@ -12,6 +12,7 @@
 //! for them, so they go in the `<stem>.layout.json` sidecar beside it (`GRAPH.md` ->
 //! `GRAPH.layout.json`), as for a GraphSpec.
 
+pub mod convert;
 pub mod graphmd;
 pub mod splice;
 pub mod view;

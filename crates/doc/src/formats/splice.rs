@@ -73,23 +73,89 @@ fn diff(
             }
             Some(())
         }
+        (Ast::Object(obj), Value::Object(o), Value::Object(n)) if !obj.properties.is_empty() => {
+            let added: Vec<&String> = n.keys().filter(|k| !o.contains_key(*k)).collect();
+            let removed: Vec<&String> = o.keys().filter(|k| !n.contains_key(*k)).collect();
+            let common_old: Vec<&String> = o.keys().filter(|k| n.contains_key(*k)).collect();
+            let common_new: Vec<&String> = n.keys().filter(|k| o.contains_key(*k)).collect();
+            // Added keys must come after every kept key; the kept keys keep their order.
+            let tail_ok = n.keys().skip(common_new.len()).all(|k| !o.contains_key(k));
+            let simple = common_old == common_new && tail_ok && (added.is_empty() || removed.is_empty());
+            if !simple || (removed.len() == obj.properties.len()) {
+                return replace_whole(text, node, new, edits);
+            }
+            for k in &common_new {
+                let (ov, nv) = (o.get(*k)?, n.get(*k)?);
+                if ov != nv {
+                    let prop = obj.properties.iter().rev().find(|p| p.name.as_str() == k.as_str())?;
+                    diff(text, &prop.value, ov, nv, edits, depth + 1)?;
+                }
+            }
+            let props = &obj.properties;
+            for k in removed {
+                let i = props.iter().position(|p| p.name.as_str() == k.as_str())?;
+                let range = if i > 0 {
+                    (props[i - 1].range.end, props[i].range.end)
+                } else {
+                    (props[0].range.start, props.get(1)?.range.start)
+                };
+                edits.push((range.0, range.1, String::new()));
+            }
+            if !added.is_empty() {
+                let last = props.last()?;
+                let multiline = text[obj.range.start..last.range.start].contains('\n');
+                let mut insert = String::new();
+                for k in added {
+                    let v = n.get(k)?;
+                    let key = serde_json::to_string(k).ok()?;
+                    if multiline {
+                        let indent = indent_of(text, last.range.start);
+                        let pretty = reindent(&serde_json::to_string_pretty(v).ok()?, text, &indent);
+                        insert.push_str(&format!(",{}{indent}{key}: {pretty}", eol(text)));
+                    } else {
+                        insert.push_str(&format!(", {key}: {}", serde_json::to_string(v).ok()?));
+                    }
+                }
+                edits.push((last.range.end, last.range.end, insert));
+            }
+            Some(())
+        }
         (Ast::Array(arr), Value::Array(o), Value::Array(n)) if o.len() == n.len() && arr.elements.len() == n.len() => {
             for ((el, ov), nv) in arr.elements.iter().zip(o).zip(n) {
                 diff(text, el, ov, nv, edits, depth + 1)?;
             }
             Some(())
         }
-        _ => {
-            let range = node.range();
-            let line_start = text[..range.start].rfind('\n').map_or(0, |i| i + 1);
-            let indent: String = text[line_start..].chars().take_while(|c| *c == ' ' || *c == '\t').collect();
-            let pretty = serde_json::to_string_pretty(new).ok()?;
-            let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
-            let replacement = pretty.split('\n').collect::<Vec<_>>().join(&format!("{eol}{indent}"));
-            edits.push((range.start, range.end, replacement));
-            Some(())
-        }
+        _ => replace_whole(text, node, new, edits),
     }
+}
+
+/// Replaces a whole value, pretty-printed and indented like the line it starts on.
+fn replace_whole(text: &str, node: &Ast<'_>, new: &Value, edits: &mut Vec<(usize, usize, String)>) -> Option<()> {
+    let range = node.range();
+    let indent = indent_of(text, range.start);
+    let pretty = serde_json::to_string_pretty(new).ok()?;
+    edits.push((range.start, range.end, reindent(&pretty, text, &indent)));
+    Some(())
+}
+
+/// The leading whitespace of the line holding byte `at`.
+fn indent_of(text: &str, at: usize) -> String {
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    text[line_start..].chars().take_while(|c| *c == ' ' || *c == '\t').collect()
+}
+
+fn eol(text: &str) -> &'static str {
+    if text.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    }
+}
+
+/// Pretty text whose lines after the first get `indent` (and the file's line ending).
+fn reindent(pretty: &str, text: &str, indent: &str) -> String {
+    pretty.split('\n').collect::<Vec<_>>().join(&format!("{}{indent}", eol(text)))
 }
 
 #[cfg(test)]
@@ -107,11 +173,27 @@ mod tests {
     }
 
     #[test]
-    fn a_new_key_rewrites_its_object_indented_like_its_line() {
-        let base = "{\n  \"a\": { \"x\": 1 },\n  \"b\": 2\n}\n";
-        let new = serde_json::json!({"a": {"x": 1, "z": true}, "b": 2});
+    fn a_value_of_another_kind_is_rewritten_indented_like_its_line() {
+        let base = "{\n  \"a\": { \"x\": 1, \"y\": 2 },\n  \"b\": 2\n}\n";
+        let new = serde_json::json!({"a": [1, {"z": true}], "b": 2});
         let out = splice(base, &new).expect("spliced");
-        assert_eq!(out, "{\n  \"a\": {\n    \"x\": 1,\n    \"z\": true\n  },\n  \"b\": 2\n}\n");
+        assert_eq!(out, "{\n  \"a\": [\n    1,\n    {\n      \"z\": true\n    }\n  ],\n  \"b\": 2\n}\n");
+    }
+
+    #[test]
+    fn added_and_removed_keys_touch_only_their_lines() {
+        let base = "{\n  \"a\": { \"x\": 1 },\n  \"b\": 2\n}\n";
+        let added = serde_json::json!({"a": {"x": 1}, "b": 2, "metadata": {"web": {"positions": {"a": {"x": 1, "y": 2}}}}});
+        assert_eq!(
+            splice(base, &added).as_deref(),
+            Some("{\n  \"a\": { \"x\": 1 },\n  \"b\": 2,\n  \"metadata\": {\n    \"web\": {\n      \"positions\": {\n        \"a\": {\n          \"x\": 1,\n          \"y\": 2\n        }\n      }\n    }\n  }\n}\n")
+        );
+        let inline = serde_json::json!({"a": {"x": 1, "y": 3}, "b": 2});
+        assert_eq!(splice(base, &inline).as_deref(), Some("{\n  \"a\": { \"x\": 1, \"y\": 3 },\n  \"b\": 2\n}\n"));
+        let removed = serde_json::json!({"a": {"x": 1}});
+        assert_eq!(splice(base, &removed).as_deref(), Some("{\n  \"a\": { \"x\": 1 }\n}\n"));
+        let first_removed = serde_json::json!({"b": 2});
+        assert_eq!(splice(base, &first_removed).as_deref(), Some("{\n  \"b\": 2\n}\n"));
     }
 
     #[test]
