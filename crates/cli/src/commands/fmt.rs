@@ -77,35 +77,46 @@ fn format_one(path: &Path, args: &Args) -> Result<Outcome, (FileReport, Exit)> {
     let (source, parsed) = load::into_graphspec(source, doc).map_err(|f| (f.report, f.exit))?;
     let (spec, diagnostics) = load::require_spec(&source, parsed).map_err(|f| (f.report, f.exit))?;
     let canonical = to_canonical_string(&spec);
+    let dropped: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code == UNKNOWN_FIELD).collect();
+    emit(path, args, &source, &canonical, dropped, codes::WOULD_DROP_FIELDS, "the unknown fields above")
+}
+
+/// The end of every format's `fmt`: nothing to do when the text is already canonical; with
+/// `--check`, say whether it would change; refuse to drop what `dropped` lists unless
+/// `--drop-unknown`; standard input goes to standard output; a file is replaced atomically.
+fn emit(
+    path: &Path,
+    args: &Args,
+    source: &load::Source,
+    formatted: &str,
+    dropped: Vec<Diagnostic>,
+    refusal_code: &str,
+    what_is_dropped: &str,
+) -> Result<Outcome, (FileReport, Exit)> {
     let stdin = load::is_stdin(path);
-    if canonical == source.text && !stdin {
+    if formatted == source.text && !stdin {
         return Ok(Outcome::Unchanged);
     }
     if args.check {
-        return Ok(if canonical == source.text { Outcome::Unchanged } else { Outcome::WouldChange });
+        return Ok(if formatted == source.text { Outcome::Unchanged } else { Outcome::WouldChange });
     }
-    let dropped: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code == UNKNOWN_FIELD).collect();
     if !dropped.is_empty() {
-        let refusal = !args.drop_unknown;
-        let mut shown = dropped;
-        if refusal {
-            shown.push(Diagnostic::error(
-                codes::WOULD_DROP_FIELDS,
-                "not rewritten: the canonical form would drop the unknown fields above (pass --drop-unknown to drop them)",
+        let mut r = FileReport::new(source.display.clone(), Some(source.text.clone()), dropped);
+        if !args.drop_unknown {
+            r.diagnostics.push(Diagnostic::error(
+                refusal_code,
+                format!("not rewritten: the canonical form would drop {what_is_dropped} (pass --drop-unknown to drop them)"),
             ));
-        }
-        let r = FileReport::new(source.display.clone(), Some(source.text.clone()), shown);
-        if refusal {
             return Err((r, Exit::Problems));
         }
         report::print(&[r], OutputFormat::Human, true);
     }
     if stdin {
-        // A filter: the canonical text goes to stdout.
-        report::write_stdout(&canonical);
+        // A filter: the formatted text goes to stdout.
+        report::write_stdout(formatted);
         return Ok(Outcome::Unchanged);
     }
-    write_atomically(path, &canonical).map_err(|message| {
+    write_atomically(path, formatted).map_err(|message| {
         let d = Diagnostic::error(codes::WRITE_FAILED, message);
         (FileReport::new(source.display.clone(), None, vec![d]), Exit::Usage)
     })?;
@@ -129,34 +140,9 @@ fn format_graphmd(
         ));
     };
     let canonical = graphmd::to_canonical_string(&doc);
-    let stdin = load::is_stdin(path);
-    if canonical == source.text && !stdin {
-        return Ok(Outcome::Unchanged);
-    }
-    if args.check {
-        return Ok(if canonical == source.text { Outcome::Unchanged } else { Outcome::WouldChange });
-    }
     let dropped: Vec<Diagnostic> =
         read.diagnostics.into_iter().filter(|d| d.code == graphmd::codes::COMMENTS_NOT_KEPT).collect();
-    if !dropped.is_empty() {
-        let r = FileReport::new(source.display.clone(), Some(source.text.clone()), dropped);
-        if !args.drop_unknown {
-            let mut r = r;
-            r.diagnostics.push(Diagnostic::error(codes::WRITE_FAILED, "not rewritten: the canonical form would drop the YAML comments above (pass --drop-unknown to drop them)"));
-            return Err((r, Exit::Problems));
-        }
-        report::print(&[r], OutputFormat::Human, true);
-    }
-    if stdin {
-        // A filter: the canonical text goes to stdout.
-        report::write_stdout(&canonical);
-        return Ok(Outcome::Unchanged);
-    }
-    write_atomically(path, &canonical).map_err(|message| {
-        let d = Diagnostic::error(codes::WRITE_FAILED, message);
-        (FileReport::new(source.display.clone(), None, vec![d]), Exit::Usage)
-    })?;
-    Ok(Outcome::Written)
+    emit(path, args, source, &canonical, dropped, codes::WRITE_FAILED, "the YAML comments above")
 }
 
 /// Weaveflow (weaveflow helper): the writer's form (2-space indent, final newline) with the
@@ -179,21 +165,5 @@ fn format_weaveflow(
         }
     };
     let formatted = trellis_formats::weaveflow::to_string(&doc);
-    let stdin = load::is_stdin(path);
-    if formatted == source.text && !stdin {
-        return Ok(Outcome::Unchanged);
-    }
-    if args.check {
-        return Ok(if formatted == source.text { Outcome::Unchanged } else { Outcome::WouldChange });
-    }
-    if stdin {
-        report::write_stdout(&formatted);
-        return Ok(Outcome::Unchanged);
-    }
-    write_atomically(path, &formatted).map_err(|message| {
-        let d = Diagnostic::error(codes::WRITE_FAILED, message);
-        (FileReport::new(source.display.clone(), None, vec![d]), Exit::Usage)
-    })?;
-    Ok(Outcome::Written)
+    emit(path, args, source, &formatted, Vec::new(), codes::WRITE_FAILED, "nothing")
 }
-
