@@ -187,20 +187,27 @@ impl Reader {
         }
     }
 
-    fn nodes(&mut self, v: Value, spec: &mut GraphSpec) {
-        let list = match v {
-            Value::Null => return,
-            Value::Array(a) => a,
+    /// A top-level collection: `null` (or missing) reads as empty, anything but an array is an
+    /// error.
+    fn array(&mut self, v: Value, field: &str) -> Option<Vec<Value>> {
+        match v {
+            Value::Null => None,
+            Value::Array(a) => Some(a),
             other => {
-                return self.error(
+                self.error(
                     Diagnostic::error(
                         codes::INVALID_FIELD,
-                        format!("\"nodes\" must be an array, got {}", kind_of(&other)),
+                        format!("\"{field}\" must be an array, got {}", kind_of(&other)),
                     )
-                    .at("/nodes"),
-                )
+                    .at(format!("/{field}")),
+                );
+                None
             }
-        };
+        }
+    }
+
+    fn nodes(&mut self, v: Value, spec: &mut GraphSpec) {
+        let Some(list) = self.array(v, "nodes") else { return };
         spec.nodes.reserve(list.len());
         for (i, n) in list.into_iter().enumerate() {
             if let Some(node) = self.node(i, n) {
@@ -283,19 +290,7 @@ impl Reader {
     }
 
     fn edges(&mut self, v: Value, spec: &mut GraphSpec) {
-        let list = match v {
-            Value::Null => return,
-            Value::Array(a) => a,
-            other => {
-                return self.error(
-                    Diagnostic::error(
-                        codes::INVALID_FIELD,
-                        format!("\"edges\" must be an array, got {}", kind_of(&other)),
-                    )
-                    .at("/edges"),
-                )
-            }
-        };
+        let Some(list) = self.array(v, "edges") else { return };
         spec.edges.reserve(list.len());
         for (i, e) in list.into_iter().enumerate() {
             if let Some(edge) = self.edge(i, e) {
