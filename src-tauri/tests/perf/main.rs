@@ -321,6 +321,12 @@ async fn canvas_figures_against_plain_react_flow() {
         tokio::time::sleep(Duration::from_millis(500)).await;
 
         let open = open_to_drawn(&app, n).await;
+        if !open["ms"].is_number() {
+            let png = app.driver.screenshot_as_png().await.expect("screenshot");
+            std::fs::write(std::env::temp_dir().join(format!("trellis-perf-open-{n}.png")), png).expect("write");
+            let vp = app.driver.execute("return [window.__trellisPerf.getViewport(), document.querySelector('.react-flow').getBoundingClientRect()]", vec![]).await.expect("vp").json().clone();
+            eprintln!("viewport after open: {vp}");
+        }
         assert!(open["ms"].is_number(), "{n} nodes were not all drawn after the open command: {open}");
         tokio::time::sleep(Duration::from_millis(2000)).await;
         let memory = memory_of(data.path());

@@ -272,3 +272,54 @@ fn reload_of_a_weaveflow_file_is_one_undoable_step() {
     s.undo();
     assert_eq!(s.text(), original);
 }
+
+#[test]
+fn the_graphmd_view_follows_a_judge_timeout_edit() {
+    use crate::formats::view::{display_spec, GraphMdView};
+    let fs = FakeFs::new();
+    fs.put("/w/GRAPH.md", seed());
+    let c = ManualClock::new(1_000_000);
+    let mut s = open(&fs, "/w/GRAPH.md", &c);
+    let before = GraphMdView::of(s.graphmd().expect("graphmd"));
+    assert!(!before.analysis.paths.is_empty(), "{:?}", before.analysis.diagnostics);
+    edit(&mut s, json!({"op": "set_config_field", "id": "route", "path": "/timeout_ms", "value": 60000}));
+    let after = GraphMdView::of(s.graphmd().expect("graphmd"));
+    assert_eq!(after.front["nodes"][0]["timeout_ms"], json!(60000));
+    // The judge's timeout bounds its latency: some path through it changes.
+    let lat = |v: &GraphMdView| v.analysis.paths.iter().map(|p| p.latency_ms).collect::<Vec<_>>();
+    assert_ne!(lat(&before), lat(&after));
+    // The canvas projection: same ids, edges one for one.
+    let spec = display_spec(s.document()).expect("projection");
+    assert_eq!(spec.nodes.iter().map(|n| n.id.as_str()).collect::<Vec<_>>(), ["route", "answer", "close"]);
+    assert_eq!(spec.nodes[0].type_name.as_deref(), Some("judge"));
+    assert_eq!(spec.edges.len(), 2);
+    assert_eq!((spec.edges[0].from.as_str(), spec.edges[0].to.as_str()), ("route", "answer"));
+}
+
+#[test]
+fn a_first_move_adds_only_the_metadata_lines_to_a_weaveflow_file() {
+    let fs = FakeFs::new();
+    let original = std::fs::read_to_string(fixtures().join("weaveflow/corpus/codespaces_demo.json")).expect("read");
+    assert!(!original.contains("\"metadata\""), "the example has no positions yet");
+    fs.put("/w/demo.json", &original);
+    let c = ManualClock::new(1_000_000);
+    let mut s = open(&fs, "/w/demo.json", &c);
+    let id = s.document().node_ids()[0].to_owned();
+    edit(&mut s, json!({"op": "move_nodes", "positions": {id.clone(): {"x": 10, "y": 20}}}));
+    save::save(&fs, &mut s).expect("saved");
+    let now = fs.get_string("/w/demo.json").expect("saved");
+    // Every original line is still there, in order; what was added is the metadata block.
+    let (old, new): (Vec<&str>, Vec<&str>) = (original.lines().collect(), now.lines().collect());
+    // (The line before the insertion gains a comma.)
+    let mut j = 0;
+    for line in &new {
+        if j < old.len() && line.trim_end_matches(',') == old[j].trim_end_matches(',') {
+            j += 1;
+        }
+    }
+    assert_eq!(j, old.len(), "original lines lost:\n{now}");
+    assert_eq!(new.len() - old.len(), 10, "only the metadata block was added:\n{now}");
+    assert!(now.contains(&format!("\"{id}\": {{")), "{now}");
+    let v: Value = serde_json::from_str(&now).expect("json");
+    assert_eq!(v["metadata"]["web"]["positions"][&id], json!({"x": 10, "y": 20}));
+}
