@@ -427,10 +427,16 @@ pub(crate) fn plan(
         Edit::Paste { fragment, at } => plan_paste(&mut plan, spec, layout, fragment, *at)?,
         Edit::SetViewport { .. } => {}
         // The format-specific edits have no GraphSpec meaning.
-        Edit::SetNodeField { .. } | Edit::SetEdgeField { .. } | Edit::SetBody { .. } | Edit::SetDocField { .. } => {
+        Edit::SetNodeField { .. }
+        | Edit::SetEdgeField { .. }
+        | Edit::SetBody { .. }
+        | Edit::SetDocField { .. } => {
             return Err(refuse(
                 crate::formats::codes::UNSUPPORTED_EDIT,
-                format!("`{}` is for Weaveflow and GRAPH.md documents; a GraphSpec has no such field", edit.op()),
+                format!(
+                    "`{}` is for Weaveflow and GRAPH.md documents; a GraphSpec has no such field",
+                    edit.op()
+                ),
             ));
         }
     }

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use std::time::UNIX_EPOCH;
 
 use serde::{Deserialize, Serialize};
-use trellis_spec::{json, validate, writer, Diagnostic, GraphSpec, Registry};
 use trellis_formats::graphmd::GraphMd;
 use trellis_formats::weaveflow::WeaveflowDoc;
+use trellis_spec::{json, validate, writer, Diagnostic, GraphSpec, Registry};
 use ts_rs::TS;
 
 use crate::apply;

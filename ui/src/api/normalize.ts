@@ -62,5 +62,8 @@ export function normalizeView(raw: unknown): DocumentView {
     notices: notices(v.notices),
     layoutMissing: Boolean(pick("layoutMissing", "layout_missing")),
     conflict: isObj(v.conflict) ? (v.conflict as DocumentView["conflict"]) : null,
+    // The format's own payload (crates/doc formats::view), passed through when present.
+    weaveflow: isObj(v.weaveflow) && isObj(v.weaveflow.definition) ? (v.weaveflow as unknown as DocumentView["weaveflow"]) : null,
+    graphmd: isObj(v.graphmd) && isObj(v.graphmd.front) && isObj(v.graphmd.analysis) ? (v.graphmd as unknown as DocumentView["graphmd"]) : null,
   };
 }

@@ -182,3 +182,14 @@ describe("canvas roles", () => {
     expect(rolesOf(baseView("graphspec"), "seed")).toEqual([]);
   });
 });
+
+describe("the view from Rust", () => {
+  it("keeps the Weaveflow and GRAPH.md payloads", async () => {
+    const { normalizeView } = await import("../api/normalize");
+    const v = normalizeView({ id: "1", format: "weaveflow", weaveflow, spec: { nodes: [], edges: [] } });
+    expect(v.weaveflow?.entryPoint).toBe("seed");
+    expect(v.graphmd).toBeNull();
+    const m = normalizeView({ id: "2", format: "graphmd", graphmd });
+    expect(m.graphmd?.analysis.paths).toHaveLength(2);
+  });
+});

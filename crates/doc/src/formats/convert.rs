@@ -71,7 +71,8 @@ mod tests {
     use crate::formats::parse_document;
 
     fn fixture(rel: &str) -> String {
-        std::fs::read_to_string(format!("{}/../formats/tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR"))).expect("fixture")
+        std::fs::read_to_string(format!("{}/../formats/tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR")))
+            .expect("fixture")
     }
 
     #[test]
@@ -103,7 +104,8 @@ mod tests {
 
     #[test]
     fn weaveflow_to_graphspec_lists_what_it_loses() {
-        let (doc, _) = parse_document(Some("a.json"), &fixture("weaveflow/corpus/state_operations.json")).expect("reads");
+        let (doc, _) = parse_document(Some("a.json"), &fixture("weaveflow/corpus/state_operations.json"))
+            .expect("reads");
         let c = convert_document(&doc, DocFormat::GraphSpec);
         // State bindings have no GraphSpec equivalent: each is a loss naming its node.
         assert!(c.losses.iter().any(|l| l.code == "convert/state-bindings"), "{:?}", c.losses);

@@ -19,7 +19,9 @@ use crate::layout::Layout;
 
 /// The node ids in document order.
 pub fn node_ids(d: &GraphMd) -> Vec<&str> {
-    d.node_maps().filter_map(|(_, m)| m.get("id").and_then(Yaml::as_scalar).map(|s| s.value.as_str())).collect()
+    d.node_maps()
+        .filter_map(|(_, m)| m.get("id").and_then(Yaml::as_scalar).map(|s| s.value.as_str()))
+        .collect()
 }
 
 /// Save steps 1-2 for GRAPH.md: the writer's text, read back, must give the same document and
@@ -78,7 +80,9 @@ pub fn yaml_to_json(y: &Yaml) -> Value {
             Resolved::Int(i) => serde_json::from_str::<Number>(&i.to_string())
                 .map(Value::Number)
                 .unwrap_or_else(|_| Value::String(s.value.clone())),
-            Resolved::Float(f) => Number::from_f64(f).map_or_else(|| Value::String(s.value.clone()), Value::Number),
+            Resolved::Float(f) => {
+                Number::from_f64(f).map_or_else(|| Value::String(s.value.clone()), Value::Number)
+            }
             Resolved::Str(t) => Value::String(t.to_owned()),
         },
         Node::Seq(q) => Value::Array(q.items.iter().map(yaml_to_json).collect()),
@@ -106,7 +110,10 @@ fn edge_count(d: &GraphMd) -> usize {
 }
 
 fn unsupported(edit: &Edit, why: &str) -> Diagnostic {
-    refuse(codes::UNSUPPORTED_EDIT, format!("`{}` cannot be applied to a GRAPH.md document: {why}", edit.op()))
+    refuse(
+        codes::UNSUPPORTED_EDIT,
+        format!("`{}` cannot be applied to a GRAPH.md document: {why}", edit.op()),
+    )
 }
 
 /// Sets (or removes) one node field, by a pointer relative to the node (`/timeout_ms`,
@@ -114,7 +121,10 @@ fn unsupported(edit: &Edit, why: &str) -> Diagnostic {
 /// rewrites the field it lies in.
 fn set_node_path(d: &mut GraphMd, id: &str, path: &str, value: Option<&Value>) -> Result<(), Diagnostic> {
     if !path.starts_with('/') {
-        return Err(refuse(edit_codes::BAD_CONFIG_PATH, format!("the field path \"{path}\" is not a JSON Pointer")));
+        return Err(refuse(
+            edit_codes::BAD_CONFIG_PATH,
+            format!("the field path \"{path}\" is not a JSON Pointer"),
+        ));
     }
     let segments = pointer_segments(path);
     let Some(first) = segments.first() else {
@@ -158,7 +168,8 @@ pub(crate) fn apply(d: &mut GraphMd, layout: &mut Layout, edit: &Edit) -> Result
             }
             check_position(&id, position)?;
             d.add_node(&id, type_name).map_err(bad)?;
-            for (k, v) in config.iter().flatten().filter(|(k, _)| k.as_str() != "id" && k.as_str() != "kind") {
+            for (k, v) in config.iter().flatten().filter(|(k, _)| k.as_str() != "id" && k.as_str() != "kind")
+            {
                 d.set_node_field(&id, k, json_to_yaml(v)).map_err(bad)?;
             }
             layout.positions.insert(id.clone(), *position);
@@ -217,7 +228,10 @@ pub(crate) fn apply(d: &mut GraphMd, layout: &mut Layout, edit: &Edit) -> Result
         }
         Edit::Connect { from, to, when } => {
             if when.is_some() {
-                return Err(unsupported(edit, "GRAPH.md edges have a `condition` and a `kind`; connect, then set them"));
+                return Err(unsupported(
+                    edit,
+                    "GRAPH.md edges have a `condition` and a `kind`; connect, then set them",
+                ));
             }
             node_map(d, from)?;
             node_map(d, to)?;
@@ -232,10 +246,13 @@ pub(crate) fn apply(d: &mut GraphMd, layout: &mut Layout, edit: &Edit) -> Result
             out.changed.edges = true;
         }
         Edit::SetWhen { .. } => return Err(unsupported(edit, "use set_edge_field `condition` and `kind`")),
-        Edit::AddChannel { .. } | Edit::RenameChannel { .. } | Edit::RemoveChannel { .. } | Edit::SetReducer { .. } => {
-            return Err(unsupported(edit, "GRAPH.md has no channels"))
+        Edit::AddChannel { .. }
+        | Edit::RenameChannel { .. }
+        | Edit::RemoveChannel { .. }
+        | Edit::SetReducer { .. } => return Err(unsupported(edit, "GRAPH.md has no channels")),
+        Edit::Paste { .. } => {
+            return Err(unsupported(edit, "pasting GraphSpec fragments is not supported here"))
         }
-        Edit::Paste { .. } => return Err(unsupported(edit, "pasting GraphSpec fragments is not supported here")),
         Edit::RenameGraph { name } => {
             match name {
                 Some(n) => d.set_field("name", Yaml::string(n.clone())),
@@ -262,7 +279,10 @@ pub(crate) fn apply(d: &mut GraphMd, layout: &mut Layout, edit: &Edit) -> Result
         Edit::SetViewport { .. } => {}
         Edit::SetNodeField { id, field, value } => {
             if field.contains('/') {
-                return Err(refuse(codes::UNKNOWN_FIELD, "a field name, not a path (use set_config_field for paths)"));
+                return Err(refuse(
+                    codes::UNKNOWN_FIELD,
+                    "a field name, not a path (use set_config_field for paths)",
+                ));
             }
             set_node_path(d, id, &format!("/{}", field.replace('~', "~0")), value.as_ref())?;
             out.changed.nodes.push(id.clone());
@@ -289,7 +309,10 @@ pub(crate) fn apply(d: &mut GraphMd, layout: &mut Layout, edit: &Edit) -> Result
         }
         Edit::SetDocField { field, value } => {
             if field == "nodes" || field == "edges" {
-                return Err(refuse(codes::UNKNOWN_FIELD, format!("`{field}` changes through the node and edge edits")));
+                return Err(refuse(
+                    codes::UNKNOWN_FIELD,
+                    format!("`{field}` changes through the node and edge edits"),
+                ));
             }
             match value {
                 Some(v) => d.set_field(field, json_to_yaml(v)),

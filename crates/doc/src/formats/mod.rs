@@ -89,7 +89,10 @@ pub(crate) fn parse_document(
     }
 }
 
-fn graphspec(text: &str, detect_error: Option<Diagnostic>) -> Result<(Document, Vec<Diagnostic>), Vec<Diagnostic>> {
+fn graphspec(
+    text: &str,
+    detect_error: Option<Diagnostic>,
+) -> Result<(Document, Vec<Diagnostic>), Vec<Diagnostic>> {
     let parsed = read::parse_spec(text);
     match (parsed.spec, detect_error) {
         (Some(spec), None) => Ok((Document::GraphSpec(spec), parsed.diagnostics)),
@@ -166,7 +169,10 @@ pub(crate) fn apply(s: &mut Session, edit: &Edit) -> Result<EditOutcome, Diagnos
     if document == s.document && layout == s.layout {
         return Ok(s.outcome(Changed::default(), applied.notices));
     }
-    let before = Snap { document: std::mem::replace(&mut s.document, document), layout: std::mem::replace(&mut s.layout, layout) };
+    let before = Snap {
+        document: std::mem::replace(&mut s.document, document),
+        layout: std::mem::replace(&mut s.layout, layout),
+    };
     let after = Snap { document: s.document.clone(), layout: s.layout.clone() };
     if matches!(edit, Edit::ApplyLayout { automatic: true, .. }) {
         // Stands for the layout that was missing: not an undo step, not dirty.
@@ -241,14 +247,19 @@ fn mismatch(why: String) -> SaveRefused {
     SaveRefused {
         diagnostics: vec![Diagnostic::error(
             save_codes::ROUNDTRIP_MISMATCH,
-            format!("the document did not survive being read back ({why}; a bug in Trellis); nothing was saved"),
+            format!(
+                "the document did not survive being read back ({why}; a bug in Trellis); nothing was saved"
+            ),
         )],
         conflict: false,
     }
 }
 
 /// A typed field value from JSON: absent or `null` is the field's empty value.
-pub(crate) fn typed<T: DeserializeOwned + Default>(field: &str, value: Option<&Value>) -> Result<T, Diagnostic> {
+pub(crate) fn typed<T: DeserializeOwned + Default>(
+    field: &str,
+    value: Option<&Value>,
+) -> Result<T, Diagnostic> {
     match value {
         None | Some(Value::Null) => Ok(T::default()),
         Some(v) => serde_json::from_value(v.clone())
@@ -270,7 +281,8 @@ pub(crate) fn check_position(id: &str, p: &Position) -> Result<(), Diagnostic> {
 
 /// A node id made from a type or kind name: letters, digits and `_` kept, the rest `_`.
 pub(crate) fn id_base(type_name: &str) -> String {
-    let s: String = type_name.chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    let s: String =
+        type_name.chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
     let s = s.trim_matches('_').to_owned();
     if s.is_empty() {
         "node".to_owned()

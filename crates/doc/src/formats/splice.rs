@@ -120,7 +120,9 @@ fn diff(
             }
             Some(())
         }
-        (Ast::Array(arr), Value::Array(o), Value::Array(n)) if o.len() == n.len() && arr.elements.len() == n.len() => {
+        (Ast::Array(arr), Value::Array(o), Value::Array(n))
+            if o.len() == n.len() && arr.elements.len() == n.len() =>
+        {
             for ((el, ov), nv) in arr.elements.iter().zip(o).zip(n) {
                 diff(text, el, ov, nv, edits, depth + 1)?;
             }
@@ -131,7 +133,12 @@ fn diff(
 }
 
 /// Replaces a whole value, pretty-printed and indented like the line it starts on.
-fn replace_whole(text: &str, node: &Ast<'_>, new: &Value, edits: &mut Vec<(usize, usize, String)>) -> Option<()> {
+fn replace_whole(
+    text: &str,
+    node: &Ast<'_>,
+    new: &Value,
+    edits: &mut Vec<(usize, usize, String)>,
+) -> Option<()> {
     let range = node.range();
     let indent = indent_of(text, range.start);
     let pretty = serde_json::to_string_pretty(new).ok()?;
@@ -189,7 +196,10 @@ mod tests {
             Some("{\n  \"a\": { \"x\": 1 },\n  \"b\": 2,\n  \"metadata\": {\n    \"web\": {\n      \"positions\": {\n        \"a\": {\n          \"x\": 1,\n          \"y\": 2\n        }\n      }\n    }\n  }\n}\n")
         );
         let inline = serde_json::json!({"a": {"x": 1, "y": 3}, "b": 2});
-        assert_eq!(splice(base, &inline).as_deref(), Some("{\n  \"a\": { \"x\": 1, \"y\": 3 },\n  \"b\": 2\n}\n"));
+        assert_eq!(
+            splice(base, &inline).as_deref(),
+            Some("{\n  \"a\": { \"x\": 1, \"y\": 3 },\n  \"b\": 2\n}\n")
+        );
         let removed = serde_json::json!({"a": {"x": 1}});
         assert_eq!(splice(base, &removed).as_deref(), Some("{\n  \"a\": { \"x\": 1 }\n}\n"));
         let first_removed = serde_json::json!({"b": 2});

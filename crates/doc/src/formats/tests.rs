@@ -44,7 +44,9 @@ fn first_string_leaf(doc: &Value) -> Option<(String, String, String)> {
     fn walk(v: &Value, at: String) -> Option<(String, String)> {
         match v {
             Value::String(s) => Some((at, s.clone())),
-            Value::Object(m) => m.iter().find_map(|(k, x)| walk(x, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")))),
+            Value::Object(m) => m
+                .iter()
+                .find_map(|(k, x)| walk(x, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")))),
             Value::Array(a) => a.iter().enumerate().find_map(|(i, x)| walk(x, format!("{at}/{i}"))),
             _ => None,
         }
@@ -59,7 +61,9 @@ fn corpus() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures().join("weaveflow/corpus"))
         .expect("corpus folder")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "json") && !p.to_string_lossy().ends_with(".diagnostics.json"))
+        .filter(|p| {
+            p.extension().is_some_and(|x| x == "json") && !p.to_string_lossy().ends_with(".diagnostics.json")
+        })
         .collect();
     files.sort();
     files
@@ -84,7 +88,10 @@ fn every_weaveflow_corpus_file_saves_with_only_the_edited_value_changed() {
         let Some((node, pointer, old)) = first_string_leaf(&value) else {
             // assistant.json: no config anywhere, and an error (node "input" has no outgoing
             // edge): a save is refused and the file left alone.
-            edit(&mut s, json!({"op": "set_node_field", "id": "input", "field": "description", "value": "edited"}));
+            edit(
+                &mut s,
+                json!({"op": "set_node_field", "id": "input", "field": "description", "value": "edited"}),
+            );
             let refusal = save::save(&fs, &mut s).expect_err("refused");
             assert_eq!(refusal.diagnostics[0].code, save::codes::HAS_ERRORS, "{name}");
             assert!(refusal.diagnostics.iter().any(|d| d.code == "weaveflow/no-outgoing-edge"), "{name}");
@@ -93,7 +100,10 @@ fn every_weaveflow_corpus_file_saves_with_only_the_edited_value_changed() {
             refused.push(name);
             continue;
         };
-        edit(&mut s, json!({"op": "set_config_field", "id": node, "path": pointer, "value": "changed by trellis"}));
+        edit(
+            &mut s,
+            json!({"op": "set_config_field", "id": node, "path": pointer, "value": "changed by trellis"}),
+        );
         assert!(s.is_dirty());
         let out = save::save(&fs, &mut s).unwrap_or_else(|r| panic!("{name} not saved: {:?}", r.diagnostics));
         assert_eq!(out.layout_path, None, "{name}: Weaveflow keeps positions in the document, no sidecar");
@@ -113,13 +123,17 @@ fn every_weaveflow_corpus_file_saves_with_only_the_edited_value_changed() {
 #[test]
 fn weaveflow_positions_go_into_metadata_and_undo_restores_the_text() {
     let fs = FakeFs::new();
-    let original = std::fs::read_to_string(fixtures().join("weaveflow/corpus/state_operations.json")).expect("read");
+    let original =
+        std::fs::read_to_string(fixtures().join("weaveflow/corpus/state_operations.json")).expect("read");
     fs.put("/w/ops.json", &original);
     let c = ManualClock::new(1_000_000);
     let mut s = open(&fs, "/w/ops.json", &c);
     let first = s.document().node_ids()[0].to_owned();
     // An automatic layout is neither a step nor a change of the file.
-    edit(&mut s, json!({"op": "apply_layout", "positions": {first.clone(): {"x": 5, "y": 6}}, "automatic": true}));
+    edit(
+        &mut s,
+        json!({"op": "apply_layout", "positions": {first.clone(): {"x": 5, "y": 6}}, "automatic": true}),
+    );
     assert!(!s.is_dirty() && !s.can_undo());
     assert_eq!(s.text(), original);
     edit(&mut s, json!({"op": "move_nodes", "positions": {first.clone(): {"x": 360, "y": 120.5}}}));
@@ -146,7 +160,10 @@ fn weaveflow_positions_go_into_metadata_and_undo_restores_the_text() {
 #[test]
 fn weaveflow_edits_that_the_format_cannot_hold_are_refused() {
     let fs = FakeFs::new();
-    fs.put("/w/ops.json", std::fs::read_to_string(fixtures().join("weaveflow/corpus/state_operations.json")).expect("read"));
+    fs.put(
+        "/w/ops.json",
+        std::fs::read_to_string(fixtures().join("weaveflow/corpus/state_operations.json")).expect("read"),
+    );
     let c = ManualClock::new(1_000_000);
     let mut s = open(&fs, "/w/ops.json", &c);
     let before = s.text();
@@ -166,7 +183,10 @@ fn weaveflow_edits_that_the_format_cannot_hold_are_refused() {
     assert!(!s.can_undo());
     // State bindings and conditions are typed: a binding path the validator dislikes shows up.
     let id = s.document().node_ids()[0].to_owned();
-    edit(&mut s, json!({"op": "set_node_field", "id": id, "field": "state", "value": {"target": {"path": "nowhere.x"}}}));
+    edit(
+        &mut s,
+        json!({"op": "set_node_field", "id": id, "field": "state", "value": {"target": {"path": "nowhere.x"}}}),
+    );
     assert!(s.diagnostics().iter().any(|d| d.is_error()), "{:?}", s.diagnostics());
 }
 
@@ -184,7 +204,10 @@ fn graphmd_seed_judge_timeout_changes_one_line_and_keeps_the_body() {
     let out = save::save(&fs, &mut s).unwrap_or_else(|r| panic!("not saved: {:?}", r.diagnostics));
     assert_eq!(out.layout_path.as_deref(), Some("/w/GRAPH.layout.json"));
     let now = fs.get_string("/w/GRAPH.md").expect("saved");
-    assert_eq!(changed_lines(&original, &now), [("    timeout_ms: 1000".to_owned(), "    timeout_ms: 2500".to_owned())]);
+    assert_eq!(
+        changed_lines(&original, &now),
+        [("    timeout_ms: 1000".to_owned(), "    timeout_ms: 2500".to_owned())]
+    );
     let body = |t: &str| t.splitn(3, "---").nth(2).map(str::to_owned);
     assert_eq!(body(&now), body(&original));
     // Undo brings the old text back (dirty: the file holds the new one); redo the new.
@@ -216,7 +239,9 @@ fn graphmd_body_edge_and_doc_fields() {
     assert!(s.text().contains("kind: loop"), "{}", s.text());
     edit(&mut s, json!({"op": "set_doc_field", "field": "path_budget", "value": {"cost_usd": 0.5}}));
     assert!(s.text().contains("0.5"), "{}", s.text());
-    let d = s.apply(&serde_json::from_value(json!({"op": "set_doc_field", "field": "nodes", "value": []})).expect("e"));
+    let d = s.apply(
+        &serde_json::from_value(json!({"op": "set_doc_field", "field": "nodes", "value": []})).expect("e"),
+    );
     assert!(d.is_err());
     edit(&mut s, json!({"op": "rename_node", "from": "close", "to": "done"}));
     assert!(s.text().contains("exits: [done]") && s.text().contains("to: done"), "{}", s.text());
@@ -260,7 +285,8 @@ fn a_conflict_is_detected_for_the_new_formats_too() {
 #[test]
 fn reload_of_a_weaveflow_file_is_one_undoable_step() {
     let fs = FakeFs::new();
-    let original = std::fs::read_to_string(fixtures().join("weaveflow/corpus/state_operations.json")).expect("read");
+    let original =
+        std::fs::read_to_string(fixtures().join("weaveflow/corpus/state_operations.json")).expect("read");
     fs.put("/w/ops.json", &original);
     let c = ManualClock::new(1_000_000);
     let mut s = open(&fs, "/w/ops.json", &c);
@@ -299,7 +325,8 @@ fn the_graphmd_view_follows_a_judge_timeout_edit() {
 #[test]
 fn a_first_move_adds_only_the_metadata_lines_to_a_weaveflow_file() {
     let fs = FakeFs::new();
-    let original = std::fs::read_to_string(fixtures().join("weaveflow/corpus/codespaces_demo.json")).expect("read");
+    let original =
+        std::fs::read_to_string(fixtures().join("weaveflow/corpus/codespaces_demo.json")).expect("read");
     assert!(!original.contains("\"metadata\""), "the example has no positions yet");
     fs.put("/w/demo.json", &original);
     let c = ManualClock::new(1_000_000);

@@ -74,9 +74,17 @@ pub fn display_spec(document: &Document) -> Option<GraphSpec> {
                 nodes: def
                     .nodes
                     .iter()
-                    .map(|n| NodeSpec { id: n.id.clone(), type_name: Some(n.type_name.clone()), config: n.config.clone() })
+                    .map(|n| NodeSpec {
+                        id: n.id.clone(),
+                        type_name: Some(n.type_name.clone()),
+                        config: n.config.clone(),
+                    })
                     .collect(),
-                edges: def.edges.iter().map(|e| EdgeSpec { from: e.from.clone(), to: e.to.clone(), when: None }).collect(),
+                edges: def
+                    .edges
+                    .iter()
+                    .map(|e| EdgeSpec { from: e.from.clone(), to: e.to.clone(), when: None })
+                    .collect(),
                 ..GraphSpec::default()
             })
         }

@@ -64,9 +64,9 @@ fn node_mut<'a>(def: &'a mut GraphDefinition, id: &str) -> Result<&'a mut GraphN
 
 fn edge_mut(def: &mut GraphDefinition, index: usize) -> Result<&mut GraphEdge, Diagnostic> {
     let n = def.edges.len();
-    def.edges
-        .get_mut(index)
-        .ok_or_else(|| refuse(edit_codes::UNKNOWN_EDGE, format!("there is no edge {index} (the graph has {n})")))
+    def.edges.get_mut(index).ok_or_else(|| {
+        refuse(edit_codes::UNKNOWN_EDGE, format!("there is no edge {index} (the graph has {n})"))
+    })
 }
 
 fn check_new_id(def: &GraphDefinition, id: &str) -> Result<(), Diagnostic> {
@@ -74,7 +74,10 @@ fn check_new_id(def: &GraphDefinition, id: &str) -> Result<(), Diagnostic> {
         return Err(refuse(edit_codes::EMPTY_NAME, "a node id cannot be empty"));
     }
     if id == END_NODE {
-        return Err(refuse(edit_codes::RESERVED_ID, format!("\"{END_NODE}\" is reserved for the end of the graph")));
+        return Err(refuse(
+            edit_codes::RESERVED_ID,
+            format!("\"{END_NODE}\" is reserved for the end of the graph"),
+        ));
     }
     if def.node(id).is_some() {
         return Err(refuse(edit_codes::NODE_EXISTS, format!("a node \"{id}\" already exists")));
@@ -87,7 +90,10 @@ fn string(field: &str, value: Option<&Value>) -> Result<String, Diagnostic> {
 }
 
 fn unsupported(edit: &Edit, why: &str) -> Diagnostic {
-    refuse(codes::UNSUPPORTED_EDIT, format!("`{}` cannot be applied to a Weaveflow document: {why}", edit.op()))
+    refuse(
+        codes::UNSUPPORTED_EDIT,
+        format!("`{}` cannot be applied to a Weaveflow document: {why}", edit.op()),
+    )
 }
 
 /// Renames `metadata.web.positions.<from>` in place (keeping the key order of the file).
@@ -192,7 +198,10 @@ pub(crate) fn apply(d: &mut WeaveflowDoc, layout: &mut Layout, edit: &Edit) -> R
         }
         Edit::Connect { from, to, when } => {
             if when.is_some() {
-                return Err(unsupported(edit, "Weaveflow edges have conditions, not `when`; connect, then set the edge's `condition`"));
+                return Err(unsupported(
+                    edit,
+                    "Weaveflow edges have conditions, not `when`; connect, then set the edge's `condition`",
+                ));
             }
             node_mut(&mut def, from)?;
             if to != END_NODE {
@@ -209,10 +218,18 @@ pub(crate) fn apply(d: &mut WeaveflowDoc, layout: &mut Layout, edit: &Edit) -> R
         Edit::SetWhen { .. } => {
             return Err(unsupported(edit, "Weaveflow edges have conditions; use set_edge_field `condition`"))
         }
-        Edit::AddChannel { .. } | Edit::RenameChannel { .. } | Edit::RemoveChannel { .. } | Edit::SetReducer { .. } => {
-            return Err(unsupported(edit, "Weaveflow has no channels (state lives in state modules; bind it with a node's `state`)"))
+        Edit::AddChannel { .. }
+        | Edit::RenameChannel { .. }
+        | Edit::RemoveChannel { .. }
+        | Edit::SetReducer { .. } => {
+            return Err(unsupported(
+                edit,
+                "Weaveflow has no channels (state lives in state modules; bind it with a node's `state`)",
+            ))
         }
-        Edit::Paste { .. } => return Err(unsupported(edit, "pasting GraphSpec fragments is not supported here")),
+        Edit::Paste { .. } => {
+            return Err(unsupported(edit, "pasting GraphSpec fragments is not supported here"))
+        }
         Edit::SetBody { .. } => return Err(unsupported(edit, "a Weaveflow document has no Markdown body")),
         Edit::RenameGraph { name } => {
             def.name = name.clone().unwrap_or_default();
