@@ -12,9 +12,21 @@ bash scripts/setup.sh
 echo "== UI build (ui/dist)"
 npm run build --silent
 
+APP_FEATURES=(--features trellis-app/e2e)
+
+# The TypeScript types of what crosses IPC are generated from the Rust types (ts-rs). Export
+# them again and fail when the committed ones are stale, then type-check the UI against them.
+echo "== IPC types (ts-rs) and the UI type check"
+cargo test --workspace --lib --locked -q "${APP_FEATURES[@]}" export_bindings >/dev/null
+if git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet -- ui/src/bindings; then
+  git --no-pager diff --stat -- ui/src/bindings
+  echo "ui/src/bindings is stale: commit the regenerated files" >&2
+  exit 1
+fi
+npm run typecheck --silent
+
 echo "== UI tests (Vitest)"
 npm run test:ui --silent
-APP_FEATURES=(--features trellis-app/e2e)
 
 echo "== cargo fmt / clippy"
 cargo fmt --all -- --check

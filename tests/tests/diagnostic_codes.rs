@@ -24,7 +24,8 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// `area/name` strings declared as `pub const X: &str = "area/name";`.
 fn declared_codes() -> BTreeSet<String> {
     let mut files = Vec::new();
-    for dir in ["crates/spec/src", "crates/formats/src", "crates/doc/src", "crates/cli/src", "src-tauri/src"] {
+    for dir in ["crates/spec/src", "crates/formats/src", "crates/doc/src", "crates/cli/src", "src-tauri/src"]
+    {
         rust_files(&root().join(dir), &mut files);
     }
     let mut codes = BTreeSet::new();
@@ -32,7 +33,9 @@ fn declared_codes() -> BTreeSet<String> {
         let text = std::fs::read_to_string(&file).unwrap_or_default();
         for line in text.lines() {
             let line = line.trim();
-            if !(line.starts_with("pub const ") || line.starts_with("pub(crate) const ")) || !line.contains(": &str = \"") {
+            if !(line.starts_with("pub const ") || line.starts_with("pub(crate) const "))
+                || !line.contains(": &str = \"")
+            {
                 continue;
             }
             let Some(value) = line.split('"').nth(1) else { continue };
@@ -63,7 +66,11 @@ fn documented_codes() -> BTreeSet<String> {
 #[test]
 fn every_declared_code_is_documented() {
     let declared = declared_codes();
-    assert!(declared.len() > 50, "the scan found only {} codes; is it still finding the crates?", declared.len());
+    assert!(
+        declared.len() > 50,
+        "the scan found only {} codes; is it still finding the crates?",
+        declared.len()
+    );
     let documented = documented_codes();
     let missing: Vec<_> = declared.difference(&documented).collect();
     assert!(missing.is_empty(), "codes missing from docs/diagnostics.md: {missing:?}");

@@ -127,7 +127,6 @@ pub enum Edit {
     },
     /// Moves nodes (sent on drag end). Ids that do not exist are refused.
     MoveNodes {
-        #[ts(type = "Record<string, Position>")]
         positions: IndexMap<String, Position>,
     },
     /// Pastes a fragment: a JSON text or value shaped like a GraphSpec (`nodes`, `edges`,
@@ -146,7 +145,6 @@ pub enum Edit {
     /// file yet: it is not an undo step and does not make the document dirty (the next save
     /// writes the layout file anyway).
     ApplyLayout {
-        #[ts(type = "Record<string, Position>")]
         positions: IndexMap<String, Position>,
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         #[ts(as = "Option<bool>", optional)]

@@ -57,7 +57,6 @@ pub struct JournalEntry {
     pub layout: Layout,
     /// The file's fingerprint the work was based on: a save after restoring still detects
     /// that someone else changed the file meanwhile.
-    #[ts(type = "Fingerprint | null")]
     pub base_fingerprint: Option<Fingerprint>,
     /// The work has errors (it could not have been saved).
     pub has_errors: bool,

@@ -24,7 +24,6 @@ pub const LAYOUT_VERSION: u32 = 1;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct Layout {
-    #[ts(type = "Record<string, Position>")]
     pub positions: IndexMap<String, Position>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]

@@ -29,8 +29,8 @@ pub use edit::{Changed, Edit, EditOutcome, Position, Viewport};
 pub use fs::{atomic_write, FakeFs, FileSystem, FsOp, Metadata, RealFs};
 pub use layout::Layout;
 pub use session::{Conflict, DocFormat, DocId, Document, Fingerprint, Registries, Session, SessionInfo};
-pub use workspace::{DocEvent, FsChange, RegistryLoader, Workspace};
 pub use watch::Watcher;
+pub use workspace::{DocEvent, FsChange, RegistryLoader, Workspace};
 
 #[cfg(test)]
 mod tests;

@@ -31,7 +31,13 @@ fn tricky() -> impl Strategy<Value = String> {
     ]
 }
 
-fn build(ids: Vec<String>, descs: Vec<String>, edges: Vec<(usize, usize, u8)>, body: String, flow_exits: bool) -> GraphMd {
+fn build(
+    ids: Vec<String>,
+    descs: Vec<String>,
+    edges: Vec<(usize, usize, u8)>,
+    body: String,
+    flow_exits: bool,
+) -> GraphMd {
     let mut doc = GraphMd::new("p");
     let mut added = Vec::new();
     for (i, id) in ids.iter().enumerate() {
@@ -55,7 +61,10 @@ fn build(ids: Vec<String>, descs: Vec<String>, edges: Vec<(usize, usize, u8)>, b
             }
         }
         doc.set_field("entry", Yaml::string(&added[0]));
-        doc.set_field("exits", Yaml::seq(vec![Yaml::string(added.last().cloned().unwrap_or_default())], flow_exits));
+        doc.set_field(
+            "exits",
+            Yaml::seq(vec![Yaml::string(added.last().cloned().unwrap_or_default())], flow_exits),
+        );
     }
     doc.set_body(body);
     doc

@@ -25,11 +25,13 @@ pub mod schema;
 pub mod validate;
 pub mod writer;
 
-pub use diagnostic::{Diagnostic, Element, LineIndex, Severity, Span};
-pub use model::{ChannelSpec, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, END, START};
-pub use registry::{Built, Factory, NodeFn, NodeType, Registry, State, TypeInfo, Update};
 pub use builder::GraphBuilder;
-pub use graph::{from_spec, from_spec_owned, to_spec, Channel, CompiledGraph, Edge, Graph, Guard, Node, Reducer, Router};
+pub use diagnostic::{Diagnostic, Element, LineIndex, Severity, Span};
+pub use graph::{
+    from_spec, from_spec_owned, to_spec, Channel, CompiledGraph, Edge, Graph, Guard, Node, Reducer, Router,
+};
+pub use model::{ChannelSpec, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, END, START};
 pub use read::{parse_spec, parse_spec_bytes, Parsed};
+pub use registry::{Built, Factory, NodeFn, NodeType, Registry, State, TypeInfo, Update};
 pub use validate::validate;
 pub use writer::to_canonical_string;

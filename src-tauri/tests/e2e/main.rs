@@ -3,4 +3,5 @@
 
 mod canvas;
 mod desktop;
+mod formats;
 mod harness;

@@ -219,4 +219,3 @@ fn loss_report(step: Step) -> FileReport {
     }
     FileReport::new(step.label, step.text, diagnostics)
 }
-

@@ -57,7 +57,6 @@ pub struct Price {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, ts_rs::TS)]
 #[ts(export, rename = "GraphMdPriceTable")]
 pub struct PriceTable {
-    #[ts(type = "Record<string, GraphMdPrice>")]
     pub models: IndexMap<String, Price>,
 }
 

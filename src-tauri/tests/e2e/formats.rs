@@ -1,0 +1,164 @@
+//! The Weaveflow and GRAPH.md issues' end-to-end tests: open a document of each format in the
+//! real app, change one value through its inspector, save with Ctrl+S, and check that the file
+//! on disk differs from the original in that one line only (the formats are written back in
+//! their own text, not regenerated).
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use thirtyfour::prelude::*;
+
+use crate::harness::{read, repo_root, wait_fs, Desktop, Launch};
+
+fn node(id: &str) -> String {
+    format!("[data-testid=\"node-{id}\"]")
+}
+
+/// Copies a fixture of `crates/formats/tests/fixtures` into `dir` as `name` (the test never
+/// writes into the repository).
+fn copy_fixture(dir: &Path, rel: &str, name: &str) -> PathBuf {
+    let from = repo_root().join("crates/formats/tests/fixtures").join(rel);
+    let to = dir.join(name);
+    std::fs::copy(&from, &to).unwrap_or_else(|e| panic!("copy {}: {e}", from.display()));
+    to
+}
+
+/// Replaces the text of an input or textarea the way a user does (select all, type), then
+/// leaves it with Tab, which commits it.
+async fn type_and_leave(app: &Desktop, css: &str, text: &str) {
+    let el = app.visible(css).await;
+    el.click().await.expect("focus");
+    app.chord(&[Key::Control], "a").await;
+    el.send_keys(text).await.expect("type");
+    app.chord(&[], &Key::Tab.value().to_string()).await;
+}
+
+/// The lines where `before` and `after` differ, as (line number, old, new); the files must have
+/// the same number of lines.
+fn changed_lines(before: &str, after: &str) -> Vec<(usize, String, String)> {
+    let (a, b): (Vec<&str>, Vec<&str>) = (before.split('\n').collect(), after.split('\n').collect());
+    assert_eq!(a.len(), b.len(), "the line count changed:\n--- before\n{before}\n--- after\n{after}");
+    a.iter()
+        .zip(&b)
+        .enumerate()
+        .filter(|(_, (x, y))| x != y)
+        .map(|(i, (x, y))| (i + 1, (*x).to_string(), (*y).to_string()))
+        .collect()
+}
+
+/// The latency figure of the first path in the path panel (`"1000 ms"` -> 1000).
+async fn first_path_latency(app: &Desktop) -> u64 {
+    let text = app.visible("[data-testid=\"path-0-latency\"]").await.text().await.expect("latency text");
+    text.trim().trim_end_matches("ms").trim().parse().unwrap_or_else(|e| panic!("latency {text:?}: {e}"))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_weaveflow_node_config_edited_in_the_inspector_saves_as_one_changed_line() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = copy_fixture(dir.path(), "weaveflow/corpus/state_operations.json", "state_operations.json");
+    let original = read(&path);
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    let id = app.doc_named("state_operations.json").await;
+    let view = app.view(&id).await;
+    assert_eq!(view["format"], "weaveflow", "detected from the content");
+    assert_eq!(view["weaveflow"]["definition"]["nodes"][0]["config"]["value"]["value"], "base");
+
+    // Select the node on the canvas: the inspector shows its fields.
+    app.visible(&node("set_seed")).await.click().await.expect("select set_seed");
+    app.visible("[data-testid=\"weaveflow-node\"]").await;
+    let config = app.visible("[data-testid=\"wf-node-config\"]").await;
+    let shown = config.prop("value").await.expect("config text").unwrap_or_default();
+    let shown: Value = serde_json::from_str(&shown).expect("the config field shows JSON");
+    assert_eq!(shown["value"]["value"], "base", "the config form shows the node's config: {shown}");
+
+    type_and_leave(
+        &app,
+        "[data-testid=\"wf-node-config\"]",
+        r#"{"value":{"value":"edited by hand","nested":{"left":1}}}"#,
+    )
+    .await;
+    let view = app
+        .wait_view(&id, "the new config", |v| {
+            v["weaveflow"]["definition"]["nodes"][0]["config"]["value"]["value"] == "edited by hand"
+        })
+        .await;
+    assert_eq!(view["dirty"], true);
+    assert!(
+        !view["diagnostics"].as_array().is_some_and(|d| d.iter().any(|x| x["severity"] == "error")),
+        "{view}"
+    );
+    app.wait_title("*state_operations.json — Trellis").await;
+
+    // Ctrl+S from the canvas (focus out of the text field first).
+    app.visible(".react-flow__pane").await.click().await.expect("focus the canvas");
+    app.chord(&[Key::Control], "s").await;
+    wait_fs("the save", || read(&path) != original).await;
+    app.wait_view(&id, "a clean document", |v| v["dirty"] == false).await;
+    app.wait_title("state_operations.json — Trellis").await;
+
+    let saved = read(&path);
+    let diff = changed_lines(&original, &saved);
+    assert_eq!(diff.len(), 1, "exactly one line differs: {diff:?}");
+    let (_, old, new) = &diff[0];
+    assert!(old.contains("\"base\""), "the changed line held the old value: {old:?}");
+    assert_eq!(new, &old.replace("\"base\"", "\"edited by hand\""), "only the value changed in it");
+    app.screenshot("weaveflow-edited").await;
+    app.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_graphmd_judge_timeout_edited_in_the_inspector_updates_the_paths_and_saves_one_line() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = copy_fixture(dir.path(), "graphmd/support-triage.GRAPH.md", "GRAPH.md");
+    // The seed has no body; give it one (with a `---` rule and trailing spaces) so "the body is
+    // kept byte for byte" is a real check.
+    let body = "\n# Support triage\n\nThe router decides.  \n\n---\n\n```yaml\ntimeout_ms: 1000\n```\n";
+    let mut original = read(&path);
+    original.push_str(body);
+    std::fs::write(&path, &original).expect("write GRAPH.md");
+
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    let id = app.doc_named("GRAPH.md").await;
+    let view = app.view(&id).await;
+    assert_eq!(view["format"], "graphmd");
+    assert_eq!(view["graphmd"]["body"], body, "the body as read");
+
+    // Select the judge: its fields show, and the path panel is there.
+    app.visible(&node("route")).await.click().await.expect("select the judge");
+    app.visible("[data-testid=\"graphmd-node\"]").await;
+    let timeout = app.visible("[data-testid=\"graphmd-timeout-ms\"]").await;
+    assert_eq!(timeout.prop("value").await.expect("value").as_deref(), Some("1000"));
+    let before = first_path_latency(&app).await;
+    assert!(before >= 1000, "the judge's latency is its timeout (1000 ms): {before}");
+
+    type_and_leave(&app, "[data-testid=\"graphmd-timeout-ms\"]", "400").await;
+    let view = app
+        .wait_view(&id, "the new timeout", |v| v["graphmd"]["front"]["nodes"][0]["timeout_ms"] == 400)
+        .await;
+    assert_eq!(view["dirty"], true);
+    // The path panel follows: the judge's part of the latency drops by 600 ms.
+    app.wait_js(
+        &format!(
+            "const e = document.querySelector('[data-testid=path-0-latency]'); return !!e && e.textContent.trim() === '{} ms';",
+            before - 600
+        ),
+        "the path panel's latency to drop by 600 ms",
+    )
+    .await;
+    app.screenshot("graphmd-edited").await;
+
+    app.visible(".react-flow__pane").await.click().await.expect("focus the canvas");
+    app.chord(&[Key::Control], "s").await;
+    wait_fs("the save", || read(&path) != original).await;
+    app.wait_view(&id, "a clean document", |v| v["dirty"] == false).await;
+
+    let saved = read(&path);
+    let diff = changed_lines(&original, &saved);
+    assert_eq!(diff.len(), 1, "exactly one line differs: {diff:?}");
+    assert_eq!(diff[0].1, "    timeout_ms: 1000");
+    assert_eq!(diff[0].2, "    timeout_ms: 400");
+    assert!(saved.ends_with(body), "the Markdown body is byte-identical:\n{saved}");
+    let front_end = original.len() - body.len();
+    assert_eq!(&saved[saved.len() - body.len()..], &original[front_end..]);
+    app.quit().await;
+}
