@@ -18,8 +18,10 @@ APP_FEATURES=(--features trellis-app/e2e)
 # them again and fail when the committed ones are stale, then type-check the UI against them.
 echo "== IPC types (ts-rs) and the UI type check"
 cargo test --workspace --lib --locked -q "${APP_FEATURES[@]}" export_bindings >/dev/null
-if git rev-parse --git-dir >/dev/null 2>&1 && ! git diff --quiet -- ui/src/bindings; then
+if git rev-parse --git-dir >/dev/null 2>&1 &&
+  { ! git diff --quiet -- ui/src/bindings || [[ -n $(git ls-files --others --exclude-standard ui/src/bindings) ]]; }; then
   git --no-pager diff --stat -- ui/src/bindings
+  git ls-files --others --exclude-standard ui/src/bindings
   echo "ui/src/bindings is stale: commit the regenerated files" >&2
   exit 1
 fi
