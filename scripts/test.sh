@@ -38,4 +38,6 @@ echo "== doc tests"
 cargo test --workspace --doc --locked -q "${APP_FEATURES[@]}"
 
 echo "== Rust tests (nextest)"
-cargo nextest run --workspace --locked --no-fail-fast "${APP_FEATURES[@]}"
+# The app's measurements (src-tauri/tests/perf) are benchmarks, not tests: `npm run bench` runs
+# them on a release build and writes docs/BENCHMARKS.md.
+cargo nextest run --workspace --locked --no-fail-fast "${APP_FEATURES[@]}" -E 'not (package(trellis-app) & binary(perf))'

@@ -52,6 +52,55 @@ async fn first_path_latency(app: &Desktop) -> u64 {
     text.trim().trim_end_matches("ms").trim().parse().unwrap_or_else(|e| panic!("latency {text:?}: {e}"))
 }
 
+/// Clicks a node where it is on screen: its DOM element when the canvas shows elements, else
+/// its spot on the overview drawing (flow position through React Flow's viewport transform).
+async fn click_node(app: &Desktop, doc_id: &str, id: &str) {
+    let script = r#"
+        const [id] = arguments;
+        const el = document.querySelector(`[data-testid="node-${id}"]`);
+        if (el && el.getBoundingClientRect().width > 0) return { dom: true };
+        const vp = document.querySelector('.react-flow__viewport');
+        const pane = document.querySelector('[data-testid=canvas]');
+        if (!vp || !pane) return null;
+        const m = new DOMMatrix(getComputedStyle(vp).transform);
+        return { dom: false, tx: m.e, ty: m.f, zoom: m.a, rect: pane.getBoundingClientRect().toJSON() };
+    "#;
+    let deadline = std::time::Instant::now() + crate::harness::PATIENCE;
+    loop {
+        let r = app.driver.execute(script, vec![serde_json::json!(id)]).await.expect("locate");
+        let r = r.json().clone();
+        if r["dom"] == true {
+            app.visible(&node(id)).await.click().await.expect("click the node");
+            return;
+        }
+        let view = app.view(doc_id).await;
+        let pos = &view["layout"]["positions"][id];
+        if let (Some(x), Some(y), Some(tx), Some(ty), Some(z)) =
+            (pos["x"].as_f64(), pos["y"].as_f64(), r["tx"].as_f64(), r["ty"].as_f64(), r["zoom"].as_f64())
+        {
+            // 20 flow units into the node's box, relative to the canvas element's centre.
+            let (w, h) =
+                (r["rect"]["width"].as_f64().unwrap_or(0.0), r["rect"]["height"].as_f64().unwrap_or(0.0));
+            let dx = tx + (x + 20.0) * z - w / 2.0;
+            let dy = ty + (y + 20.0) * z - h / 2.0;
+            let canvas = app.visible("[data-testid=\"canvas\"]").await;
+            app.driver
+                .action_chain()
+                .move_to_element_with_offset(&canvas, dx as i64, dy as i64)
+                .click()
+                .perform()
+                .await
+                .expect("click on the overview");
+            return;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "node {id} is neither in the DOM nor laid out: {r} {pos}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_weaveflow_node_config_edited_in_the_inspector_saves_as_one_changed_line() {
     let dir = tempfile::tempdir().expect("tmp");
@@ -64,7 +113,9 @@ async fn a_weaveflow_node_config_edited_in_the_inspector_saves_as_one_changed_li
     assert_eq!(view["weaveflow"]["definition"]["nodes"][0]["config"]["value"]["value"], "base");
 
     // Select the node on the canvas: the inspector shows its fields.
-    app.visible(&node("set_seed")).await.click().await.expect("select set_seed");
+    // A 7-node chain fits the window at ~30 % zoom, so the canvas shows its overview drawing
+    // (no DOM nodes): click where the node is drawn, as a user does.
+    click_node(&app, &id, "set_seed").await;
     app.visible("[data-testid=\"weaveflow-node\"]").await;
     let config = app.visible("[data-testid=\"wf-node-config\"]").await;
     let shown = config.prop("value").await.expect("config text").unwrap_or_default();
@@ -88,6 +139,7 @@ async fn a_weaveflow_node_config_edited_in_the_inspector_saves_as_one_changed_li
         "{view}"
     );
     app.wait_title("*state_operations.json — Trellis").await;
+    app.screenshot("weaveflow-edited").await;
 
     // Ctrl+S from the canvas (focus out of the text field first).
     app.visible(".react-flow__pane").await.click().await.expect("focus the canvas");
@@ -102,7 +154,6 @@ async fn a_weaveflow_node_config_edited_in_the_inspector_saves_as_one_changed_li
     let (_, old, new) = &diff[0];
     assert!(old.contains("\"base\""), "the changed line held the old value: {old:?}");
     assert_eq!(new, &old.replace("\"base\"", "\"edited by hand\""), "only the value changed in it");
-    app.screenshot("weaveflow-edited").await;
     app.quit().await;
 }
 
@@ -145,6 +196,8 @@ async fn a_graphmd_judge_timeout_edited_in_the_inspector_updates_the_paths_and_s
         "the path panel's latency to drop by 600 ms",
     )
     .await;
+    let panel = app.visible("[data-testid=\"paths-panel\"]").await;
+    panel.scroll_into_view().await.expect("show the path panel");
     app.screenshot("graphmd-edited").await;
 
     app.visible(".react-flow__pane").await.click().await.expect("focus the canvas");

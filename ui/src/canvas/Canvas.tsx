@@ -536,7 +536,12 @@ function CanvasInner({ view }: { view: DocumentView }) {
         onEdgesChange={onEdgesChange}
         onNodeDragStop={onNodeDragStop}
         onConnect={onConnect}
-        onPaneClick={() => ui.select({ nodes: [], edges: [] })}
+        onPaneClick={(e) => {
+          // In canvas mode a click on a drawn node reaches the pane too (after its pointerdown
+          // selected the node): only a click on empty space clears the selection.
+          if (ui.get().renderMode === "canvas" && renderer.current?.hit(toFlow(e))) return;
+          ui.select({ nodes: [], edges: [] });
+        }}
         onMoveEnd={(_e, vp) => {
           // Kept in the layout sidecar by Rust (not an undo step, not dirty).
           const b = ui.get().backend;
