@@ -23,4 +23,6 @@ pub const COMMANDS: &[&str] = &[
     "discard",
     "resolve_conflict",
     "quit",
+    "export_document",
+    "import_document",
 ];

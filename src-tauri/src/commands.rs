@@ -7,13 +7,14 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager, State, WebviewWindow};
 use trellis_doc::journal::JournalEntry;
-use trellis_doc::{DocId, Edit};
+use trellis_doc::{DocFormat, DocId, Edit};
 use trellis_spec::{Diagnostic, TypeInfo};
 use ts_rs::TS;
 
 use crate::dialogs::{self, Confirm};
 use crate::menu;
 use crate::state::AppState;
+use crate::transfer::{self, ExportAnswer};
 use crate::ui_sync::{self, events};
 use crate::view::{file_name, DocumentSummary, DocumentView, RecentFile, SaveAnswer};
 
@@ -400,6 +401,76 @@ pub fn resolve_conflict(
     }
     touched(&app, &state, id);
     view(&state, id)
+}
+
+/// Export (File > Export as …): `confirm: false` answers the converted text and what the
+/// target format loses, writing nothing; `confirm: true` asks where to save (never over the
+/// document's own file) and writes it atomically. A cancelled dialog answers `written: false`.
+#[tauri::command]
+pub async fn export_document(
+    app: AppHandle,
+    window: WebviewWindow,
+    doc_id: String,
+    format: String,
+    confirm: Option<bool>,
+) -> Answer<ExportAnswer> {
+    let id = parse_id(&doc_id)?;
+    let to = transfer::parse_format(&format)?;
+    let state = app.state::<AppState>();
+    let (converted, source, suggested) = {
+        let ws = state.ws();
+        let s = ws.session(id)?;
+        (
+            transfer::convert(s, to),
+            s.path().map(std::path::Path::to_path_buf),
+            transfer::suggested_name(&file_name(s), to),
+        )
+    };
+    let mut answer = ExportAnswer::preview(converted);
+    if !confirm.unwrap_or(false) {
+        return Ok(answer);
+    }
+    let Some(target) = dialogs::pick_export_path(&window, &suggested, to).await else { return Ok(answer) };
+    let fs = state.ws().fs().clone();
+    transfer::write_export(fs.as_ref(), source.as_deref(), &target, &answer.text)?;
+    answer.written = true;
+    answer.path = Some(target.display().to_string());
+    Ok(answer)
+}
+
+/// What Import answers: the new document, and what the conversion lost.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct ImportAnswer {
+    pub view: DocumentView,
+    pub losses: Vec<Diagnostic>,
+}
+
+/// Import (File > Import…): a file of any format, converted to `format` (GraphSpec when not
+/// given) and opened as a new untitled, unsaved document; `null` when the dialog is cancelled.
+#[tauri::command]
+pub async fn import_document(
+    app: AppHandle,
+    window: WebviewWindow,
+    format: Option<String>,
+) -> Answer<Option<ImportAnswer>> {
+    let to = match format.as_deref() {
+        Some(f) => transfer::parse_format(f)?,
+        None => DocFormat::GraphSpec,
+    };
+    let Some(path) = dialogs::pick_import_file(&window).await else { return Ok(None) };
+    import_path(&app, &path, to).map(Some)
+}
+
+/// Imports a file that came from a dialog or the menu.
+pub fn import_path(app: &AppHandle, path: &std::path::Path, to: DocFormat) -> Answer<ImportAnswer> {
+    let text = transfer::read_import(path)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let state = app.state::<AppState>();
+    let (id, losses) = state.ws().import(name.as_deref(), &text, to)?;
+    touched(app, &state, id);
+    Ok(ImportAnswer { view: view(&state, id)?, losses })
 }
 
 /// Quit, asking about every document with unsaved changes (as the menu's Quit).

@@ -56,6 +56,45 @@ pub async fn pick_save_path(window: &tauri::WebviewWindow, suggested: &str) -> O
         .map(|h| h.path().to_path_buf())
 }
 
+/// Asks for a file to import (any of the three formats); `None` when cancelled.
+pub async fn pick_import_file(window: &tauri::WebviewWindow) -> Option<PathBuf> {
+    if let Some(answer) = bypass() {
+        return answer;
+    }
+    AsyncFileDialog::new()
+        .set_title("Import a graph as a new GraphSpec document")
+        .add_filter("GraphSpec, Weaveflow, GRAPH.md (*.json, *.md)", SPEC_EXTENSIONS)
+        .add_filter("All files", &["*"])
+        .set_parent(window)
+        .pick_file()
+        .await
+        .map(|h| h.path().to_path_buf())
+}
+
+/// Asks where to write an exported copy; `None` when cancelled.
+pub async fn pick_export_path(
+    window: &tauri::WebviewWindow,
+    suggested: &str,
+    to: trellis_doc::DocFormat,
+) -> Option<PathBuf> {
+    if let Some(answer) = bypass() {
+        return answer;
+    }
+    let (label, ext) = match to {
+        trellis_doc::DocFormat::GraphSpec => ("GraphSpec (*.json)", "json"),
+        trellis_doc::DocFormat::Weaveflow => ("Weaveflow (*.json)", "json"),
+        trellis_doc::DocFormat::GraphMd => ("GRAPH.md (*.md)", "md"),
+    };
+    AsyncFileDialog::new()
+        .set_title("Export a copy as")
+        .set_file_name(suggested)
+        .add_filter(label, &[ext])
+        .set_parent(window)
+        .save_file()
+        .await
+        .map(|h| h.path().to_path_buf())
+}
+
 /// The answer to "save changes before closing?".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Confirm {

@@ -8,6 +8,7 @@ mod housekeeping;
 mod menu;
 mod quit;
 pub mod state;
+pub mod transfer;
 pub mod ui_sync;
 pub mod view;
 
@@ -49,6 +50,8 @@ pub fn run() {
             commands::discard,
             commands::resolve_conflict,
             commands::quit,
+            commands::export_document,
+            commands::import_document,
         ])
         .on_menu_event(menu::on_event)
         .on_window_event(|window, event| {

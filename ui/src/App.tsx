@@ -4,6 +4,7 @@ import type { Backend } from "./api/types";
 import { errorMessage } from "./api/types";
 import { Canvas } from "./canvas/Canvas";
 import { ConflictBar, HelpOverlay, ProblemsPanel, StatusBar, Toasts, Toolbar } from "./panels/Chrome";
+import { ExportConfirm } from "./panels/ExportConfirm";
 import { Inspector } from "./panels/Inspector";
 import { RegistryPanel } from "./panels/RegistryPanel";
 import { installShortcuts } from "./shortcuts";
@@ -58,6 +59,7 @@ export function App({ backend }: { backend: Backend }) {
       </div>
       <StatusBar view={view} />
       <HelpOverlay />
+      <ExportConfirm />
       <Toasts />
     </div>
   );

@@ -2,7 +2,7 @@
 // panels share. Each document change is one `Edit` sent to the backend; the answer replaces
 // the document view.
 import type { ConflictChoice, Edit, Element, Point, TypeInfo } from "./bindings";
-import { errorMessage } from "./api/types";
+import { errorMessage, type ExportFormat } from "./api/types";
 import { buildFragment, fragmentText, parseFragment, resolveClashes } from "./lib/clipboard";
 import { resolvePositions, type Rect, sizeOf, boundsOf } from "./lib/geometry";
 import { END, START, freshId } from "./lib/ids";
@@ -111,6 +111,53 @@ export async function openDocument() {
     if (v) ui.putDoc(v, true);
   } catch (err) {
     ui.toast("error", errorMessage(err));
+  }
+}
+
+export const EXPORT_LABELS: Record<ExportFormat, string> = { graphspec: "GraphSpec", weaveflow: "Weaveflow", graphmd: "GRAPH.md" };
+
+/** File > Export as …: converts first (nothing written) and shows what would be lost; the
+ * user then confirms (`confirmExport`) or cancels. */
+export async function exportAs(format: ExportFormat) {
+  const v = ui.active();
+  if (!v) return ui.toast("info", "Open a document to export it.");
+  try {
+    const answer = await backend().exportDocument(v.id, format, false);
+    ui.set({ exportConfirm: { docId: v.id, format, answer } });
+  } catch (err) {
+    ui.toast("error", `Export failed: ${errorMessage(err)}`);
+  }
+}
+
+export async function confirmExport() {
+  const pending = ui.get().exportConfirm;
+  if (!pending) return;
+  ui.set({ exportConfirm: null });
+  try {
+    const out = await backend().exportDocument(pending.docId, pending.format, true);
+    if (out.written) ui.toast("info", `Exported as ${EXPORT_LABELS[pending.format]} to ${out.path ?? "the chosen file"}.`);
+  } catch (err) {
+    ui.toast("error", `Export failed (nothing written): ${errorMessage(err)}`);
+  }
+}
+
+export function cancelExport() {
+  ui.set({ exportConfirm: null });
+}
+
+/** File > Import…: the file opens as a new unsaved GraphSpec; its losses are the new
+ * document's notices (Rust puts them there). */
+export async function importDocument() {
+  try {
+    const out = await backend().importDialog();
+    if (!out) return;
+    ui.putDoc(out.view, true);
+    const n = out.losses.length;
+    // Also in the problems panel, where each loss links to its element (until the first edit).
+    if (n) ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [out.view.id]: out.losses }, problemsOpen: true }));
+    ui.toast(n ? "warning" : "info", n ? `Imported with ${n} loss${n === 1 ? "" : "es"}: see the notices. Save it to keep it.` : "Imported. Save it to keep it.");
+  } catch (err) {
+    ui.toast("error", `Import failed: ${errorMessage(err)}`);
   }
 }
 
@@ -359,6 +406,14 @@ export async function runAction(action: string) {
       return openDocument();
     case "close":
       return closeDocument();
+    case "import":
+      return importDocument();
+    case "export-graphspec":
+      return exportAs("graphspec");
+    case "export-weaveflow":
+      return exportAs("weaveflow");
+    case "export-graphmd":
+      return exportAs("graphmd");
     case "focus-search":
       return focusSearch();
     case "escape":

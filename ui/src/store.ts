@@ -1,8 +1,8 @@
 // UI-only state (zustand): open documents as Rust last sent them, the active tab, the
 // selection, panels and messages. The document itself is never edited here.
 import { create } from "zustand";
-import type { Diagnostic, DocumentView } from "./bindings";
-import type { Backend } from "./api/types";
+import type { Diagnostic, DocumentView, ExportAnswer } from "./bindings";
+import type { Backend, ExportFormat } from "./api/types";
 
 export type Toast = { id: number; kind: "info" | "error" | "warning"; text: string };
 export type Selection = { nodes: string[]; edges: number[]; graph?: boolean };
@@ -24,6 +24,8 @@ export type UiState = {
   renderMode: "dom" | "canvas";
   zoom: number;
   theme: "system" | "light" | "dark";
+  /** An export waiting for the user to accept its losses (File > Export as …). */
+  exportConfirm: { docId: string; format: ExportFormat; answer: ExportAnswer } | null;
   /** The document whose canvas has drawn its first frame (for `data-ready`). */
   readyDoc: string | null;
 };
@@ -47,6 +49,7 @@ export const useUi = create<UiState>(() => ({
   zoom: 1,
   theme: "system",
   readyDoc: null,
+  exportConfirm: null,
 }));
 
 export const ui = {

@@ -241,6 +241,30 @@ impl Workspace {
         Ok(self.insert(session, None))
     }
 
+    /// Import: a file's text (format detected) converted to `to` and opened as a new untitled
+    /// document that is unsaved, so the user saves it explicitly. What the conversion lost is
+    /// shown as notices on it and returned.
+    pub fn import(
+        &mut self,
+        file_name: Option<&str>,
+        text: &str,
+        to: session::DocFormat,
+    ) -> Result<(DocId, Vec<Diagnostic>), Vec<Diagnostic>> {
+        let id = self.next_doc_id();
+        let source = (self.loader)(self.fs.as_ref(), None);
+        let read = Session::from_text(id, file_name, text, source, self.clock.clone())?;
+        let converted = crate::formats::convert::convert_document(read.document(), to);
+        let mut imported = if converted.format == read.format() {
+            read
+        } else {
+            let registries = (self.loader)(self.fs.as_ref(), None);
+            Session::from_text(id, None, &converted.text, registries, self.clock.clone())?
+        };
+        imported.forced_dirty = true;
+        imported.notices.extend(converted.losses.iter().cloned());
+        Ok((self.insert(imported, None), converted.losses))
+    }
+
     /// A new, empty, untitled document.
     pub fn new_empty(&mut self) -> DocId {
         let registries = (self.loader)(self.fs.as_ref(), None);

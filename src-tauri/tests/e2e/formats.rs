@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use serde_json::{json, Value};
+use thirtyfour::components::SelectElement;
 use thirtyfour::prelude::*;
 
 use crate::harness::{read, repo_root, wait_fs, Desktop, Launch};
@@ -213,5 +214,59 @@ async fn a_graphmd_judge_timeout_edited_in_the_inspector_updates_the_paths_and_s
     assert!(saved.ends_with(body), "the Markdown body is byte-identical:\n{saved}");
     let front_end = original.len() - body.len();
     assert_eq!(&saved[saved.len() - body.len()..], &original[front_end..]);
+    app.quit().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_weaveflow_document_exported_as_graphspec_lists_its_losses_then_writes_a_valid_spec() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = copy_fixture(dir.path(), "weaveflow/corpus/state_operations.json", "state_operations.json");
+    let original = read(&path);
+    let out = dir.path().join("exported.json");
+    // The Save dialog of Export answers this path (TRELLIS_TEST_DIALOG_PATH).
+    let app = Desktop::launch(Launch {
+        files: vec![path.clone()],
+        dialog_path: Some(out.clone()),
+        ..Launch::default()
+    })
+    .await;
+    let id = app.doc_named("state_operations.json").await;
+    assert_eq!(app.view(&id).await["format"], "weaveflow");
+    // What the confirmation will list: the conversion's own losses (nothing written yet).
+    let preview =
+        app.call("export_document", json!({ "docId": id, "format": "graphspec", "confirm": false })).await;
+    let losses = preview["losses"].as_array().cloned().unwrap_or_default();
+    assert!(!losses.is_empty(), "state operations do not fit GraphSpec: {preview}");
+    assert!(!out.exists(), "the preview writes nothing");
+
+    // The user's path: Export as GraphSpec (the toolbar's choice runs the menu's action).
+    let select = app.visible("[data-testid=\"export-select\"]").await;
+    SelectElement::new(&select).await.expect("a select").select_by_value("graphspec").await.expect("choose");
+    app.visible("[data-testid=\"export-confirm\"]").await;
+    let rows = app.driver.find_all(By::Css("[data-testid=\"export-loss\"]")).await.expect("rows");
+    assert_eq!(rows.len(), losses.len(), "one row per loss");
+    for (row, loss) in rows.iter().zip(&losses) {
+        let text = row.text().await.expect("row text");
+        let message = loss["message"].as_str().unwrap_or_default();
+        assert!(text.contains(message), "row {text:?} shows {message:?}");
+    }
+    assert!(!out.exists(), "nothing is written before the user confirms");
+    app.visible("[data-testid=\"export-go\"]").await.click().await.expect("confirm");
+    wait_fs("the exported file", || out.exists()).await;
+    app.wait_js(
+        "return !document.querySelector('[data-testid=export-confirm]');",
+        "the confirmation to close",
+    )
+    .await;
+
+    let exported = read(&out);
+    let parsed = trellis_spec::read::parse_spec(&exported);
+    assert!(parsed.spec.is_some(), "a GraphSpec:\n{exported}");
+    let errors: Vec<_> =
+        parsed.diagnostics.iter().filter(|d| d.severity == trellis_spec::Severity::Error).collect();
+    assert!(errors.is_empty(), "read without errors: {errors:?}\n{exported}");
+    assert_eq!(read(&path), original, "the open Weaveflow file is untouched");
+    let view = app.view(&id).await;
+    assert_eq!(view["dirty"], false, "exporting does not change the document");
     app.quit().await;
 }

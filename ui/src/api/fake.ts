@@ -1,12 +1,12 @@
 // The in-memory backend: applies the same edit operations Rust does, keeps undo/redo stacks of
 // snapshots, validates with a small stand-in validator, and "saves" by refusing documents with
 // errors. Used by Vitest and by the browser dev mode (no Tauri).
-import type { Diagnostic, DocumentSummary, DocumentView, Edit, GraphSpec, Layout, Point, SaveOutcome, TypeInfo, Viewport } from "../bindings";
+import type { Diagnostic, DocumentSummary, DocumentView, Edit, ExportAnswer, GraphSpec, Layout, Point, SaveOutcome, TypeInfo, Viewport } from "../bindings";
 import { END, START, freshId } from "../lib/ids";
 import { FAKE_TYPES } from "./fakeRegistry";
 import { fakeValidate } from "./fakeValidate";
 import { type Seed, seed } from "./fakeDocs";
-import type { Backend, BackendEvent } from "./types";
+import type { Backend, BackendEvent, ExportFormat, ImportOutcome } from "./types";
 
 type Snapshot = { spec: GraphSpec; layout: Layout };
 type Doc = Seed & { id: string; layout: Layout; undo: Snapshot[]; redo: Snapshot[]; savedText: string | null; saveDiagnostics: Diagnostic[] };
@@ -180,6 +180,17 @@ export class FakeBackend implements Backend {
   }
   async openDialog() {
     return this.openSeed("support");
+  }
+  /** GraphSpec only: the format conversions live in Rust; the fake says so for the others. */
+  async exportDocument(docId: string, format: ExportFormat, confirm: boolean): Promise<ExportAnswer> {
+    const d = this.doc(docId);
+    if (format !== "graphspec") throw new Error(`The browser preview cannot convert to ${format}: use the desktop app.`);
+    const path = confirm ? `/tmp/${d.fileName.replace(/\.[^.]*$/, "")}.json` : null;
+    return { format, text: canonical(d.spec), losses: [], written: confirm, path };
+  }
+  /** The "file" is a GraphSpec seed: nothing to convert, nothing lost. */
+  async importDialog(): Promise<ImportOutcome | null> {
+    return { view: this.openSeed("support"), losses: [] };
   }
   async close(docId: string) {
     this.docs.delete(docId);

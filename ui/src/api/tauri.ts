@@ -1,9 +1,9 @@
 // The app's backend: Tauri commands and events (names in ui/API.md).
 import { invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
-import type { ConflictChoice, DocumentSummary, DocumentView, Edit, SaveOutcome, Viewport } from "../bindings";
+import type { ConflictChoice, Diagnostic, DocumentSummary, DocumentView, Edit, ExportAnswer, SaveOutcome, Viewport } from "../bindings";
 import { isView, normalizeView } from "./normalize";
-import type { Backend, BackendEvent } from "./types";
+import type { Backend, BackendEvent, ExportFormat, ImportOutcome } from "./types";
 
 type Raw = Record<string, unknown>;
 
@@ -54,6 +54,13 @@ export class TauriBackend implements Backend {
   async openDialog() {
     const res = await invoke("open_document_dialog");
     return res ? normalizeView(res) : null;
+  }
+  async exportDocument(docId: string, format: ExportFormat, confirm: boolean) {
+    return invoke<ExportAnswer>("export_document", { docId, format, confirm });
+  }
+  async importDialog(): Promise<ImportOutcome | null> {
+    const res = await invoke<{ view: unknown; losses?: Diagnostic[] } | null>("import_document");
+    return res ? { view: normalizeView(res.view), losses: Array.isArray(res.losses) ? res.losses : [] } : null;
   }
   async close(docId: string, force = false) {
     const res = await invoke("close_document", { docId, force });

@@ -1,6 +1,11 @@
 // The one interface between the UI and whatever owns the document: Rust through Tauri in the
 // app, an in-memory fake in tests and in the browser dev mode.
-import type { ConflictChoice, Diagnostic, DocumentSummary, DocumentView, Edit, SaveOutcome, Viewport } from "../bindings";
+import type { ConflictChoice, Diagnostic, DocumentSummary, DocumentView, Edit, ExportAnswer, SaveOutcome, Viewport } from "../bindings";
+
+/** The formats File > Export writes. */
+export type ExportFormat = "graphspec" | "weaveflow" | "graphmd";
+/** A file imported as a new untitled document, and what its conversion lost. */
+export type ImportOutcome = { view: DocumentView; losses: Diagnostic[] };
 
 export type BackendEvent =
   | { type: "changed"; view: DocumentView }
@@ -22,6 +27,11 @@ export interface Backend {
   saveAs(docId: string): Promise<SaveOutcome>;
   newDocument(example: boolean): Promise<DocumentView>;
   openDialog(): Promise<DocumentView | null>;
+  /** Converts the document: `confirm` false only answers the text and the losses; true asks
+   * where to save and writes the copy (`written` false when the dialog was cancelled). */
+  exportDocument(docId: string, format: ExportFormat, confirm: boolean): Promise<ExportAnswer>;
+  /** Asks for a file, converts it to GraphSpec and opens it unsaved; null when cancelled. */
+  importDialog(): Promise<ImportOutcome | null>;
   /** Asks to close (Rust asks about unsaved changes unless `force`); true when it closed. */
   close(docId: string, force?: boolean): Promise<boolean>;
   /** Tells Rust which document the user is looking at (window title, menu actions). */

@@ -32,6 +32,22 @@ export function Toolbar({ view }: { view: DocumentView | null }) {
         <button onClick={() => void newDocument(false)} data-testid="btn-new" title="New (Ctrl+N)">New</button>
         <button onClick={() => void openDocument()} data-testid="btn-open" title="Open (Ctrl+O)">Open</button>
         <button onClick={() => void save(false)} data-testid="btn-save" disabled={!view} title="Save (Ctrl+S)">Save</button>
+        {/* Export (also in File > Export as …): the choice resets, so the same one can be picked again. */}
+        <select
+          data-testid="export-select"
+          disabled={!view}
+          value=""
+          title="Export a copy in another format"
+          aria-label="Export a copy"
+          onChange={(e) => {
+            if (e.target.value) void runAction(`export-${e.target.value}`);
+          }}
+        >
+          <option value="">Export…</option>
+          <option value="graphspec">as GraphSpec</option>
+          <option value="weaveflow">as Weaveflow</option>
+          <option value="graphmd">as GRAPH.md</option>
+        </select>
         <span className="sep" />
         <button onClick={() => void undo()} data-testid="btn-undo" disabled={!view?.canUndo} title="Undo (Ctrl+Z)">↶</button>
         <button onClick={() => void redo()} data-testid="btn-redo" disabled={!view?.canRedo} title="Redo (Ctrl+Shift+Z)">↷</button>
