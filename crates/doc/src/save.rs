@@ -109,17 +109,7 @@ pub fn prepare(session: &Session) -> Result<String, SaveRefused> {
     let mut errors: Vec<Diagnostic> = parsed.diagnostics.into_iter().filter(Diagnostic::is_error).collect();
     errors.extend(validate::validate(&back, Some(registry)).into_iter().filter(Diagnostic::is_error));
     if has_errors(&errors) {
-        let n = errors.len();
-        let mut diagnostics = vec![Diagnostic::error(
-            codes::HAS_ERRORS,
-            format!(
-                "not saved: the document has {n} error{}; fix {} first (your work is kept in the recovery journal)",
-                if n == 1 { "" } else { "s" },
-                if n == 1 { "it" } else { "them" }
-            ),
-        )];
-        diagnostics.extend(errors);
-        return Err(SaveRefused { diagnostics, conflict: false });
+        return Err(has_errors_refusal(errors));
     }
     check_positions(session)?;
     Ok(text)

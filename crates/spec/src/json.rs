@@ -193,15 +193,10 @@ impl<'de> Deserialize<'de> for NumberText {
     }
 }
 
-/// Fills in `span` for every diagnostic that has a pointer but no span, by finding the pointer
-/// in `text`. A pointer to an object member spans `"key": value`; to an array element, the
-/// element. A pointer that is not in the text (say, a field that is missing) falls back to its
-/// nearest ancestor that is.
-pub fn fill_spans(text: &str, diagnostics: &mut [Diagnostic]) {
-    if diagnostics.iter().all(|d| d.span.is_some()) {
-        return;
-    }
-    let options = jsonc_parser::ParseOptions {
+/// jsonc-parser's options for plain JSON (it reads JSONC and JSON5 extensions by default), for
+/// the places that need its ranges: spans here, in-place edits in trellis-doc.
+pub fn strict_jsonc_options() -> jsonc_parser::ParseOptions {
+    jsonc_parser::ParseOptions {
         allow_comments: false,
         allow_loose_object_property_names: false,
         allow_trailing_commas: false,
@@ -212,7 +207,18 @@ pub fn fill_spans(text: &str, diagnostics: &mut [Diagnostic]) {
         allow_bare_decimal_point_numbers: false,
         allow_non_finite_numbers: false,
         allow_extended_string_escapes: false,
-    };
+    }
+}
+
+/// Fills in `span` for every diagnostic that has a pointer but no span, by finding the pointer
+/// in `text`. A pointer to an object member spans `"key": value`; to an array element, the
+/// element. A pointer that is not in the text (say, a field that is missing) falls back to its
+/// nearest ancestor that is.
+pub fn fill_spans(text: &str, diagnostics: &mut [Diagnostic]) {
+    if diagnostics.iter().all(|d| d.span.is_some()) {
+        return;
+    }
+    let options = strict_jsonc_options();
     // Deep documents were refused by `parse` already; guard anyway so this never recurses deep.
     if max_depth(text) > MAX_DEPTH {
         return;

@@ -19,18 +19,7 @@ pub fn splice(base_text: &str, new: &Value) -> Option<String> {
     if old == *new {
         return Some(base_text.to_owned());
     }
-    let options = jsonc_parser::ParseOptions {
-        allow_comments: false,
-        allow_loose_object_property_names: false,
-        allow_trailing_commas: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        allow_unary_plus_numbers: false,
-        allow_bare_decimal_point_numbers: false,
-        allow_non_finite_numbers: false,
-        allow_extended_string_escapes: false,
-    };
+    let options = json::strict_jsonc_options();
     let parsed = jsonc_parser::parse_to_ast(base_text, &Default::default(), &options).ok()?;
     let root = parsed.value?;
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
