@@ -23,6 +23,8 @@ pub const COMMANDS: &[&str] = &[
     "discard",
     "resolve_conflict",
     "quit",
+    "weaveflow_version",
+    "set_weaveflow_version",
     "export_document",
     "import_document",
 ];

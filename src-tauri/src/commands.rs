@@ -329,6 +329,23 @@ pub fn registry_types(state: State<'_, AppState>, doc_id: String) -> Answer<Vec<
     Ok(DocumentView::of(state.ws().session(id)?).registry)
 }
 
+/// The Weaveflow `version` documents must declare (a setting: the format has used "1.0" and
+/// "2.0").
+#[tauri::command]
+pub fn weaveflow_version(state: State<'_, AppState>) -> String {
+    state.ws().weaveflow_version().to_owned()
+}
+
+/// Sets the accepted Weaveflow `version` (kept in the data folder) and revalidates every open
+/// document; their new views go out as `document-changed`.
+#[tauri::command]
+pub fn set_weaveflow_version(app: AppHandle, state: State<'_, AppState>, version: String) -> Answer<String> {
+    let mut ws = state.ws();
+    let events = ws.set_weaveflow_version(&version)?;
+    crate::ui_sync::emit_doc_events(&app, &ws, &events);
+    Ok(ws.weaveflow_version().to_owned())
+}
+
 /// Unsaved work left by an earlier run that is not open now.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]

@@ -50,6 +50,8 @@ pub fn run() {
             commands::discard,
             commands::resolve_conflict,
             commands::quit,
+            commands::weaveflow_version,
+            commands::set_weaveflow_version,
             commands::export_document,
             commands::import_document,
         ])

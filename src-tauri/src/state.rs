@@ -80,6 +80,6 @@ pub fn registry_loader() -> RegistryLoader {
                 None => fd.diagnostic,
             })
             .collect();
-        Registries { registry: Arc::new(found.registry), files, diagnostics }
+        Registries { registry: Arc::new(found.registry), files, diagnostics, weaveflow_version: None }
     })
 }

@@ -45,6 +45,20 @@ export async function edit(e: Edit, docId = ui.get().activeId): Promise<boolean>
   }
 }
 
+/** Sets the accepted Weaveflow `version`; Rust revalidates the open documents and sends their
+ * new views. Answers the value in force (unchanged when refused, with an error toast). */
+export async function setWeaveflowVersion(version: string): Promise<string | null> {
+  try {
+    const now = await backend().setWeaveflowVersion(version);
+    const id = ui.get().activeId;
+    if (id) ui.putDoc(await backend().getDocument(id));
+    return now;
+  } catch (err) {
+    ui.toast("error", errorMessage(err));
+    return null;
+  }
+}
+
 export async function undo() {
   const v = ui.active();
   if (!v) return;

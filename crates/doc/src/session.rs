@@ -152,11 +152,14 @@ pub struct Registries {
     pub registry: Arc<Registry>,
     pub files: Vec<PathBuf>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The Weaveflow `version` documents must declare (the app's setting); `None` is the
+    /// format's current "1.0". Weaveflow has used "2.0" too, so it is a setting, not a constant.
+    pub weaveflow_version: Option<String>,
 }
 
 impl Registries {
     pub fn new(registry: Registry) -> Self {
-        Registries { registry: Arc::new(registry), files: Vec::new(), diagnostics: Vec::new() }
+        Registries { registry: Arc::new(registry), ..Registries::default() }
     }
 }
 
@@ -443,9 +446,7 @@ impl Session {
             Document::GraphSpec(spec) => {
                 out.extend(validate::validate(spec, Some(&self.registries.registry)))
             }
-            Document::Weaveflow(d) => {
-                out.extend(crate::formats::weaveflow::validate(d, &self.registries.registry))
-            }
+            Document::Weaveflow(d) => out.extend(crate::formats::weaveflow::validate(d, &self.registries)),
             Document::GraphMd(d) => out.extend(trellis_formats::graphmd::validate(d)),
         }
         self.diagnostics = out;

@@ -30,6 +30,8 @@ pub mod codes {
     pub const UNSAVED_CHANGES: &str = "doc/unsaved-changes";
     /// The recent-files list could not be read or written (it is rebuilt).
     pub const RECENT_FAILED: &str = "doc/recent-failed";
+    /// A setting was refused (an empty Weaveflow version) or could not be saved.
+    pub const SETTINGS_FAILED: &str = "doc/settings-failed";
     /// A recovery entry's document is already open.
     pub const ALREADY_OPEN: &str = "doc/already-open";
 }
@@ -90,6 +92,13 @@ struct JournalState {
     on_disk: bool,
 }
 
+/// `settings.json` in the data folder: the app's settings that decide validity.
+#[derive(Serialize, Deserialize, Default)]
+struct Settings {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    weaveflow_version: Option<String>,
+}
+
 #[derive(Serialize, Deserialize)]
 struct RecentFile {
     version: u32,
@@ -109,6 +118,8 @@ pub struct Workspace {
     next_id: u64,
     /// Distinguishes untitled journal keys across runs.
     start_ms: u64,
+    /// The accepted Weaveflow `version` (`settings.json` in the data folder); `None`: "1.0".
+    weaveflow_version: Option<String>,
 }
 
 impl std::fmt::Debug for Workspace {
@@ -146,8 +157,10 @@ impl Workspace {
             recent: Vec::new(),
             next_id: 1,
             start_ms,
+            weaveflow_version: None,
         };
         w.recent = w.load_recent().unwrap_or_default();
+        w.weaveflow_version = w.load_settings().and_then(|s| s.weaveflow_version);
         w
     }
 
@@ -226,7 +239,7 @@ impl Workspace {
         if let Some(id) = self.find_by_path(path) {
             return Ok(id);
         }
-        let registries = (self.loader)(self.fs.as_ref(), Some(path));
+        let registries = self.load_registries(Some(path));
         let id = self.next_doc_id();
         let session = Session::open(self.fs.as_ref(), id, path, registries, self.clock.clone())?;
         self.push_recent(path);
@@ -235,7 +248,7 @@ impl Workspace {
 
     /// A new untitled document from the built-in example.
     pub fn new_from_example(&mut self) -> Result<DocId, Vec<Diagnostic>> {
-        let registries = (self.loader)(self.fs.as_ref(), None);
+        let registries = self.load_registries(None);
         let id = self.next_doc_id();
         let session = Session::from_text(id, None, EXAMPLE, registries, self.clock.clone())?;
         Ok(self.insert(session, None))
@@ -251,13 +264,13 @@ impl Workspace {
         to: session::DocFormat,
     ) -> Result<(DocId, Vec<Diagnostic>), Vec<Diagnostic>> {
         let id = self.next_doc_id();
-        let source = (self.loader)(self.fs.as_ref(), None);
+        let source = self.load_registries(None);
         let read = Session::from_text(id, file_name, text, source, self.clock.clone())?;
         let converted = crate::formats::convert::convert_document(read.document(), to);
         let mut imported = if converted.format == read.format() {
             read
         } else {
-            let registries = (self.loader)(self.fs.as_ref(), None);
+            let registries = self.load_registries(None);
             Session::from_text(id, None, &converted.text, registries, self.clock.clone())?
         };
         imported.forced_dirty = true;
@@ -267,7 +280,7 @@ impl Workspace {
 
     /// A new, empty, untitled document.
     pub fn new_empty(&mut self) -> DocId {
-        let registries = (self.loader)(self.fs.as_ref(), None);
+        let registries = self.load_registries(None);
         let id = self.next_doc_id();
         let session =
             Session::new(id, Document::GraphSpec(GraphSpec::default()), registries, self.clock.clone());
@@ -328,7 +341,7 @@ impl Workspace {
             .get_mut(&id)
             .ok_or_else(|| SaveRefused { diagnostics: vec![unknown(id)], conflict: false })?;
         let outcome = save::save_as(fs.as_ref(), session, path)?;
-        let registries = (self.loader)(fs.as_ref(), Some(path));
+        let registries = self.load_registries(Some(path));
         if let Some(s) = self.docs.get_mut(&id) {
             s.set_registries(registries);
         }
@@ -418,7 +431,7 @@ impl Workspace {
                 )]);
             }
         }
-        let registries = (self.loader)(self.fs.as_ref(), path.as_deref());
+        let registries = self.load_registries(path.as_deref());
         let id = self.next_doc_id();
         let name = path.as_ref().and_then(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned());
         let mut session =
@@ -434,6 +447,49 @@ impl Workspace {
     /// Deletes a journal entry without restoring it.
     pub fn discard_recovery(&mut self, key: &str) -> Result<(), Diagnostic> {
         self.journal.remove(key)
+    }
+
+    // ---- settings ---------------------------------------------------------------------
+
+    /// The registries for a document at `path`, with the app's settings that decide validity.
+    fn load_registries(&self, path: Option<&Path>) -> Registries {
+        let mut registries = (self.loader)(self.fs.as_ref(), path);
+        registries.weaveflow_version = self.weaveflow_version.clone();
+        registries
+    }
+
+    fn settings_path(&self) -> PathBuf {
+        self.data_dir.join("settings.json")
+    }
+
+    fn load_settings(&self) -> Option<Settings> {
+        let bytes = self.fs.read(&self.settings_path()).ok()?;
+        let value = json::decode_utf8(&bytes).and_then(json::parse).ok()?;
+        serde_json::from_value(value).ok()
+    }
+
+    /// The Weaveflow `version` documents must declare.
+    pub fn weaveflow_version(&self) -> &str {
+        self.weaveflow_version.as_deref().unwrap_or(trellis_formats::weaveflow::DEFAULT_VERSION)
+    }
+
+    /// Sets the accepted Weaveflow `version`, keeps it in `settings.json`, and revalidates
+    /// every open document.
+    pub fn set_weaveflow_version(&mut self, version: &str) -> Result<Vec<DocEvent>, Diagnostic> {
+        let version = version.trim();
+        if version.is_empty() {
+            return Err(Diagnostic::error(codes::SETTINGS_FAILED, "the Weaveflow version cannot be empty"));
+        }
+        self.weaveflow_version = Some(version.to_owned());
+        let file = Settings { weaveflow_version: self.weaveflow_version.clone() };
+        let text = serde_json::to_string_pretty(&file).unwrap_or_default();
+        let fail = |m: String| Diagnostic::error(codes::SETTINGS_FAILED, m);
+        self.fs
+            .create_dir_all(&self.data_dir)
+            .map_err(|e| fail(format!("cannot create {}: {e}", self.data_dir.display())))?;
+        atomic_write(self.fs.as_ref(), &self.settings_path(), text.as_bytes(), 0o600)
+            .map_err(|e| fail(format!("the settings could not be saved: {e}")))?;
+        Ok(self.reload_registries())
     }
 
     // ---- recent files -----------------------------------------------------------------
@@ -529,7 +585,7 @@ impl Workspace {
             }
             let registry_changed = changes.iter().any(|c| self.is_registry_change(id, &c.path));
             if registry_changed {
-                let registries = (self.loader)(self.fs.as_ref(), Some(&path));
+                let registries = self.load_registries(Some(&path));
                 if let Some(s) = self.docs.get_mut(&id) {
                     let diagnostics = s.set_registries(registries).to_vec();
                     events.push(DocEvent::Revalidated { id, diagnostics });
@@ -629,7 +685,7 @@ impl Workspace {
         let ids: Vec<DocId> = self.docs.keys().copied().collect();
         for id in ids {
             let path = self.docs.get(&id).and_then(|s| s.path().map(Path::to_path_buf));
-            let registries = (self.loader)(self.fs.as_ref(), path.as_deref());
+            let registries = self.load_registries(path.as_deref());
             if let Some(s) = self.docs.get_mut(&id) {
                 let diagnostics = s.set_registries(registries).to_vec();
                 events.push(DocEvent::Revalidated { id, diagnostics });
@@ -646,5 +702,6 @@ pub fn builtin_loader() -> RegistryLoader {
         registry: registry.clone(),
         files: Vec::new(),
         diagnostics: trellis_spec::builtin::manifest_diagnostics().to_vec(),
+        weaveflow_version: None,
     })
 }

@@ -270,3 +270,32 @@ async fn a_weaveflow_document_exported_as_graphspec_lists_its_losses_then_writes
     assert_eq!(view["dirty"], false, "exporting does not change the document");
     app.quit().await;
 }
+
+/// The accepted Weaveflow `version` is an app setting: set to "2.0" in the graph inspector, the
+/// open "1.0" document gets the version error and cannot be saved; set back, the error goes.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_accepted_weaveflow_version_is_a_setting_that_revalidates_open_documents() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = copy_fixture(dir.path(), "weaveflow/corpus/state_operations.json", "state_operations.json");
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    let id = app.doc_named("state_operations.json").await;
+    let version_error =
+        |v: &Value| v["diagnostics"].as_array().is_some_and(|d| d.iter().any(|x| x["pointer"] == "/version"));
+    assert!(!version_error(&app.view(&id).await), "a 1.0 document is fine with the default setting");
+
+    let field = "[data-testid=\"wf-accepted-version\"]";
+    let shown = app.visible(field).await.prop("value").await.expect("value").unwrap_or_default();
+    assert_eq!(shown, "1.0");
+    type_and_leave(&app, field, "2.0").await;
+    let view = app.wait_view(&id, "the version error", version_error).await;
+    let message = view["diagnostics"]
+        .as_array()
+        .and_then(|d| d.iter().find(|x| x["pointer"] == "/version"))
+        .map(|x| x["message"].as_str().unwrap_or_default().to_string())
+        .unwrap_or_default();
+    assert!(message.contains("\"2.0\""), "the message names the accepted version: {message}");
+
+    type_and_leave(&app, field, "1.0").await;
+    app.wait_view(&id, "no version error", |v| !version_error(v)).await;
+    app.quit().await;
+}

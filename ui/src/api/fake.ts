@@ -188,6 +188,17 @@ export class FakeBackend implements Backend {
     const path = confirm ? `/tmp/${d.fileName.replace(/\.[^.]*$/, "")}.json` : null;
     return { format, text: canonical(d.spec), losses: [], written: confirm, path };
   }
+  private wfVersion = "1.0";
+  /** Kept only in memory: the fake opens no Weaveflow documents to revalidate. */
+  async weaveflowVersion() {
+    return this.wfVersion;
+  }
+  async setWeaveflowVersion(version: string) {
+    const v = version.trim();
+    if (!v) throw new Error("the Weaveflow version cannot be empty");
+    this.wfVersion = v;
+    return v;
+  }
   /** The "file" is a GraphSpec seed: nothing to convert, nothing lost. */
   async importDialog(): Promise<ImportOutcome | null> {
     return { view: this.openSeed("support"), losses: [] };

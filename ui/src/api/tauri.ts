@@ -58,6 +58,12 @@ export class TauriBackend implements Backend {
   async exportDocument(docId: string, format: ExportFormat, confirm: boolean) {
     return invoke<ExportAnswer>("export_document", { docId, format, confirm });
   }
+  async weaveflowVersion() {
+    return invoke<string>("weaveflow_version");
+  }
+  async setWeaveflowVersion(version: string) {
+    return invoke<string>("set_weaveflow_version", { version });
+  }
   async importDialog(): Promise<ImportOutcome | null> {
     const res = await invoke<{ view: unknown; losses?: Diagnostic[] } | null>("import_document");
     return res ? { view: normalizeView(res.view), losses: Array.isArray(res.losses) ? res.losses : [] } : null;

@@ -30,6 +30,10 @@ export interface Backend {
   /** Converts the document: `confirm` false only answers the text and the losses; true asks
    * where to save and writes the copy (`written` false when the dialog was cancelled). */
   exportDocument(docId: string, format: ExportFormat, confirm: boolean): Promise<ExportAnswer>;
+  /** The Weaveflow `version` documents must declare (an app setting, "1.0" by default). */
+  weaveflowVersion(): Promise<string>;
+  /** Sets it (kept by Rust) and revalidates every open document; answers the new value. */
+  setWeaveflowVersion(version: string): Promise<string>;
   /** Asks for a file, converts it to GraphSpec and opens it unsaved; null when cancelled. */
   importDialog(): Promise<ImportOutcome | null>;
   /** Asks to close (Rust asks about unsaved changes unless `force`); true when it closed. */

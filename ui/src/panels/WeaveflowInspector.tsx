@@ -4,7 +4,8 @@
 // graph's entry and finish points. Every change is one edit (set_node_field, set_edge_field,
 // set_doc_field), merged by Rust into the file's own text.
 import type { Diagnostic, DocumentView, Edit, WeaveflowView } from "../bindings";
-import { edit } from "../actions";
+import { useEffect, useState } from "react";
+import { edit, setWeaveflowVersion } from "../actions";
 import { useUi } from "../store";
 import { Choice, Field } from "./formatFields";
 
@@ -121,6 +122,34 @@ function GraphFields({ weaveflow, ids, diags, send }: { weaveflow: WeaveflowView
       {problemAt(diags, "/entry_point") && <div className="diag error small">{problemAt(diags, "/entry_point")}</div>}
       <Choice label="finish_point" value={weaveflow.finishPoint} options={ids} allowEmpty testid="wf-finish-point" onChange={(v) => send({ op: "set_doc_field", field: "finish_point", value: v || undefined })} />
       <Field label="policy (JSON)" kind="json" multiline value={def.policy} testid="wf-graph-policy" onCommit={doc("policy")} problem={problemAt(diags, "/policy")} />
+      <AcceptedVersion problem={problemAt(diags, "/version")} />
     </div>
+  );
+}
+
+/** The app setting: which `version` a Weaveflow document must declare ("1.0" today; the
+ * format has used "2.0"). Changing it revalidates every open document. */
+function AcceptedVersion({ problem }: { problem: string | null }) {
+  const [version, setVersion] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    const b = useUi.getState().backend;
+    b?.weaveflowVersion().then((v) => live && setVersion(v), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (version === null) return null;
+  return (
+    <Field
+      key={version}
+      label="accepted version (app setting)"
+      value={version}
+      testid="wf-accepted-version"
+      problem={problem}
+      onCommit={(v) => {
+        void setWeaveflowVersion(String(v ?? "")).then((now) => now && setVersion(now));
+      }}
+    />
   );
 }

@@ -8,12 +8,13 @@ use trellis_formats::weaveflow::{
     self, EdgeCondition, ExecutionPolicy, FailureRoute, GraphDefinition, GraphEdge, GraphNode, GraphPolicy,
     StateBinding, StateModuleRef, ValidateOptions, WeaveflowDoc, END_NODE,
 };
-use trellis_spec::{json, Diagnostic, Registry};
+use trellis_spec::{json, Diagnostic};
 
 use super::{check_position, codes, id_base, refuse, typed, Applied};
 use crate::apply::{codes as edit_codes, fresh_id, set_config_field};
 use crate::edit::{Edit, Position};
 use crate::layout::Layout;
+use crate::session::Registries;
 
 /// The session layout of a Weaveflow document: its `metadata.web.positions`; `true` when
 /// some node has no position there (the UI lays the graph out; that layout is not written
@@ -27,10 +28,14 @@ pub fn layout_of(d: &WeaveflowDoc) -> (Layout, bool) {
     (layout, missing)
 }
 
-/// The Weaveflow validator with the session's registry (project node types count), spans
-/// filled from the text the writer makes now.
-pub fn validate(d: &WeaveflowDoc, registry: &Registry) -> Vec<Diagnostic> {
-    let mut out = weaveflow::validate(d.definition(), Some(registry), &ValidateOptions::default());
+/// The Weaveflow validator with the session's registry (project node types count) and the
+/// accepted `version` setting, spans filled from the text the writer makes now.
+pub fn validate(d: &WeaveflowDoc, registries: &Registries) -> Vec<Diagnostic> {
+    let options = match &registries.weaveflow_version {
+        Some(v) => ValidateOptions { expected_version: v.clone() },
+        None => ValidateOptions::default(),
+    };
+    let mut out = weaveflow::validate(d.definition(), Some(&registries.registry), &options);
     if out.iter().any(|d| d.span.is_none() && !d.pointer.is_empty()) {
         json::fill_spans(&weaveflow::to_string(d), &mut out);
     }

@@ -197,3 +197,42 @@ fn hostile_files_give_diagnostics_not_panics() {
     assert!(s.layout_missing());
     assert_eq!(s.notices()[0].code, crate::layout::codes::BAD_LAYOUT);
 }
+
+#[test]
+fn the_accepted_weaveflow_version_is_a_setting_that_revalidates_and_persists() {
+    let c = clock();
+    let fs = FakeFs::new();
+    let text = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../formats/tests/fixtures/weaveflow/corpus/state_operations.json"),
+    )
+    .expect("corpus copy");
+    assert!(text.contains("\"version\": \"1.0\""), "the example declares version 1.0");
+    fs.put("/w/graph.json", &text);
+    let mut w = workspace(&fs, &c);
+    assert_eq!(w.weaveflow_version(), "1.0");
+    let id = w.open(Path::new("/w/graph.json")).expect("opens");
+    let version_errors = |w: &Workspace| {
+        w.get(id)
+            .expect("doc")
+            .diagnostics()
+            .iter()
+            .filter(|d| d.pointer == "/version" && d.is_error())
+            .count()
+    };
+    assert_eq!(version_errors(&w), 0);
+
+    let events = w.set_weaveflow_version(" 2.0 ").expect("set");
+    assert!(!events.is_empty(), "open documents are revalidated");
+    assert_eq!(w.weaveflow_version(), "2.0");
+    assert_eq!(version_errors(&w), 1, "{:?}", w.get(id).expect("doc").diagnostics());
+    assert!(w.save(id).is_err(), "a document of the wrong version is not saved");
+
+    // A new workspace on the same data folder reads the setting back.
+    let w2 = workspace(&fs, &c);
+    assert_eq!(w2.weaveflow_version(), "2.0");
+    // An empty version is refused and changes nothing.
+    let err = w.set_weaveflow_version("  ").expect_err("refused");
+    assert_eq!(err.code, codes::SETTINGS_FAILED);
+    assert_eq!(w.weaveflow_version(), "2.0");
+}
