@@ -127,18 +127,6 @@ pub(crate) fn fresh_id(base: &str, taken: &dyn Fn(&str) -> bool) -> String {
     }
 }
 
-/// A node id made from a type name: letters, digits and `_` kept, the rest become `_`.
-fn id_base_from_type(type_name: &str) -> String {
-    let s: String =
-        type_name.chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
-    let s = s.trim_matches('_').to_owned();
-    if s.is_empty() {
-        "node".to_owned()
-    } else {
-        s
-    }
-}
-
 fn edge_exists(spec: &GraphSpec, from: &str, to: &str, when: Option<&Predicate>) -> bool {
     spec.edges.iter().any(|e| e.from == from && e.to == to && e.when.as_ref() == when)
 }
@@ -190,7 +178,7 @@ pub(crate) fn plan(
                 }
                 None => {
                     let ids: HashSet<&str> = spec.nodes.iter().map(|n| n.id.as_str()).collect();
-                    fresh_id(&id_base_from_type(type_name), &|s| ids.contains(s))
+                    fresh_id(&crate::formats::id_base(type_name), &|s| ids.contains(s))
                 }
             };
             check_position(&id, position)?;

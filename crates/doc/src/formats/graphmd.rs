@@ -6,8 +6,7 @@
 //! `/timeout_ms` sets the node's `timeout_ms` line.
 
 use serde_json::{Map as JsonMap, Number, Value};
-use trellis_formats::graphmd::emit::plain_is_safe;
-use trellis_formats::graphmd::yaml::{Map, Node, Resolved, Scalar, Style, Yaml};
+use trellis_formats::graphmd::yaml::{Map, Node, Resolved, Yaml};
 use trellis_formats::graphmd::{self, EditError, GraphMd};
 use trellis_spec::diagnostic::pointer_segments;
 use trellis_spec::Diagnostic;
@@ -41,34 +40,9 @@ pub fn roundtrip(d: &GraphMd) -> Result<String, String> {
     Ok(text)
 }
 
-/// A JSON value from the UI as a YAML tree (flow style for lists and mappings; strings
-/// quoted when plain text would read back as something else).
+/// A JSON value as a YAML tree for a block position (a field's value).
 pub fn json_to_yaml(v: &Value) -> Yaml {
-    json_to_yaml_in(v, false)
-}
-
-fn json_to_yaml_in(v: &Value, in_flow: bool) -> Yaml {
-    match v {
-        Value::Null => Yaml::plain("null"),
-        Value::Bool(b) => Yaml::plain(b.to_string()),
-        Value::Number(n) => Yaml::plain(n.to_string()),
-        Value::String(s) => {
-            let mut sc = Scalar::string(s.clone());
-            if sc.style == Style::Plain && !plain_is_safe(s, in_flow) {
-                sc.style = Style::DoubleQuoted;
-            }
-            Yaml::new(Node::Scalar(sc))
-        }
-        Value::Array(a) => Yaml::seq(a.iter().map(|x| json_to_yaml_in(x, true)).collect(), true),
-        Value::Object(o) => {
-            let mut m = Map::new();
-            m.flow = true;
-            for (k, x) in o {
-                m.set(k, json_to_yaml_in(x, true));
-            }
-            Yaml::map(m)
-        }
-    }
+    trellis_formats::graphmd::emit::json_to_yaml(v, false)
 }
 
 /// A YAML tree as JSON (YAML 1.2 core schema: plain numbers, booleans and nulls resolve).

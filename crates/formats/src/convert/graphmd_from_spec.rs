@@ -8,7 +8,7 @@
 use crate::convert::graphmd_to_spec::codes;
 use crate::convert::{Conversion, Loss};
 use crate::graphmd::model::NODE_KINDS;
-use crate::graphmd::yaml::{Map, Node, Scalar, Style, Yaml};
+use crate::graphmd::yaml::{Map, Yaml};
 use crate::graphmd::GraphMd;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -171,7 +171,7 @@ pub fn from_graphspec(spec: &GraphSpec) -> Conversion<GraphMd> {
         };
         let Ok(ix) = doc.add_edge(None, &from, &e.to, Some(kind)) else { continue };
         if let Some(p) = &e.when {
-            let cond = json_to_yaml(&Value::Object(p.0.clone()));
+            let cond = crate::graphmd::emit::json_to_yaml(&Value::Object(p.0.clone()), true);
             let _ = doc.set_edge_field(ix, "condition", cond);
             if kind == "loop" {
                 losses.push(
@@ -252,29 +252,4 @@ fn back_edges(spec: &GraphSpec, entry: Option<&str>) -> HashSet<usize> {
         }
     }
     back
-}
-
-/// A JSON value as a flow-style YAML tree (strings quoted when plain would change them).
-fn json_to_yaml(v: &Value) -> Yaml {
-    match v {
-        Value::Null => Yaml::plain("null"),
-        Value::Bool(b) => Yaml::plain(b.to_string()),
-        Value::Number(n) => Yaml::plain(n.to_string()),
-        Value::String(s) => {
-            let mut sc = Scalar::string(s.clone());
-            if sc.style == Style::Plain && !crate::graphmd::emit::plain_is_safe(s, true) {
-                sc.style = Style::DoubleQuoted;
-            }
-            Yaml::new(Node::Scalar(sc))
-        }
-        Value::Array(a) => Yaml::seq(a.iter().map(json_to_yaml).collect(), true),
-        Value::Object(o) => {
-            let mut m = Map::new();
-            m.flow = true;
-            for (k, v) in o {
-                m.set(k, json_to_yaml(v));
-            }
-            Yaml::map(m)
-        }
-    }
 }

@@ -210,6 +210,34 @@ fn double_quoted(v: &str) -> String {
     out
 }
 
+/// A JSON value as a YAML tree: arrays and objects in flow style, a string quoted when its plain
+/// form would read back as something else. `in_flow` says whether the value sits inside a flow
+/// collection already, where more characters need quoting.
+pub fn json_to_yaml(v: &serde_json::Value, in_flow: bool) -> Yaml {
+    use serde_json::Value;
+    match v {
+        Value::Null => Yaml::plain("null"),
+        Value::Bool(b) => Yaml::plain(b.to_string()),
+        Value::Number(n) => Yaml::plain(n.to_string()),
+        Value::String(s) => {
+            let mut sc = Scalar::string(s.clone());
+            if sc.style == Style::Plain && !plain_is_safe(s, in_flow) {
+                sc.style = Style::DoubleQuoted;
+            }
+            Yaml::new(Node::Scalar(sc))
+        }
+        Value::Array(a) => Yaml::seq(a.iter().map(|x| json_to_yaml(x, true)).collect(), true),
+        Value::Object(o) => {
+            let mut m = Map::new();
+            m.flow = true;
+            for (k, x) in o {
+                m.set(k, json_to_yaml(x, true));
+            }
+            Yaml::map(m)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
