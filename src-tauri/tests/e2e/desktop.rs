@@ -266,3 +266,93 @@ async fn open_from_the_toolbar_takes_the_dialog_path_and_adds_it_to_recent_files
     assert_eq!(recent[0]["fileName"], "greeter.json");
     app.quit().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_file_deleted_outside_stays_open_dirty_and_save_writes_it_again() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let path = write_spec(dir.path(), "greeter.json", &small_graph());
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    let id = app.doc_named("greeter.json").await;
+    app.visible("[data-testid=\"node-hello\"]").await;
+
+    std::fs::remove_file(&path).expect("delete outside");
+    let view = app
+        .wait_view(&id, "the deleted notice", |v| {
+            v["notices"].as_array().is_some_and(|n| n.iter().any(|n| n["code"] == "doc/file-deleted"))
+        })
+        .await;
+    assert_eq!(view["dirty"], true, "the document stays open with unsaved changes: {view}");
+    assert_eq!(view["spec"]["nodes"][0]["id"], "hello", "nothing of the graph is lost");
+    app.visible("[data-testid=\"notice\"][data-code=\"doc/file-deleted\"]").await;
+    app.wait_title("*greeter.json — Trellis").await;
+
+    let saved = app.call("save_document", json!({"docId": id})).await;
+    assert_eq!(saved["saved"], true, "{saved}");
+    assert_eq!(read(&path), canonical(&small_graph()), "Save wrote the file again, canonically");
+    app.wait_title("greeter.json — Trellis").await;
+    app.quit().await;
+}
+
+/// A project registry declaring the type `greet` (a string `text` is required).
+fn greet_registry(with_type: bool) -> String {
+    let types = if with_type {
+        json!([{
+            "type": "greet",
+            "title": "Greet",
+            "category": "Tools",
+            "config_schema": {
+                "type": "object",
+                "properties": {"text": {"type": "string"}},
+                "required": ["text"]
+            },
+            "defaults": {"text": "Hello"}
+        }])
+    } else {
+        json!([])
+    };
+    serde_json::to_string_pretty(&json!({"name": "greetings", "types": types})).expect("json")
+}
+
+fn errors_on(view: &Value, code: &str) -> usize {
+    view["diagnostics"]
+        .as_array()
+        .map_or(0, |ds| ds.iter().filter(|d| d["code"] == code && d["severity"] == "error").count())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_registry_file_changed_outside_revalidates_the_open_document() {
+    let dir = tempfile::tempdir().expect("tmp");
+    // Discovery walks up the folders and stops at a repository root: keep it in this one.
+    std::fs::create_dir(dir.path().join(".git")).expect(".git");
+    let registry = dir.path().join("greetings.registry.json");
+    std::fs::write(&registry, greet_registry(true)).expect("registry");
+    let spec = json!({
+        "name": "greeter",
+        "nodes": [{"id": "hi", "type": "greet", "config": {"text": "Hi"}}],
+        "edges": [{"from": "__start__", "to": "hi"}, {"from": "hi", "to": "__end__"}]
+    });
+    let path = write_spec(dir.path(), "greeter.json", &spec);
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    let id = app.doc_named("greeter.json").await;
+    app.visible("[data-testid=\"node-hi\"]").await;
+    let view = app.view(&id).await;
+    assert_eq!(errors_on(&view, "spec/unknown-type"), 0, "the project registry declares greet: {view}");
+    assert!(
+        view["registry"].as_array().is_some_and(|r| r.iter().any(|t| t["type"] == "greet")),
+        "the palette has the project's type"
+    );
+
+    // The type is removed from the registry file: the node's type is now unknown.
+    replace_atomically(&registry, &greet_registry(false));
+    let view = app.wait_view(&id, "unknown-type error", |v| errors_on(v, "spec/unknown-type") == 1).await;
+    assert_eq!(view["dirty"], false, "revalidating is not an edit");
+    app.visible("[data-testid=\"problem\"][data-code=\"spec/unknown-type\"]").await;
+    let saved = app.call("save_document", json!({"docId": id})).await;
+    assert_eq!(saved["saved"], false, "a node without a registered type is refused: {saved}");
+    assert_eq!(read(&path), serde_json::to_string(&spec).expect("json"), "the file is untouched");
+
+    // It comes back: the error goes away without touching the document.
+    replace_atomically(&registry, &greet_registry(true));
+    app.wait_view(&id, "the error to clear", |v| errors_on(v, "spec/unknown-type") == 0).await;
+    app.quit().await;
+}

@@ -325,10 +325,18 @@ impl Desktop {
         actions.perform().await.expect("keys");
     }
 
-    /// Saves a screenshot of the window to `docs/screenshots/<name>.png`.
+    /// Saves a screenshot of the window to `<target dir>/screenshots/<name>.png`, or to
+    /// `docs/screenshots/` (the pictures the docs show) with `TRELLIS_UPDATE_SCREENSHOTS=1`:
+    /// an ordinary test run must not leave the working tree dirty.
     pub async fn screenshot(&self, name: &str) {
-        let dir = repo_root().join("docs").join("screenshots");
-        std::fs::create_dir_all(&dir).expect("docs/screenshots");
+        let dir = if std::env::var_os("TRELLIS_UPDATE_SCREENSHOTS").is_some_and(|v| v == "1") {
+            repo_root().join("docs").join("screenshots")
+        } else {
+            let target = std::env::var_os("CARGO_TARGET_DIR")
+                .map_or_else(|| repo_root().join("target"), std::path::PathBuf::from);
+            target.join("screenshots")
+        };
+        std::fs::create_dir_all(&dir).expect("screenshot folder");
         let png = self.driver.screenshot_as_png().await.expect("screenshot");
         std::fs::write(dir.join(format!("{name}.png")), png).expect("write screenshot");
     }
