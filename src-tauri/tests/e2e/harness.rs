@@ -47,6 +47,11 @@ pub struct Launch {
     pub dialog_path: Option<PathBuf>,
     /// What unsaved-changes prompts answer (`TRELLIS_TEST_CONFIRM`).
     pub confirm: Option<&'static str>,
+    /// Draw as the app ships (`src-tauri/src/webkit_env.rs`: no GPU here, so no accelerated
+    /// compositing). The behaviour tests keep compositing on instead: without it WebKitWebDriver's
+    /// screenshot command never answers (WebKitGTK 2.50 under Xvfb). The measurements
+    /// (`tests/perf`, `tests/canvas_frames.rs`) and one smoke test run as shipped.
+    pub as_shipped: bool,
 }
 
 /// Processes started for one app session, stopped on drop (SIGTERM, then wait).
@@ -159,6 +164,9 @@ impl Desktop {
         let port = free_port();
         let native_port = free_port();
         let mut cmd = Command::new("tauri-driver");
+        if !opts.as_shipped {
+            cmd.env("WEBKIT_DISABLE_COMPOSITING_MODE", "0");
+        }
         cmd.args(["--port", &port.to_string(), "--native-port", &native_port.to_string()])
             .env("DISPLAY", &display)
             .env("TRELLIS_DATA_DIR", &data_dir)

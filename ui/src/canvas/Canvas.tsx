@@ -25,13 +25,15 @@ import { type Rect, boundsOf, resolvePositions, terminalsInUse } from "../lib/ge
 import { END, START } from "../lib/ids";
 import { FrameSampler, nextFrames } from "../perf/hooks";
 import { ui, useUi } from "../store";
-import { FlowCache, type FlowNode, problemsOf } from "./buildFlow";
+import { FlowCache, type FlowEdge, type FlowNode, problemsOf } from "./buildFlow";
 import { GraphNode, TerminalNode } from "./GraphNode";
 import { GuardEdge } from "./GuardEdge";
 import { MiniMap } from "./MiniMap";
 import { OverviewRenderer, type Theme, buildScene } from "./overview";
 
 const nodeTypes = { graph: GraphNode, terminal: TerminalNode };
+/** Durations of the overview draws, read by the benchmarks (`__trellisPerf.drawLog`). */
+const drawLog: number[] = [];
 const edgeTypes = { guard: GuardEdge };
 
 /** Below this zoom, or above this many nodes in view, the graph is drawn on the canvas. */
@@ -102,33 +104,28 @@ function CanvasInner({ view }: { view: DocumentView }) {
     return (id: string) => m.get(id) ?? "#475569";
   }, [view.spec.nodes, types]);
 
-  // Built from the stored positions only: a drag must not rebuild 5,000 nodes per frame (the
-  // dragged ones are overlaid on the small DOM subset below).
-  const nodes = useMemo(() => cache.buildNodes(view, basePositions, selNodes, problems, types), [cache, view, basePositions, selNodes, problems, types]);
-  const edges = useMemo(() => cache.buildEdges(view, selEdges, problems), [cache, view, selEdges, problems]);
-
   // React Flow slows down with every node in its store, drawn or not (5,000 nodes: ~200 ms per
   // pan frame, 2.7 s to switch to the DOM drawing). So it gets only a window around the view:
   // the nodes in it, the edges touching them, and those edges' far ends (not rendered, but
-  // needed to draw the edge). The window is recomputed when the view leaves it.
+  // needed to draw the edge). The window is recomputed when the view leaves it. Only that
+  // subset is ever built as React Flow objects (none at all while the canvas draws the graph),
+  // from the stored positions only: a drag must not rebuild them per frame (the dragged ones
+  // are overlaid below).
   const [win, setWin] = useState<Rect | null>(null);
   const winRef = useRef<Rect | null>(null);
   const domSubset = useMemo(() => {
-    if (mode !== "dom" || !win || !renderer.current) return { nodes: [] as FlowNode[], edges: [] as typeof edges };
+    if (mode !== "dom" || !win || !renderer.current) return { nodes: [] as FlowNode[], edges: [] as FlowEdge[] };
     const inWin = new Set(renderer.current.idsIn(win));
     // A selection stays in the store so a drag moves all of it (up to a size that stays fast).
     if (selNodes.size <= 400) for (const id of selNodes) inWin.add(id);
     const keep = new Set(inWin);
-    const es = edges.filter((e) => {
-      const touches = inWin.has(e.source) || inWin.has(e.target);
-      if (touches) {
-        keep.add(e.source);
-        keep.add(e.target);
-      }
-      return touches;
-    });
-    return { nodes: nodes.filter((n) => keep.has(n.id)), edges: es };
-  }, [mode, win, nodes, edges, selNodes]);
+    const es = cache.buildEdges(view, selEdges, problems, (e) => inWin.has(e.from) || inWin.has(e.to));
+    for (const e of es) {
+      keep.add(e.source);
+      keep.add(e.target);
+    }
+    return { nodes: cache.buildNodes(view, basePositions, selNodes, problems, types, keep), edges: es };
+  }, [mode, win, cache, view, basePositions, selNodes, selEdges, problems, types]);
   const flowNodes = useMemo(
     () => (drag ? domSubset.nodes.map((n) => (drag[n.id] ? { ...n, position: drag[n.id] } : n)) : domSubset.nodes),
     [domSubset, drag],
@@ -140,6 +137,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
     if (!r || ui.get().renderMode !== "canvas") return;
     const [tx, ty, z] = store.getState().transform;
     r.draw(tx, ty, z);
+    if (drawLog.length < 10000) drawLog.push(r.lastDrawMs);
   }, [store]);
   const rafRef = useRef(0);
   const scheduleDraw = useCallback(() => {
@@ -315,6 +313,11 @@ function CanvasInner({ view }: { view: DocumentView }) {
       domNodeCount: () => document.querySelectorAll(".react-flow__node").length,
       drawnNodes: () => (ui.get().renderMode === "canvas" ? (renderer.current?.lastDrawn ?? 0) : document.querySelectorAll(".react-flow__node").length),
       lastCanvasDrawMs: () => renderer.current?.lastDrawMs ?? 0,
+      drawLog: (reset) => {
+        const out = drawLog.slice();
+        if (reset) drawLog.length = 0;
+        return out;
+      },
       getViewport: () => rf.getViewport(),
       setViewport: (v) => void rf.setViewport(v),
       fitView: () => fitRef.current(),

@@ -11,7 +11,7 @@ const H = 140;
 
 export function MiniMap({ positions, colorOf }: { positions: Record<string, Point>; colorOf: (id: string) => string }) {
   const ref = useRef<HTMLCanvasElement>(null);
-  const cache = useRef<{ bmp: HTMLCanvasElement; map: { s: number; ox: number; oy: number }; bounds: Rect } | null>(null);
+  const cache = useRef<{ bmp: HTMLCanvasElement; map: { s: number; ox: number; oy: number }; bounds: Rect; stroke?: string } | null>(null);
   const store = useStoreApi();
   const rf = useReactFlow();
 
@@ -29,7 +29,9 @@ export function MiniMap({ positions, colorOf }: { positions: Record<string, Poin
     const [tx, ty, z] = transform;
     const vx = -tx / z;
     const vy = -ty / z;
-    ctx.strokeStyle = getComputedStyle(c).getPropertyValue("--minimap-view") || "#3b82f6";
+    // Read once per bitmap, not per frame (getComputedStyle can force a style pass).
+    k.stroke ??= getComputedStyle(c).getPropertyValue("--minimap-view") || "#3b82f6";
+    ctx.strokeStyle = k.stroke;
     ctx.lineWidth = 1.5;
     ctx.strokeRect(k.map.ox + vx * k.map.s, k.map.oy + vy * k.map.s, (width / z) * k.map.s, (height / z) * k.map.s);
   };
@@ -65,6 +67,8 @@ export function MiniMap({ positions, colorOf }: { positions: Record<string, Poin
         ctx.fill();
       }
     }
+    // Free the old bitmap's pixels now rather than at the next garbage collection.
+    if (cache.current) cache.current.bmp.width = cache.current.bmp.height = 0;
     cache.current = { bmp, map: { s, ox, oy }, bounds: b };
     const c = ref.current;
     if (c) {

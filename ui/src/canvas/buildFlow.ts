@@ -83,10 +83,12 @@ export class FlowCache {
   private nodes = new Map<string, Cached<FlowNode>>();
   private edges = new Map<string, Cached<FlowEdge>>();
 
-  buildNodes(view: DocumentView, positions: Record<string, Point>, selected: ReadonlySet<string>, problems: Problems, types: Map<string, TypeInfo>): FlowNode[] {
+  /** The nodes, or only those in `only` (the DOM window: React Flow never holds 5,000). */
+  buildNodes(view: DocumentView, positions: Record<string, Point>, selected: ReadonlySet<string>, problems: Problems, types: Map<string, TypeInfo>, only?: ReadonlySet<string>): FlowNode[] {
     const out: FlowNode[] = [];
     const next = new Map<string, Cached<FlowNode>>();
     for (const n of view.spec.nodes) {
+      if (only && !only.has(n.id)) continue;
       if (next.has(n.id)) continue; // a duplicate id: Rust reports it; draw the first
       const p = positions[n.id];
       const t = n.type ? types.get(n.type) : undefined;
@@ -124,6 +126,7 @@ export class FlowCache {
       out.push(value);
     }
     for (const id of terminalsInUse(view.spec)) {
+      if (only && !only.has(id)) continue;
       const p = positions[id];
       const sel = selected.has(id);
       const key = `${p.x}|${p.y}|${sel}`;
@@ -136,10 +139,12 @@ export class FlowCache {
     return out;
   }
 
-  buildEdges(view: DocumentView, selected: ReadonlySet<number>, problems: Problems): FlowEdge[] {
+  /** The edges, or only those `keep` accepts. */
+  buildEdges(view: DocumentView, selected: ReadonlySet<number>, problems: Problems, keep?: (e: { from: string; to: string }) => boolean): FlowEdge[] {
     const out: FlowEdge[] = [];
     const next = new Map<string, Cached<FlowEdge>>();
     view.spec.edges.forEach((e, index) => {
+      if (keep && !keep(e)) return;
       const id = `e${index}`;
       const label = e.when ? predicateLabel(e.when) : "";
       const pr = problems.edges.get(index);

@@ -64,6 +64,15 @@ export function buildScene(inp: SceneInput): Scene {
 
 const CELL = 512;
 
+// Both canvases raster on the CPU (`willReadFrequently`): where WebKit composites through
+// software GL (llvmpipe under Xvfb, no GPU) an accelerated canvas defers its raster into the
+// frames and costs more per frame than a CPU bitmap (WebKitGTK 2.50, 5,000 nodes: zoom p95
+// 102-131 ms accelerated vs 29 ms CPU, pan p95 41-47 vs 29 ms); without compositing both are
+// CPU anyway. `?gpucanvas=1` asks for accelerated canvases again (to compare).
+const gpu = typeof location !== "undefined" && new URLSearchParams(location.search).get("gpucanvas") === "1";
+const CPU_BITMAP: CanvasRenderingContext2DSettings | undefined = gpu ? undefined : { willReadFrequently: true };
+const CPU_SCREEN = CPU_BITMAP;
+
 export type Theme = { edge: string; guarded: string; selected: string; error: string; warning: string; terminal: string; text: string; nodeBg: string };
 
 export class OverviewRenderer {
@@ -72,27 +81,44 @@ export class OverviewRenderer {
   private selected = new Set<number>();
   private offset: { ids: Set<number>; dx: number; dy: number } | null = null;
   private box: Rect | null = null;
-  private cache: { bmp: HTMLCanvasElement; zoom: number; rect: Rect; drawn: number } | null = null;
+  private cache: Bitmap | null = null;
+  /** The next bitmap, painted a slice at a time between frames (see `draw`). */
+  private job: Job | null = null;
   private settle = 0;
   /** Off: every frame paints the scene (for comparison in benchmarks). */
   useCache = true;
   lastDrawMs = 0;
   lastDrawn = 0;
+  /** Full scene repaints done inside a frame (benchmarks and tests read it). */
+  syncRepaints = 0;
 
   constructor(
     private canvas: HTMLCanvasElement,
     private theme: () => Theme,
     private requestDraw: () => void,
+    /** Runs a slice of a background repaint soon, between frames (a task, not a frame). */
+    private schedule: (fn: () => void) => void = postTask,
+    private newBitmap: () => HTMLCanvasElement = () => document.createElement("canvas"),
   ) {}
 
   /** The scene or the theme changed: the cached bitmap is stale. */
   invalidate() {
+    this.dropCache();
+  }
+
+  /** Frees the bitmaps now (their pixels, not at the next garbage collection). */
+  private dropCache() {
+    free(this.cache?.bmp);
+    free(this.job?.bmp);
+    free(this.spare ?? undefined);
     this.cache = null;
+    this.job = null;
+    this.spare = null;
   }
 
   setScene(scene: Scene) {
     this.scene = scene;
-    this.cache = null;
+    this.dropCache();
     this.grid.clear();
     for (let i = 0; i < scene.ids.length; i++) {
       const cx0 = Math.floor(scene.x[i] / CELL);
@@ -114,7 +140,12 @@ export class OverviewRenderer {
   }
 
   setDragOffset(ids: readonly string[] | null, dx = 0, dy = 0) {
-    if (!ids) this.cache = null; // the drag ended: positions are about to change
+    if (!ids) this.dropCache(); // the drag ended: positions are about to change
+    else if (this.job) {
+      // A background repaint must not pick up the drag's offsets.
+      free(this.job.bmp);
+      this.job = null;
+    }
     this.offset = ids ? { ids: new Set(ids.map((id) => this.scene?.index.get(id) ?? -1)), dx, dy } : null;
   }
 
@@ -177,9 +208,11 @@ export class OverviewRenderer {
    *
    * The scene is painted into an offscreen bitmap covering the view plus a margin; frames
    * during pan and zoom only copy (and scale) that bitmap, which costs the same at 50 or 5,000
-   * nodes. It is painted again when the view leaves it, when the zoom drifts too far from the
-   * bitmap's, and once the zoom settles (so it is sharp again). Selection, the box and a drag
-   * in progress are drawn live on top. */
+   * nodes. When the view nears the bitmap's edge, or the zoom drifts from the bitmap's, or the
+   * zoom settles (to be sharp again), the next bitmap is painted in slices between frames
+   * while the frames keep scaling the current one; only when there is nothing usable to show
+   * (first frame, the view left the bitmap, zoomed far past it) is the scene painted inside a
+   * frame. Selection, the box and a drag in progress are drawn live on top. */
   draw(tx: number, ty: number, zoom: number) {
     const t0 = performance.now();
     const c = this.canvas;
@@ -189,9 +222,9 @@ export class OverviewRenderer {
     if (c.width !== Math.round(cw * dpr) || c.height !== Math.round(ch * dpr)) {
       c.width = Math.round(cw * dpr);
       c.height = Math.round(ch * dpr);
-      this.cache = null;
+      this.dropCache();
     }
-    const ctx = c.getContext("2d");
+    const ctx = c.getContext("2d", CPU_SCREEN);
     if (!ctx) return;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, c.width, c.height);
@@ -203,9 +236,7 @@ export class OverviewRenderer {
       ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * tx, dpr * ty);
       this.lastDrawn = this.paint(ctx, view, zoom);
     } else {
-      let k = this.cache;
-      const ratio = k ? zoom / k.zoom : 0;
-      if (!k || ratio > 1.6 || ratio < 1 / 1.6 || !inside(k.rect, view)) k = this.renderCache(view, zoom, dpr);
+      const k = this.current(view, zoom, dpr);
       if (k) {
         const r = zoom / k.zoom;
         ctx.imageSmoothingEnabled = true;
@@ -213,60 +244,173 @@ export class OverviewRenderer {
         this.lastDrawn = k.drawn;
         clearTimeout(this.settle);
         if (k.zoom !== zoom) {
+          // Once the zoom rests, paint a sharp bitmap for it (in the background).
           this.settle = window.setTimeout(() => {
-            this.cache = null;
-            this.requestDraw();
+            const cur = this.cache;
+            const [vx, vy, vz] = this.lastView;
+            if (cur && cur.zoom !== vz) this.startJob({ x: vx, y: vy, w: cw / vz, h: ch / vz }, vz, dpr);
           }, 160);
         }
       }
       ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * tx, dpr * ty);
     }
+    this.lastView = [view.x, view.y, zoom];
     this.paintOverlays(ctx, view, zoom);
     this.lastDrawMs = performance.now() - t0;
   }
 
-  private renderCache(view: Rect, zoom: number, dpr: number) {
-    // Margin around the view, limited so the bitmap stays within 4096 device pixels a side.
+  private lastView: [number, number, number] = [0, 0, 1];
+
+  /** The bitmap to show for this view: the cached one while it is good enough (starting the
+   * next one in the background when it drifts), else one painted now. */
+  private current(view: Rect, zoom: number, dpr: number): Bitmap | null {
+    const k = this.cache;
+    if (!k) return this.finishNow(view, zoom, dpr);
+    const ratio = zoom / k.zoom;
+    const cover = coverage(k.rect, view);
+    // Unusable: too little of the view in the bitmap, or scaled up so far it is a blur.
+    if (cover < 0.75 || ratio > 3 || ratio < 1 / 3) return this.finishNow(view, zoom, dpr);
+    const drift = ratio > 1.25 || ratio < 1 / 1.25 || !inside(k.inner, view);
+    if (drift) {
+      const j = this.job;
+      // A job painting for a view this one has left is of no use: start over.
+      if (!j || j.zoom / zoom > 1.25 || zoom / j.zoom > 1.25 || !inside(j.rect, view)) this.startJob(view, zoom, dpr);
+    }
+    return k;
+  }
+
+  /** The bitmap for this view, painted inside this frame (the in-flight job if it fits). */
+  private finishNow(view: Rect, zoom: number, dpr: number): Bitmap | null {
+    let j = this.job;
+    if (!j || j.zoom / zoom > 1.25 || zoom / j.zoom > 1.25 || !inside(j.rect, view)) j = this.makeJob(view, zoom, dpr);
+    if (!j) return null;
+    this.syncRepaints++;
+    while (!j.steps.next().done);
+    this.swap(j);
+    return this.cache;
+  }
+
+  private startJob(view: Rect, zoom: number, dpr: number) {
+    const j = this.makeJob(view, zoom, dpr);
+    if (!j) return;
+    const run = () => {
+      if (this.job !== j) return; // replaced or dropped
+      // A slice of at most ~4 ms, then yield to the frames.
+      const end = performance.now() + 4;
+      let done = false;
+      do done = !!j.steps.next().done;
+      while (!done && performance.now() < end);
+      if (!done) return this.schedule(run);
+      this.swap(j);
+      this.requestDraw();
+    };
+    this.schedule(run);
+  }
+
+  /** A bitmap covering the view plus a margin of half a view each side (sized from the
+   * viewport: 2x its width and height in device pixels, within 4096 a side), with the
+   * generator that paints it slice by slice. */
+  private makeJob(view: Rect, zoom: number, dpr: number): Job | null {
     let m = 0.5;
     const maxSide = 4096;
     while (m > 0 && Math.max(view.w, view.h) * (1 + 2 * m) * zoom * dpr > maxSide) m -= 0.1;
     m = Math.max(0, m);
-    const rect = { x: view.x - view.w * m, y: view.y - view.h * m, w: view.w * (1 + 2 * m), h: view.h * (1 + 2 * m) };
+    const rect = grow(view, m);
+    // Half the margin used up: time to paint the next bitmap.
+    const inner = grow(view, m / 2);
     const bw = Math.min(maxSide, Math.ceil(rect.w * zoom * dpr));
     const bh = Math.min(maxSide, Math.ceil(rect.h * zoom * dpr));
-    const bmp = this.cache?.bmp ?? document.createElement("canvas");
+    // Reuse a bitmap (the abandoned job's, or the one the last swap retired): creating
+    // canvases per repaint costs allocation and, in WebKit's composited mode, GPU surfaces.
+    const bmp = this.job?.bmp ?? this.spare ?? this.newBitmap();
+    if (bmp === this.spare) this.spare = null;
+    this.job = null;
     if (bmp.width !== bw || bmp.height !== bh) {
       bmp.width = bw;
       bmp.height = bh;
     }
-    const ctx = bmp.getContext("2d");
+    const ctx = bmp.getContext("2d", CPU_BITMAP);
     if (!ctx) return null;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, bw, bh);
     ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, -rect.x * zoom * dpr, -rect.y * zoom * dpr);
-    const drawn = this.paint(ctx, rect, zoom);
-    this.cache = { bmp, zoom, rect, drawn };
-    return this.cache;
+    const job: Job = { bmp, zoom, rect, inner, drawn: 0, steps: this.paintSteps(ctx, rect, zoom, (n) => (job.drawn = n)) };
+    this.job = job;
+    return job;
+  }
+
+  /** The job's bitmap becomes the cache; the old one is kept for the next repaint while the
+   * view moves, and its pixels freed once it rests (at most two bitmaps, one at rest). */
+  private swap(j: Job) {
+    if (this.cache && this.cache.bmp !== j.bmp) {
+      free(this.spare ?? undefined);
+      this.spare = this.cache.bmp;
+    }
+    this.cache = { bmp: j.bmp, zoom: j.zoom, rect: j.rect, inner: j.inner, drawn: j.drawn };
+    if (this.job === j) this.job = null;
+    clearTimeout(this.spareTimer);
+    this.spareTimer = setTimeout(() => {
+      free(this.spare ?? undefined);
+      this.spare = null;
+    }, 2000);
+  }
+
+  private spare: HTMLCanvasElement | null = null;
+  private spareTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** `paint` in slices: yields every few hundred elements so a background repaint can stop
+   * when its time is up. */
+  private *paintSteps(ctx: CanvasRenderingContext2D, view: Rect, zoom: number, done: (drawn: number) => void): Generator<void, void, void> {
+    const s = this.scene;
+    if (!s) return;
+    const visible = this.query(view);
+    const slice = 600;
+    for (let from = 0; ; from += slice) {
+      const edgesLeft = this.paintEdges(ctx, view, zoom, visible, from, from + slice);
+      if (!edgesLeft) break;
+      yield;
+    }
+    for (let from = 0; from < visible.length; from += slice) {
+      this.paintNodes(ctx, zoom, visible.slice(from, from + slice));
+      yield;
+    }
+    this.paintLabels(ctx, zoom, visible);
+    done(visible.length);
   }
 
   /** Paints edges, nodes, problem outlines and ids inside `view` (flow coordinates) on a
    * context already transformed to flow coordinates. Returns how many nodes it drew. */
   private paint(ctx: CanvasRenderingContext2D, view: Rect, zoom: number): number {
-    const s = this.scene;
-    if (!s) return 0;
-    const th = this.theme();
+    if (!this.scene) return 0;
     const visible = this.query(view);
+    this.paintEdges(ctx, view, zoom, visible, 0, Infinity);
+    this.paintNodes(ctx, zoom, visible);
+    this.paintLabels(ctx, zoom, visible);
+    return visible.length;
+  }
+
+  private X(i: number) {
+    const off = this.offset;
+    return (this.scene as Scene).x[i] + (off && off.ids.has(i) ? off.dx : 0);
+  }
+
+  private Y(i: number) {
+    const off = this.offset;
+    return (this.scene as Scene).y[i] + (off && off.ids.has(i) ? off.dy : 0);
+  }
+
+  /** Edges with index in [from, to): plain and guarded paths, stroked in chunks (one huge
+   * self-crossing path is slow to rasterize in software). Drawn when an end is in view or the
+   * segment's box crosses it. Answers whether edges remain past `to`. */
+  private paintEdges(ctx: CanvasRenderingContext2D, view: Rect, zoom: number, visible: number[], from: number, to: number): boolean {
+    const s = this.scene;
+    if (!s) return false;
+    const th = this.theme();
     const vis = new Uint8Array(s.ids.length);
     for (const i of visible) vis[i] = 1;
-    const off = this.offset;
-    const X = (i: number) => s.x[i] + (off && off.ids.has(i) ? off.dx : 0);
-    const Y = (i: number) => s.y[i] + (off && off.ids.has(i) ? off.dy : 0);
-
-    // Edges: plain and guarded paths, stroked in chunks (one huge self-crossing path is slow
-    // to rasterize in software). Drawn when an end is in view or the segment's box crosses it.
-    const px = 1 / zoom;
     const vx1 = view.x + view.w;
     const vy1 = view.y + view.h;
+    const end = Math.min(to, s.edgeFrom.length);
     // One device pixel: a hairline, which software rasterizers draw far faster than a stroke.
     const dpr = ctx.getTransform().a / zoom;
     ctx.lineWidth = 1 / (zoom * (dpr || 1));
@@ -274,15 +418,15 @@ export class OverviewRenderer {
       ctx.strokeStyle = guarded ? th.guarded : th.edge;
       let n = 0;
       ctx.beginPath();
-      for (let k = 0; k < s.edgeFrom.length; k++) {
+      for (let k = from; k < end; k++) {
         if (s.guarded[k] !== guarded) continue;
         const a = s.edgeFrom[k];
         const b = s.edgeTo[k];
         if (a < 0 || b < 0) continue;
-        const ax = X(a) + s.w[a];
-        const ay = Y(a) + s.h[a] / 2;
-        const bx = X(b);
-        const by = Y(b) + s.h[b] / 2;
+        const ax = this.X(a) + s.w[a];
+        const ay = this.Y(a) + s.h[a] / 2;
+        const bx = this.X(b);
+        const by = this.Y(b) + s.h[b] / 2;
         if (!vis[a] && !vis[b] && (Math.max(ax, bx) < view.x || Math.min(ax, bx) > vx1 || Math.max(ay, by) < view.y || Math.min(ay, by) > vy1)) continue;
         ctx.moveTo(ax, ay);
         ctx.lineTo(bx, by);
@@ -293,11 +437,21 @@ export class OverviewRenderer {
       }
       ctx.stroke();
     }
+    return end < s.edgeFrom.length;
+  }
 
-    // Node bodies by colour bucket (few fill calls); when big enough, a card with a colour bar.
+  /** Node bodies by colour bucket (few fill calls); when big enough, a card with a colour
+   * bar; then the problem outlines. */
+  private paintNodes(ctx: CanvasRenderingContext2D, zoom: number, nodes: number[]) {
+    const s = this.scene;
+    if (!s) return;
+    const th = this.theme();
+    const px = 1 / zoom;
+    const X = (i: number) => this.X(i);
+    const Y = (i: number) => this.Y(i);
     const buckets = new Map<string, number[]>();
     const terminals: number[] = [];
-    for (const i of visible) {
+    for (const i of nodes) {
       if (s.color[i] === "terminal") {
         terminals.push(i);
         continue;
@@ -322,26 +476,28 @@ export class OverviewRenderer {
       ctx.fillStyle = color;
       ctx.fill();
     }
-    ctx.beginPath();
-    for (const i of terminals) {
-      const r = s.w[i] / 2;
-      ctx.moveTo(X(i) + 2 * r, Y(i) + r);
-      ctx.arc(X(i) + r, Y(i) + r, r, 0, Math.PI * 2);
+    if (terminals.length) {
+      ctx.beginPath();
+      for (const i of terminals) {
+        const r = s.w[i] / 2;
+        ctx.moveTo(X(i) + 2 * r, Y(i) + r);
+        ctx.arc(X(i) + r, Y(i) + r, r, 0, Math.PI * 2);
+      }
+      ctx.fillStyle = th.terminal;
+      ctx.fill();
     }
-    ctx.fillStyle = th.terminal;
-    ctx.fill();
+    this.outline(ctx, nodes, (i) => s.problem[i] === 1, th.warning, 2 * px);
+    this.outline(ctx, nodes, (i) => s.problem[i] === 2, th.error, 2.5 * px);
+  }
 
-    this.outline(ctx, visible, (i) => s.problem[i] === 1, th.warning, 2 * px);
-    this.outline(ctx, visible, (i) => s.problem[i] === 2, th.error, 2.5 * px);
-
-    // Ids, only when they would be legible and few enough to stay cheap.
-    if (zoom >= 0.3 && visible.length <= 600) {
-      ctx.fillStyle = th.text;
-      ctx.font = "600 15px system-ui, sans-serif";
-      ctx.textBaseline = "middle";
-      for (const i of visible) if (s.color[i] !== "terminal") ctx.fillText(s.ids[i], X(i) + 18, Y(i) + s.h[i] / 2, s.w[i] - 24);
-    }
-    return visible.length;
+  /** Ids, only when they would be legible and few enough to stay cheap. */
+  private paintLabels(ctx: CanvasRenderingContext2D, zoom: number, visible: number[]) {
+    const s = this.scene;
+    if (!s || zoom < 0.3 || visible.length > 600) return;
+    ctx.fillStyle = this.theme().text;
+    ctx.font = "600 15px system-ui, sans-serif";
+    ctx.textBaseline = "middle";
+    for (const i of visible) if (s.color[i] !== "terminal") ctx.fillText(s.ids[i], this.X(i) + 18, this.Y(i) + s.h[i] / 2, s.w[i] - 24);
   }
 
   private outline(ctx: CanvasRenderingContext2D, among: Iterable<number>, pred: (i: number) => boolean, color: string, width: number) {
@@ -383,6 +539,41 @@ export class OverviewRenderer {
       ctx.stroke();
     }
   }
+}
+
+/** A painted bitmap: `rect` (flow coordinates) at `zoom`; `inner`, the views it serves
+ * without asking for the next one. */
+type Bitmap = { bmp: HTMLCanvasElement; zoom: number; rect: Rect; inner: Rect; drawn: number };
+type Job = Bitmap & { steps: Generator<void, void, void> };
+
+/** Runs `fn` as a task soon (not clamped like nested timeouts), between frames. */
+function postTask(fn: () => void) {
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => {
+    ch.port1.close();
+    fn();
+  };
+  ch.port2.postMessage(0);
+}
+
+/** Releases a canvas's pixels now instead of at the next garbage collection. */
+function free(c: HTMLCanvasElement | undefined) {
+  if (c) {
+    c.width = 0;
+    c.height = 0;
+  }
+}
+
+/** `r` with `f` of its size added on each side. */
+function grow(r: Rect, f: number): Rect {
+  return { x: r.x - r.w * f, y: r.y - r.h * f, w: r.w * (1 + 2 * f), h: r.h * (1 + 2 * f) };
+}
+
+/** The fraction of `r`'s area inside `outer`. */
+export function coverage(outer: Rect, r: Rect): number {
+  const w = Math.max(0, Math.min(outer.x + outer.w, r.x + r.w) - Math.max(outer.x, r.x));
+  const h = Math.max(0, Math.min(outer.y + outer.h, r.y + r.h) - Math.max(outer.y, r.y));
+  return r.w > 0 && r.h > 0 ? (w * h) / (r.w * r.h) : 0;
 }
 
 function inside(outer: Rect, r: Rect) {

@@ -11,29 +11,45 @@ export function stats(samples: number[]): FrameStats {
 
 export class FrameSampler {
   private samples: number[] = [];
+  private busy: number[] = [];
   private last = 0;
   private raf = 0;
+  private chan: MessageChannel | null = null;
+  private frameT = 0;
   running = false;
 
   start() {
     this.samples = [];
+    this.busy = [];
     this.running = true;
     this.last = performance.now();
+    // The frame's own cost on the main thread: from the frame's rAF time to the first task
+    // after that rendering update (rAF callbacks, our drawing, style, layout, paint/flush).
+    // A message posted in the rAF callback runs only once the update has finished.
+    if (!this.chan && typeof MessageChannel !== "undefined") {
+      this.chan = new MessageChannel();
+      this.chan.port1.onmessage = () => {
+        if (this.running) this.busy.push(performance.now() - this.frameT);
+      };
+    }
     const tick = (t: number) => {
       if (!this.running) return;
       this.samples.push(t - this.last);
       this.last = t;
+      this.frameT = t;
+      this.chan?.port2.postMessage(0);
       this.raf = requestAnimationFrame(tick);
     };
     this.raf = requestAnimationFrame(tick);
   }
 
-  stop(): FrameStats & { samples: number[] } {
+  stop(): FrameStats & { samples: number[]; busy: FrameStats & { samples: number[] } } {
     this.running = false;
     cancelAnimationFrame(this.raf);
     // The first interval includes whatever ran before sampling started.
     const s = this.samples.slice(1);
-    return { ...stats(s), samples: s };
+    const b = this.busy.slice(1);
+    return { ...stats(s), samples: s, busy: { ...stats(b), samples: b } };
   }
 }
 
@@ -55,6 +71,8 @@ export type PerfApi = {
   firstDrawnAt(): number | null;
   /** Client coordinates of a spot of the pane with no node under it (to start a pan), or null. */
   emptyPoint?(): { x: number; y: number } | null;
+  /** Durations (ms) of the overview canvas draws since the last call with `reset`. */
+  drawLog?(reset?: boolean): number[];
 };
 
 declare global {
