@@ -23,6 +23,7 @@ const machine = readJson(join(outDir, "machine.json")) ?? {};
 const criterionDir = join(dirname(outDir), "criterion");
 const app = readLines(join(outDir, "app.jsonl"));
 const noComp = readLines(join(outDir, "app-nocompositing.jsonl"));
+const withComp = readLines(join(outDir, "app-compositing.jsonl"));
 const binary = readJson(join(outDir, "binary.json"));
 
 const fmtMs = (ms) => (ms == null ? "n/a" : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
@@ -52,7 +53,7 @@ push(
   `Measured ${machine.date ?? "?"} on: ${machine.nproc ?? "?"} cores (${machine.cpu ?? "?"}), ${machine.memory ?? "?"} memory, ` +
     `WebKitGTK ${machine.webkitgtk ?? "?"} (software painting under Xvfb), kernel ${machine.kernel ?? "?"}, ${machine.rustc ?? "?"}.`,
   "",
-  "Reproduce: `npm run bench` (= `bash scripts/bench.sh`; about 15 minutes). The machine is shared: the load average",
+  "Reproduce: `npm run bench` (= `bash scripts/bench.sh`; about 25 minutes). The machine is shared: the load average",
   "is printed with every figure; the ratios to the plain React Flow baseline, measured in the same run and the same",
   "webview, are the figures that hold on a loaded machine.",
   "",
@@ -91,72 +92,156 @@ push(
 );
 
 // ---- app -----------------------------------------------------------------------------------
-const canvas = app.filter((r) => r.kind === "canvas");
+const canvasAll = app.filter((r) => r.kind === "canvas");
+const canvas = canvasAll.filter((r) => r.trellis); // sizes with interaction figures
+const emptyRun = canvasAll.find((r) => r.nodes === 0);
 const startup = app.filter((r) => r.kind === "startup");
+const n = (x) => x.toLocaleString("en");
+const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
+const spread = (s) => (s ? `${fmtMs(s.median)} ms (${fmtMs(s.min)}–${fmtMs(s.max)}, ${s.frames} runs)` : "n/a");
+const frames = (s) => `${fmtMs(s.median)} / ${fmtMs(s.p95)} / ${fmtMs(s.max)}`;
 push(
   "### The app (release build, WebKitGTK under Xvfb, WebDriver harness)",
   "",
-  "Command: `TRELLIS_BENCH_SIZES=1000,3000,5000 cargo test --release -p trellis-app --features e2e --test perf -- --test-threads=1`",
-  "(`src-tauri/tests/perf/main.rs`). Per size a fresh app: Ctrl+O (dialog answered by the test bypass) to the new",
-  "document's first drawn frame (the UI's `firstDrawnAt`: two frames after the fitted view's drawing was scheduled);",
-  "fit view; a real pointer drag of the pane (60 moves, 16 ms apart) then 40 wheel steps (20 in, 20 out), frame",
-  "intervals from requestAnimationFrame; click node `n3`, Delete, until the UI's document lost it + 2 frames; Ctrl+Z",
-  "likewise; then `baseline.html` (plain React Flow 12 with its defaults, same size, same",
-  "grid) in the same webview, same drag and wheel steps. Frame figures: median / p95 / max in ms over all frames of",
-  "the drag and the zoom.",
+  "Command: `TRELLIS_BENCH_SIZES=1000,3000,5000 TRELLIS_BENCH_OUT=<file> cargo test --release -p trellis-app --features e2e --test perf -- --test-threads=1`",
+  "(`src-tauri/tests/perf/`). Per size a fresh app (an empty document first, for the memory floor): Ctrl+O (dialog answered",
+  "by the test bypass) to the new document's first drawn frame (the UI's `firstDrawnAt`: two frames after the fitted",
+  "view's drawing was scheduled); memory per process; fit view; a real pointer drag of the pane (60 moves of (-6, -3) px,",
+  "16 ms apart, from a point where the pane itself is hit and no node of the grid lies) then 40 wheel steps (20 in, 20",
+  "out), frame intervals from requestAnimationFrame; the test fails unless the viewport followed the drag and the wheel.",
+  "Then edit to screen, then `baseline.html` (plain React Flow 12 with its defaults, same size, same grid) in the same",
+  "webview with the same drag and wheel steps. Frame figures: median / p95 / max in ms over every frame of the drag and",
+  "the zoom (the per-frame distribution is the spread).",
   "",
-  "| nodes | load (before → after) | open → all drawn | Trellis frames med / p95 / max (mode) | baseline med / p95 / max | ratio p95 (median) | delete → drawn | undo → drawn | memory RSS (PSS) |",
-  "|---|---|---|---|---|---|---|---|---|",
+  "| nodes | load (before → after) | open → drawn | Trellis frames med / p95 / max (mode) | baseline med / p95 / max | ratio p95 (median) |",
+  "|---|---|---|---|---|---|",
 );
 for (const r of canvas) {
-  const t = r.trellis.all;
-  const b = r.baseline.all;
   push(
-    `| ${r.nodes.toLocaleString("en")} | ${r.load_before} → ${r.load_after} | ${fmtMs(r.open.ms)} ms (${r.open.mode}) | ` +
-      `${fmtMs(t.median)} / ${fmtMs(t.p95)} / ${fmtMs(t.max)} (${r.trellis.mode_after}) | ${fmtMs(b.median)} / ${fmtMs(b.p95)} / ${fmtMs(b.max)} | ` +
-      `${r.ratio_p95}x (${r.ratio_median}x) | ${fmtMs(r.edit.delete_ms)} ms | ${fmtMs(r.edit.undo_ms)} ms | ${r.memory.rss_mb.toFixed(0)} MB (${r.memory.pss_mb.toFixed(0)} MB) |`,
+    `| ${n(r.nodes)} | ${r.load_before} → ${r.load_after} | ${fmtMs(r.open.ms)} ms (${r.open.mode}) | ` +
+      `${frames(r.trellis.all)} (${r.trellis.mode_after}) | ${frames(r.baseline.all)} | ${r.ratio_p95}x (${r.ratio_median}x) |`,
   );
 }
-push("", "Pan and zoom separately (Trellis / baseline, p95 in ms):", "", "| nodes | pan | zoom |", "|---|---|---|");
+push("", "Pan and zoom separately (Trellis / baseline, median / p95 in ms; how far the viewport moved for the 402 px drag):", "");
+push("| nodes | pan | zoom | viewport moved (Trellis / baseline) |", "|---|---|---|---|");
 for (const r of canvas) {
+  const mv = (x) => (x.pan_moved_px ? `(${x.pan_moved_px.join(", ")}) px` : "?");
   push(
-    `| ${r.nodes.toLocaleString("en")} | ${fmtMs(r.trellis.pan.p95)} / ${fmtMs(r.baseline.pan.p95)} | ${fmtMs(r.trellis.zoom.p95)} / ${fmtMs(r.baseline.zoom.p95)} |`,
+    `| ${n(r.nodes)} | ${fmtMs(r.trellis.pan.median)} / ${fmtMs(r.trellis.pan.p95)} vs ${fmtMs(r.baseline.pan.median)} / ${fmtMs(r.baseline.pan.p95)} | ` +
+      `${fmtMs(r.trellis.zoom.median)} / ${fmtMs(r.trellis.zoom.p95)} vs ${fmtMs(r.baseline.zoom.median)} / ${fmtMs(r.baseline.zoom.p95)} | ${mv(r.trellis)} / ${mv(r.baseline)} |`,
   );
 }
-if (noComp.length) {
-  push("", "Without accelerated compositing (`WEBKIT_DISABLE_COMPOSITING_MODE=1`), same script:", "");
-  push("| nodes | load | open | Trellis med / p95 | baseline med / p95 | ratio p95 | memory RSS |", "|---|---|---|---|---|---|---|");
-  for (const r of noComp.filter((x) => x.kind === "canvas")) {
-    push(
-      `| ${r.nodes.toLocaleString("en")} | ${r.load_before} | ${fmtMs(r.open.ms)} ms | ${fmtMs(r.trellis.all.median)} / ${fmtMs(r.trellis.all.p95)} | ` +
-        `${fmtMs(r.baseline.all.median)} / ${fmtMs(r.baseline.all.p95)} | ${r.ratio_p95}x | ${r.memory.rss_mb.toFixed(0)} MB |`,
-    );
-  }
-}
-const mem5k = canvas.find((r) => r.nodes === 5000)?.memory;
-if (mem5k) {
-  push("", "Memory with 5,000 nodes open, per process (VmRSS; shared pages count in each, PSS splits them):", "");
-  push("| process | RSS | PSS |", "|---|---|---|");
-  for (const p of mem5k.processes) push(`| ${p.name} (${p.pid}) | ${(p.rss_kb / 1024).toFixed(0)} MB | ${(p.pss_kb / 1024).toFixed(0)} MB |`);
-}
-const runs = startup.flatMap((s) => s.runs_ms);
+
 push(
   "",
-  `Start of the app process (from /proc, 10 ms ticks) to its first drawn frame (\`performance.timeOrigin + firstDrawnAt()\`), no document: ` +
-    (runs.length ? `${runs.map((x) => fmtMs(x)).join(", ")} ms, median ${fmtMs(med(runs))} ms (load ${startup.map((s) => s.load).join("; ")}).` : "not run."),
+  "Edit to screen, whole graph in view (the overview drawing): node `n3` clicked where it is drawn (a real pointer click;",
+  "the inspector must show it), Delete, until the UI's document has one node less + 2 animation frames (checked against",
+  "Rust's document: `n3` is gone); Ctrl+Z likewise; the llm node `n0`'s `max_tokens` typed in the inspector, from Enter to",
+  "2 frames after the inspector's raw JSON shows the new value (Rust answered: apply, full revalidation, the view sent",
+  "back, applied and drawn). Median (min–max, runs):",
+  "",
+  "| nodes | delete → drawn | undo → drawn | config field → drawn |",
+  "|---|---|---|---|",
+);
+for (const r of canvas) push(`| ${n(r.nodes)} | ${spread(r.edit.delete)} | ${spread(r.edit.undo)} | ${spread(r.edit.config_field)} |`);
+
+const variantRows = (rows, label) => {
+  if (!rows.length) return;
+  push("", label, "");
+  push(
+    "| nodes | load | open | Trellis med / p95 / max | baseline med / p95 / max | ratio p95 | edit delete / undo / config (median) | memory PSS after open / after use |",
+    "|---|---|---|---|---|---|---|---|",
+  );
+  for (const r of rows.filter((x) => x.kind === "canvas")) {
+    if (!r.trellis) {
+      push(`| empty | ${r.load_before} | ${fmtMs(r.open.ms)} ms | — | — | — | — | ${r.memory.pss_mb.toFixed(0)} MB / — |`);
+      continue;
+    }
+    push(
+      `| ${n(r.nodes)} | ${r.load_before} | ${fmtMs(r.open.ms)} ms | ${frames(r.trellis.all)} | ${frames(r.baseline.all)} | ${r.ratio_p95}x | ` +
+        `${fmtMs(r.edit.delete.median)} / ${fmtMs(r.edit.undo.median)} / ${fmtMs(r.edit.config_field.median)} ms | ` +
+        `${r.memory.pss_mb.toFixed(0)} / ${r.memory_after_use.pss_mb.toFixed(0)} MB |`,
+    );
+  }
+};
+variantRows(
+  noComp,
+  "With `WEBKIT_DISABLE_COMPOSITING_MODE=1` set outside (the app sets the same itself when the machine has no GPU render node, `src-tauri/src/webkit_env.rs`, so this row should match the 5,000 row above):",
+);
+variantRows(
+  withComp,
+  "With WebKit's accelerated compositing kept on (`WEBKIT_DISABLE_COMPOSITING_MODE=0`: WebKit's default, what the app did before), same script:",
+);
+
+// Memory.
+push(
+  "",
+  "#### Memory",
+  "",
+  "Per process from `/proc/<pid>/smaps_rollup`: PSS splits shared pages between the processes that map them, so the",
+  "PSS column adds up to what the app costs; VmRSS counts shared libraries once per process. Taken 2 s after the open",
+  "(\"open\") and again after the pan, zoom and edits (\"after use\": the drawing's bitmap caches exist then).",
+  "",
+  "| document | load | PSS open (app + WebKit) | PSS after use | RSS sum open | trellis-app PSS | WebKitWebProcess PSS | WebKitNetworkProcess PSS |",
+  "|---|---|---|---|---|---|---|---|",
+);
+const procPss = (m, name) => {
+  const p = m?.processes.find((x) => x.name.startsWith(name));
+  return p ? mb(p.pss_kb) : "—";
+};
+for (const r of canvasAll) {
+  push(
+    `| ${r.nodes === 0 ? "empty" : `${n(r.nodes)} nodes`} | ${r.load_before} | ${r.memory.pss_mb.toFixed(0)} MB | ${r.memory_after_use ? `${r.memory_after_use.pss_mb.toFixed(0)} MB` : "—"} | ` +
+      `${r.memory.rss_mb.toFixed(0)} MB | ${procPss(r.memory, "trellis-app")} | ${procPss(r.memory, "WebKitWebProces")} | ${procPss(r.memory, "WebKitNetworkPr")} |`,
+  );
+}
+const breakdownOf = (r, label, which) => {
+  const m = which === "use" ? r?.memory_after_use : r?.memory;
+  if (!m) return;
+  push("", `Where it goes, ${label} (biggest groups of mappings from \`/proc/<pid>/smaps\`, PSS / RSS):`, "");
+  push("| process | PSS (anon / file / shmem) | peak RSS | biggest groups |", "|---|---|---|---|");
+  for (const p of m.processes) {
+    const groups = (p.breakdown ?? []).slice(0, 5).map((g) => `${g.group} ${mb(g.pss_kb)} / ${mb(g.rss_kb)}`).join("; ");
+    push(`| ${p.name} | ${mb(p.pss_kb)} (${mb(p.pss_anon_kb ?? 0)} / ${mb(p.pss_file_kb ?? 0)} / ${mb(p.pss_shmem_kb ?? 0)}) | ${mb(p.peak_rss_kb ?? 0)} | ${groups} |`);
+  }
+};
+breakdownOf(emptyRun, "empty document", "open");
+const run5k = canvasAll.find((r) => r.nodes === 5000);
+breakdownOf(run5k, "5,000 nodes after use", "use");
+
+// Scale.
+const scale = canvasAll.filter((r) => r.nodes >= 20000);
+const scaleFail = readLines(join(outDir, "app-scale.status"));
+if (scale.length || scaleFail.length) {
+  push("", "#### Scale (open and memory only)", "");
+  for (const r of scale) {
+    push(
+      `${n(r.nodes)} nodes: Ctrl+O to the first drawn frame ${fmtMs(r.open.ms)} ms (wall, with the WebDriver round trips: ${fmtMs(r.open_wall_ms)} ms), ` +
+        `mode ${r.open.mode}; memory PSS ${r.memory.pss_mb.toFixed(0)} MB (trellis-app ${procPss(r.memory, "trellis-app")}, WebKitWebProcess ${procPss(r.memory, "WebKitWebProces")}); load ${r.load_before}.`,
+    );
+  }
+  for (const s of scaleFail) push(`${n(s.nodes)} nodes: not measured: ${s.reason}`);
+}
+
+const runs = startup.flatMap((s) => s.runs_ms);
+const sorted = [...runs].sort((a, b) => a - b);
+push(
+  "",
+  `Cold start: start of the app process (from /proc, 10 ms ticks) to its first drawn frame (\`performance.timeOrigin + firstDrawnAt()\`), no document: ` +
+    (runs.length
+      ? `${runs.map((x) => fmtMs(x)).join(", ")} ms; median ${fmtMs(med(runs))} ms (${fmtMs(sorted[0])}–${fmtMs(sorted[sorted.length - 1])}) (load ${startup.map((s) => s.load).join("; ")}).`
+      : "not run."),
 );
 if (binary) {
   push(
     "",
-    `Release binary (\`cargo build --release -p trellis-app --features e2e\`, the UI embedded): ${(binary.bytes / 1048576).toFixed(1)} MiB, ` +
-      `${(binary.stripped_bytes / 1048576).toFixed(1)} MiB stripped.`,
+    `Release binary (\`cargo build --release -p trellis-app --features e2e\`, the UI embedded): ${(binary.bytes / 1048576).toFixed(1)} MiB ` +
+      `(${n(binary.bytes)} bytes; \`strip\` again: ${(binary.stripped_bytes / 1048576).toFixed(1)} MiB).`,
   );
 }
 
 // ---- targets -------------------------------------------------------------------------------
 const at = (n) => canvas.filter((r) => r.nodes === n);
-const worst = (rs, f) => (rs.length ? Math.max(...rs.map(f)) : null);
-const best = (rs, f) => (rs.length ? Math.min(...rs.map(f)) : null);
 const targets = [
   ["open 5,000 nodes", "≤ 2,000 ms", med(at(5000).map((r) => r.open.ms)), (v) => v <= 2000, "ms"],
   ["pan/zoom p95 at 5,000 nodes", "≤ 33 ms", med(at(5000).map((r) => r.trellis.all.p95)), (v) => v <= 33, "ms"],
@@ -164,12 +249,12 @@ const targets = [
   ["p95 at 3,000 nodes vs plain React Flow", "≥ 5x better", med(at(3000).map((r) => r.ratio_p95)), (v) => v >= 5, "x"],
   ["edit on 10,000 nodes (set_config_field + revalidation)", "≤ 50 ms", crit("edit/set_config_field_10000")?.median, (v) => v <= 50, "ms"],
   ["save 10,000 nodes", "≤ 100 ms", crit("save/10000")?.median, (v) => v <= 100, "ms"],
-  ["memory with 5,000 nodes (RSS, app + WebKit processes)", "≤ 400 MB", med(at(5000).map((r) => r.memory.rss_mb)), (v) => v <= 400, "MB"],
+  ["memory with 5,000 nodes open (PSS, app + WebKit processes)", "≤ 400 MB", med(at(5000).map((r) => r.memory.pss_mb)), (v) => v <= 400, "MB"],
+  ["the same after pan, zoom and edits (PSS)", "≤ 400 MB", med(at(5000).map((r) => r.memory_after_use.pss_mb)), (v) => v <= 400, "MB"],
+  ["the same as a sum of VmRSS (shared libraries counted per process)", "≤ 400 MB", med(at(5000).map((r) => r.memory.rss_mb)), (v) => v <= 400, "MB"],
   ["cold start to first drawn frame", "≤ 1,500 ms", med(runs), (v) => v <= 1500, "ms"],
   ["release binary", "≤ 15 MB", binary ? binary.bytes / 1048576 : null, (v) => v <= 15, "MiB"],
 ];
-void worst;
-void best;
 push("", "### Targets (issue 8)", "", "| target | limit | measured (median of runs) | |", "|---|---|---|---|");
 for (const [name, limit, v, ok, unit] of targets) {
   const shown = v == null ? "not measured" : `${unit === "x" ? v : fmtMs(v)} ${unit}`;

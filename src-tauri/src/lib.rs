@@ -11,6 +11,7 @@ pub mod state;
 pub mod transfer;
 pub mod ui_sync;
 pub mod view;
+mod webview_tuning;
 
 use std::path::PathBuf;
 
@@ -76,7 +77,8 @@ pub fn run() {
             // `list_documents` already sees them.
             let config = app.config().app.windows.iter().find(|w| w.label == ui_sync::MAIN_WINDOW).cloned();
             if let Some(config) = config {
-                WebviewWindowBuilder::from_config(&handle, &config)?.build()?;
+                let window = WebviewWindowBuilder::from_config(&handle, &config)?.build()?;
+                webview_tuning::apply(&window);
             }
             {
                 let st = handle.state::<AppState>();

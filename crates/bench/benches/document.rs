@@ -14,6 +14,10 @@ use trellis_bench::{app_registries, clock, compile_registry, write_document};
 use trellis_doc::{save, DocId, Edit, Position, RealFs, Session};
 use trellis_spec::{from_spec, parse_spec, validate};
 
+// What ships (the app and the CLI) runs on mimalloc; measure with the same allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const SIZES: [usize; 3] = [1_000, 10_000, 100_000];
 
 fn tune(group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>, nodes: usize) {

@@ -19,6 +19,7 @@ pub mod fs;
 mod history;
 pub mod journal;
 pub mod layout;
+mod layout_read;
 pub mod save;
 pub mod session;
 pub mod watch;

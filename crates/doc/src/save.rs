@@ -1,8 +1,10 @@
 //! The save pipeline (DESIGN.md "The save pipeline"), all five steps:
 //!
 //! 1. the format's writer serializes the document;
-//! 2. the text is parsed back, revalidated and serialized again: both texts (and models) must
-//!    be equal, otherwise it is a bug and the save is refused rather than written;
+//! 2. the text is parsed back and must give the identical model (key order and number text
+//!    included, which also means it would be written to the same text again), otherwise it is a
+//!    bug and the save is refused rather than written; the identical model's validation is the
+//!    session's own (see `prepare`);
 //! 3. validation errors (and constructs the format cannot hold) refuse the save, with the
 //!    diagnostics; the file is untouched (the work lives on in the recovery journal);
 //! 4. the file on disk must still match the fingerprint taken when it was read or last written,
@@ -13,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use trellis_spec::diagnostic::has_errors;
-use trellis_spec::{read, validate, writer, Diagnostic};
+use trellis_spec::{read, writer, Diagnostic};
 use ts_rs::TS;
 
 use crate::fs::{atomic_write, FileSystem};
@@ -88,7 +90,8 @@ pub fn prepare(session: &Session) -> Result<String, SaveRefused> {
             return Ok(text);
         }
     };
-    let text = writer::to_canonical_string(spec);
+    // About the length of the text last read or written: no regrowing of a 5 MB buffer.
+    let text = writer::to_canonical_string_sized(spec, session.source.as_deref().map_or(0, str::len));
     let parsed = read::parse_spec(&text);
     let Some(back) = parsed.spec else {
         let mut diagnostics = vec![Diagnostic::error(
@@ -98,16 +101,22 @@ pub fn prepare(session: &Session) -> Result<String, SaveRefused> {
         diagnostics.extend(parsed.diagnostics);
         return Err(SaveRefused { diagnostics, conflict: false });
     };
-    let again = writer::to_canonical_string(&back);
-    if again != text || back != *spec {
+    // The text must read back to this very document, key order and number text included.
+    // `identical` is stricter than `==` (which compares maps as sets), and an identical model
+    // is written to the same text by the (deterministic) writer, so this one check also proves
+    // that writing the read-back document again gives `text`: no second serialization needed.
+    if !back.identical(spec) {
         return Err(SaveRefused::one(Diagnostic::error(
             codes::ROUNDTRIP_MISMATCH,
             "the document did not survive being read back and written again (a bug in Trellis); nothing was saved",
         )));
     }
-    let registry = &session.registries().registry;
+    // The read-back document is identical to the session's, and validation is a function of the
+    // document and the registry alone, so validating it would give exactly the session's
+    // current findings (every edit and every registry change revalidates the session): those
+    // are reused rather than computed a second time.
     let mut errors: Vec<Diagnostic> = parsed.diagnostics.into_iter().filter(Diagnostic::is_error).collect();
-    errors.extend(validate::validate(&back, Some(registry)).into_iter().filter(Diagnostic::is_error));
+    errors.extend(session.validation().iter().filter(|d| d.is_error()).cloned());
     if has_errors(&errors) {
         return Err(has_errors_refusal(errors));
     }
@@ -230,7 +239,8 @@ fn write_to(
         }
     };
     session.mark_saved(path.to_path_buf(), fingerprint.clone());
-    session.source = Some(text.clone());
+    let bytes = text.len() as u64;
+    session.source = Some(text);
 
     // The layout sidecar, the same way; its failure does not undo the save. A Weaveflow
     // document keeps its positions in `metadata.web.positions`: no sidecar.
@@ -242,7 +252,7 @@ fn write_to(
     Ok(SaveOutcome {
         path: path.display().to_string(),
         target: target.display().to_string(),
-        bytes: text.len() as u64,
+        bytes,
         recreated,
         layout_path: layout_path.map(|p: PathBuf| p.display().to_string()),
         fingerprint,

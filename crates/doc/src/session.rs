@@ -232,6 +232,15 @@ pub struct Session {
 impl Session {
     /// A session on an in-memory document (New).
     pub fn new(id: DocId, document: Document, registries: Registries, clock: Arc<dyn Clock>) -> Session {
+        let mut s = Session::unvalidated(id, document, registries, clock);
+        s.revalidate();
+        s
+    }
+
+    /// A session before its first validation: the callers validate once, when everything the
+    /// diagnostics depend on (the reading findings too) is in place. Validating a 100,000-node
+    /// document takes most of a second, so it must not run twice on open.
+    fn unvalidated(id: DocId, document: Document, registries: Registries, clock: Arc<dyn Clock>) -> Session {
         let mut s = Session {
             id,
             path: None,
@@ -258,7 +267,6 @@ impl Session {
         if let Document::Weaveflow(d) = &s.document {
             (s.layout, s.layout_missing) = crate::formats::weaveflow::layout_of(d);
         }
-        s.revalidate();
         s
     }
 
@@ -271,7 +279,7 @@ impl Session {
         clock: Arc<dyn Clock>,
     ) -> Result<Session, Vec<Diagnostic>> {
         let (document, read_diagnostics) = parse_document(file_name, text)?;
-        let mut s = Session::new(id, document, registries, clock);
+        let mut s = Session::unvalidated(id, document, registries, clock);
         s.source = Some(text.to_owned());
         s.read_diagnostics = read_diagnostics;
         s.revalidate();
@@ -437,6 +445,16 @@ impl Session {
         self.registries = registries;
         self.revalidate();
         &self.diagnostics
+    }
+
+    /// The validator's findings on the document as it is now: [`Session::diagnostics`] without
+    /// the reading findings. Every change of the document or of the registries revalidates, so
+    /// this is always `validate(document, registry)` of the current state (the save pipeline
+    /// relies on that to not validate the same model twice).
+    pub(crate) fn validation(&self) -> &[Diagnostic] {
+        // `revalidate` puts the reading findings first; nothing else writes `diagnostics`.
+        let n = self.read_diagnostics.len().min(self.diagnostics.len());
+        &self.diagnostics[n..]
     }
 
     /// Runs the one validator again.
@@ -628,9 +646,13 @@ impl Session {
         self.forced_dirty = false;
         self.conflict = None;
         self.layout_missing = false;
+        // The reading findings go (the file now holds what the writer wrote); the validator's
+        // stay as they are: neither the document nor the registries changed, so validating
+        // again would give the same list.
+        let n = self.read_diagnostics.len().min(self.diagnostics.len());
+        self.diagnostics.drain(..n);
         self.read_diagnostics.clear();
         self.notices.retain(|n| n.code != codes::FILE_DELETED && n.code != codes::FILE_MOVED);
-        self.revalidate();
     }
 
     /// Makes the document dirty with a notice (the file was deleted or moved).

@@ -9,6 +9,10 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use trellis_spec::generate::generate_text;
 use trellis_spec::pipeline::{generated_registry, round_trip};
 
+// What ships (the app and the CLI) runs on mimalloc; measure with the same allocator.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn pipeline(c: &mut Criterion) {
     let registry = generated_registry();
     let mut group = c.benchmark_group("pipeline");

@@ -55,7 +55,8 @@ pub fn analyze(spec: &GraphSpec) -> Vec<Diagnostic> {
                     .on_edge(i, &e.from, &e.to),
                 );
             }
-            let base = pointer(["edges", &i.to_string(), "when"]);
+            // The pointer is built only for a problem found (almost never).
+            let base = || pointer(["edges", &i.to_string(), "when"]);
             for (k, v) in p.0.iter().filter(|(_, v)| may_hold_numbers(v)) {
                 numbers(v, &mut vec![Cow::Borrowed(k.as_str())], &base, &mut out, &|d| {
                     d.on_edge(i, &e.from, &e.to)
@@ -64,7 +65,7 @@ pub fn analyze(spec: &GraphSpec) -> Vec<Diagnostic> {
         }
     }
     for (i, n) in spec.nodes.iter().enumerate() {
-        let base = pointer(["nodes", &i.to_string(), "config"]);
+        let base = || pointer(["nodes", &i.to_string(), "config"]);
         for (k, v) in n.config.iter().filter(|(_, v)| may_hold_numbers(v)) {
             numbers(v, &mut vec![Cow::Borrowed(k.as_str())], &base, &mut out, &|d| d.on_node(&n.id));
         }
@@ -262,7 +263,7 @@ fn duplicate_edges(spec: &GraphSpec, out: &mut Vec<Diagnostic>) {
 fn numbers<'a>(
     v: &'a Value,
     path: &mut Vec<Cow<'a, str>>,
-    base: &str,
+    base: &dyn Fn() -> String,
     out: &mut Vec<Diagnostic>,
     tag: &dyn Fn(Diagnostic) -> Diagnostic,
 ) {
@@ -272,7 +273,7 @@ fn numbers<'a>(
     match v {
         Value::Number(n) => {
             if let Some(d) = number_problem(n) {
-                let mut at = base.to_owned();
+                let mut at = base();
                 for seg in path.iter() {
                     at = crate::diagnostic::pointer_push(&at, seg);
                 }

@@ -28,7 +28,8 @@ pub mod writer;
 pub use builder::GraphBuilder;
 pub use diagnostic::{Diagnostic, Element, LineIndex, Severity, Span};
 pub use graph::{
-    from_spec, from_spec_owned, to_spec, Channel, CompiledGraph, Edge, Graph, Guard, Node, Reducer, Router,
+    from_spec, from_spec_owned, from_spec_validated, to_spec, Channel, CompiledGraph, Edge, Graph, Guard,
+    Node, Reducer, Router,
 };
 pub use model::{ChannelSpec, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, END, START};
 pub use read::{parse_spec, parse_spec_bytes, Parsed};

@@ -139,3 +139,84 @@ impl Predicate {
         self.0.get("channel").and_then(Value::as_str)
     }
 }
+
+impl GraphSpec {
+    /// Equal *and* in the same order everywhere (channels, config and predicate keys).
+    ///
+    /// `==` compares maps as sets of entries (that is how `IndexMap` and serde_json's `Map`
+    /// compare), so two documents that differ only in key order are `==` but are written
+    /// differently. Two identical documents are written to the same text by any writer, so the
+    /// save pipeline can check "the text reads back to this document" with this one walk instead
+    /// of writing the text a second time. It does not hash, so it is also faster than `==`.
+    pub fn identical(&self, other: &GraphSpec) -> bool {
+        self.name == other.name
+            && self.channels.len() == other.channels.len()
+            && self.channels.iter().zip(&other.channels).all(|(a, b)| a == b)
+            && self.nodes.len() == other.nodes.len()
+            && self.nodes.iter().zip(&other.nodes).all(|(a, b)| {
+                a.id == b.id && a.type_name == b.type_name && identical_maps(&a.config, &b.config)
+            })
+            && self.edges.len() == other.edges.len()
+            && self.edges.iter().zip(&other.edges).all(|(a, b)| {
+                a.from == b.from
+                    && a.to == b.to
+                    && match (&a.when, &b.when) {
+                        (None, None) => true,
+                        (Some(x), Some(y)) => identical_maps(&x.0, &y.0),
+                        _ => false,
+                    }
+            })
+    }
+}
+
+/// Same keys in the same order, with identical values.
+fn identical_maps(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|((ka, va), (kb, vb))| ka == kb && identical_values(va, vb))
+}
+
+/// `==` with key order taken into account. Recursion is bounded by the shallower value, and a
+/// value read from text is at most `json::MAX_DEPTH` deep.
+fn identical_values(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => identical_maps(x, y),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| identical_values(p, q))
+        }
+        // Scalars: numbers compare by their text (`arbitrary_precision`).
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::parse_spec;
+
+    fn spec(text: &str) -> GraphSpec {
+        parse_spec(text).spec.unwrap_or_default()
+    }
+
+    #[test]
+    fn identical_sees_key_order_that_eq_does_not() {
+        let a = spec(r#"{"nodes":[{"id":"a","type":"t","config":{"x":1,"y":{"p":[1,{"q":2,"r":3}]}}}]}"#);
+        let b = spec(r#"{"nodes":[{"id":"a","type":"t","config":{"x":1,"y":{"p":[1,{"r":3,"q":2}]}}}]}"#);
+        assert_eq!(a, b);
+        assert!(!a.identical(&b));
+        assert!(a.identical(&a.clone()));
+        let c = spec(
+            r#"{"channels":{"u":{},"v":{}},"edges":[{"from":"a","to":"b","when":{"channel":"v","eq":1}}]}"#,
+        );
+        let d = spec(
+            r#"{"channels":{"v":{},"u":{}},"edges":[{"from":"a","to":"b","when":{"channel":"v","eq":1}}]}"#,
+        );
+        let e = spec(
+            r#"{"channels":{"u":{},"v":{}},"edges":[{"from":"a","to":"b","when":{"eq":1,"channel":"v"}}]}"#,
+        );
+        assert!(c.identical(&c.clone()));
+        assert!(!c.identical(&d) && !c.identical(&e));
+        // Number text counts: 1.0 and 1 are different documents.
+        let f = spec(r#"{"nodes":[{"id":"a","type":"t","config":{"x":1.0}}]}"#);
+        let g = spec(r#"{"nodes":[{"id":"a","type":"t","config":{"x":1}}]}"#);
+        assert!(!f.identical(&g));
+    }
+}

@@ -19,6 +19,19 @@ pub fn to_canonical_string(spec: &GraphSpec) -> String {
     out
 }
 
+/// [`to_canonical_string`] into a buffer of `capacity` bytes, for a caller that knows about how
+/// long the text will be (the text it was read from). Growing the buffer by doubling would
+/// briefly hold the old and the new buffer, about 1.5 times the text, at the peak of memory.
+pub fn to_canonical_string_sized(spec: &GraphSpec, capacity: usize) -> String {
+    let mut out = Vec::with_capacity(capacity.saturating_add(1));
+    if serde_json::to_writer_pretty(&mut out, spec).is_err() {
+        return to_canonical_string(spec);
+    }
+    out.push(b'\n');
+    // serde_json writes UTF-8 (keys and strings are Rust strings); checked rather than trusted.
+    String::from_utf8(out).unwrap_or_else(|_| to_canonical_string(spec))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,6 +75,15 @@ mod tests {
         assert_eq!(got, expected);
         let again = parse_spec(&got).spec.unwrap_or_default();
         assert_eq!(to_canonical_string(&again), got);
+    }
+
+    #[test]
+    fn sized_writer_gives_the_same_text() {
+        let text = r#"{"name":"g","channels":{},"nodes":[{"id":"a","type":"t","config":{"z":1.50,"a":"çay"}}],"edges":[]}"#;
+        let spec = parse_spec(text).spec.unwrap_or_default();
+        for cap in [0, 10, 10_000] {
+            assert_eq!(to_canonical_string_sized(&spec, cap), to_canonical_string(&spec));
+        }
     }
 
     #[test]
