@@ -4,6 +4,7 @@
 //! `scripts/bindings.sh`), never written twice.
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 use trellis_doc::formats::view::{display_spec, GraphMdView, WeaveflowView};
 use trellis_doc::{Conflict, Layout, Session};
 use trellis_spec::{Diagnostic, GraphSpec, Severity, TypeInfo};
@@ -26,7 +27,10 @@ pub struct DocumentView {
     pub dirty: bool,
     /// The GraphSpec; for Weaveflow and GRAPH.md, the canvas projection of the document (same
     /// node ids; edges one for one in the document's order, so an edge index is the same).
-    pub spec: GraphSpec,
+    // Written from the session's model by reference when the view is made: cloning a
+    // 5,000-node model for every answer cost time and memory the allocator kept (issue 8).
+    #[ts(as = "GraphSpec")]
+    pub spec: Box<RawValue>,
     /// Weaveflow documents: the definition and its entry and finish points (null otherwise).
     pub weaveflow: Option<WeaveflowView>,
     /// GRAPH.md documents: front matter, body, topology and path analysis (null otherwise).
@@ -133,7 +137,7 @@ impl DocumentView {
             file_name: file_name(session),
             format: format_name(session),
             dirty: session.is_dirty(),
-            spec: session.spec().cloned().or_else(|| display_spec(session.document())).unwrap_or_default(),
+            spec: spec_json(session),
             weaveflow: session.weaveflow().map(WeaveflowView::of),
             graphmd: session.graphmd().map(GraphMdView::of),
             layout: session.layout().clone(),
@@ -146,6 +150,19 @@ impl DocumentView {
             conflict: session.conflict().cloned(),
         }
     }
+}
+
+/// The view's GraphSpec as JSON text, written straight from the session's model.
+fn spec_json(session: &Session) -> Box<RawValue> {
+    let written = match session.spec() {
+        Some(spec) => serde_json::value::to_raw_value(spec),
+        None => serde_json::value::to_raw_value(&display_spec(session.document()).unwrap_or_default()),
+    };
+    // A GraphSpec is plain data (strings, maps, JSON values): serializing it cannot fail; an
+    // empty graph keeps the UI working should it ever.
+    written.unwrap_or_else(|_| {
+        serde_json::value::to_raw_value(&GraphSpec::default()).unwrap_or_else(|_| RawValue::NULL.to_owned())
+    })
 }
 
 fn format_name(session: &Session) -> String {
