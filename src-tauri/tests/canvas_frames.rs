@@ -12,8 +12,10 @@
 #[allow(dead_code)]
 #[path = "e2e/harness.rs"]
 mod harness;
+#[allow(dead_code)]
+#[path = "perf/memory.rs"]
+mod memory;
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::{json, Value};
@@ -35,42 +37,13 @@ fn sizes() -> Vec<(usize, bool)> {
     }
 }
 
-/// The app process of this test (by its data dir) and its descendants: (pid, name).
-fn processes(data_dir: &std::path::Path) -> Vec<(u32, String)> {
-    let want = format!("TRELLIS_DATA_DIR={}", data_dir.display());
-    let exe = PathBuf::from(env!("CARGO_BIN_EXE_trellis-app"));
-    let mut pids = Vec::new();
-    for e in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        let Ok(pid) = e.file_name().to_string_lossy().parse::<u32>() else { continue };
-        if std::fs::read_link(format!("/proc/{pid}/exe")).ok().as_deref() != Some(exe.as_path()) {
-            continue;
-        }
-        let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
-        if env.split(|b| *b == 0).any(|kv| kv == want.as_bytes()) {
-            pids.push(pid);
-        }
-    }
-    let mut i = 0;
-    while i < pids.len() {
-        for t in std::fs::read_dir(format!("/proc/{}/task", pids[i])).into_iter().flatten().flatten() {
-            let children = std::fs::read_to_string(t.path().join("children")).unwrap_or_default();
-            pids.extend(children.split_whitespace().filter_map(|s| s.parse::<u32>().ok()));
-        }
-        i += 1;
-    }
-    pids.into_iter()
-        .map(|p| {
-            let comm = std::fs::read_to_string(format!("/proc/{p}/comm")).unwrap_or_default();
-            (p, comm.trim().to_owned())
-        })
-        .collect()
-}
-
+/// The WebKitWebProcess under the app this test started (found by its data folder).
 fn web_process(data_dir: &std::path::Path) -> u32 {
-    processes(data_dir)
+    memory::tree(memory::app_pid(data_dir))
         .into_iter()
-        .find(|(_, n)| n.starts_with("WebKitWebProces"))
-        .map(|(p, _)| p)
+        .find(|p| {
+            std::fs::read_to_string(format!("/proc/{p}/comm")).is_ok_and(|c| c.starts_with("WebKitWebProces"))
+        })
         .expect("the app's WebKitWebProcess")
 }
 

@@ -29,7 +29,7 @@ pub fn app_pid(data_dir: &Path) -> u32 {
 }
 
 /// The app and every process below it (WebKitWebProcess, WebKitNetworkProcess).
-fn tree(root: u32) -> Vec<u32> {
+pub fn tree(root: u32) -> Vec<u32> {
     let mut pids = vec![root];
     let mut i = 0;
     while i < pids.len() {
