@@ -120,6 +120,24 @@ pub fn detect(file_name: Option<&str>, text: &str) -> Result<Format, Diagnostic>
         )
         .with_span(Span::from_range(text, 0, 0)));
     };
+    object_format(obj)
+}
+
+/// [`detect`] for a document already parsed into a JSON object, so a reader that has parsed
+/// the text need not parse it again to detect its format. Only the file-name rule and the
+/// object's top-level keys can apply: text that parses as a JSON object has no front matter.
+pub fn detect_object(
+    file_name: Option<&str>,
+    obj: &serde_json::Map<String, Value>,
+) -> Result<Format, Diagnostic> {
+    if file_name.is_some_and(graph_md_name) {
+        return Ok(Format::GraphMd);
+    }
+    object_format(obj)
+}
+
+/// The format a JSON object's top-level keys say.
+fn object_format(obj: &serde_json::Map<String, Value>) -> Result<Format, Diagnostic> {
     let has = |k: &str| obj.contains_key(k);
     let weaveflow = has("version") && (has("state_modules") || has("entry_point"));
     if weaveflow {
@@ -227,6 +245,22 @@ mod tests {
         let r = detect(None, r#"{"version":"1.0","entry_point":"a","channels":{}}"#);
         assert_eq!(code(r.clone()), codes::AMBIGUOUS);
         assert_eq!(r.err().map(|d| d.pointer), Some("/channels".into()));
+    }
+
+    #[test]
+    fn a_parsed_object_is_detected_as_its_text_is() {
+        let texts = [
+            r#"{"version":"1.0","state_modules":[]}"#,
+            r#"{"nodes":[],"edges":[]}"#,
+            r#"{"version":"1.0","entry_point":"a","channels":{}}"#,
+            r#"{"title":"x"}"#,
+        ];
+        for name in [None, Some("flow.json"), Some("GRAPH.md")] {
+            for text in texts {
+                let Ok(Value::Object(obj)) = json::parse(text) else { panic!("an object: {text}") };
+                assert_eq!(detect_object(name, &obj), detect(name, text), "{name:?} {text}");
+            }
+        }
     }
 
     #[test]

@@ -20,7 +20,7 @@ pub mod weaveflow;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use trellis_formats::detect::{detect, Format};
+use trellis_formats::detect::{detect, detect_object, Format};
 use trellis_spec::diagnostic::has_errors;
 use trellis_spec::{read, Diagnostic};
 
@@ -95,30 +95,19 @@ pub(crate) fn parse_document(
 /// A document read, with its reading findings, or why it cannot be read.
 type ReadResult = Result<(Document, Vec<Diagnostic>), Vec<Diagnostic>>;
 
-/// A JSON object document is parsed once, not twice. `detect` parses the whole text to look
-/// at the top-level keys, and the GraphSpec reader would then parse it again (each parse of a
-/// 100,000-node document is a third of a second). So: parse it here, ask `detect` about an
-/// object with the same top-level keys (all it looks at once the text is a JSON object: the
-/// front matter rule cannot apply to text that starts with `{`), and read the GraphSpec from
-/// the value already parsed. `None` (the text is not one clean JSON object, or detection has
-/// something to say) takes the ordinary path, so every message stays what it was.
+/// A JSON object document is parsed once, not twice: `detect` would parse the whole text to
+/// look at its top-level keys, and the GraphSpec reader would then parse it again (each parse
+/// of a 100,000-node document is a third of a second). So: parse it here, detect the format
+/// from the parsed object (`detect_object`), and read a GraphSpec from the value already
+/// parsed. `None` (the text is not one clean JSON object, or it is not a GraphSpec) takes the
+/// ordinary path, so every message stays what it was.
 fn parse_json_once(file_name: Option<&str>, text: &str) -> Option<ReadResult> {
     let trimmed = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
     if !trimmed.starts_with('{') {
         return None;
     }
     let Ok(Value::Object(root)) = trellis_spec::json::parse(text) else { return None };
-    let mut keys = String::with_capacity(16 * root.len() + 2);
-    keys.push('{');
-    for (i, k) in root.keys().enumerate() {
-        if i > 0 {
-            keys.push(',');
-        }
-        keys.push_str(&serde_json::to_string(k).ok()?);
-        keys.push_str(":0");
-    }
-    keys.push('}');
-    match detect(file_name, &keys) {
+    match detect_object(file_name, &root) {
         Ok(Format::GraphSpec) => {
             // What `read::parse_spec` does after its JSON parse.
             let mut parsed = read::spec_from_value(Value::Object(root));
