@@ -11,7 +11,6 @@ pub mod state;
 pub mod transfer;
 pub mod ui_sync;
 pub mod view;
-mod webview_tuning;
 
 use std::path::PathBuf;
 
@@ -77,8 +76,7 @@ pub fn run() {
             // `list_documents` already sees them.
             let config = app.config().app.windows.iter().find(|w| w.label == ui_sync::MAIN_WINDOW).cloned();
             if let Some(config) = config {
-                let window = WebviewWindowBuilder::from_config(&handle, &config)?.build()?;
-                webview_tuning::apply(&window);
+                WebviewWindowBuilder::from_config(&handle, &config)?.build()?;
             }
             {
                 let st = handle.state::<AppState>();

@@ -10,6 +10,9 @@
 #![cfg(feature = "e2e")]
 
 #[allow(dead_code)]
+#[path = "perf/drive.rs"]
+mod drive;
+#[allow(dead_code)]
 #[path = "e2e/harness.rs"]
 mod harness;
 #[allow(dead_code)]
@@ -127,27 +130,7 @@ async fn pan_and_zoom(app: &Desktop, web: u32) -> Value {
     let pan_draws =
         d.execute("return window.__trellisPerf.drawLog(true)", vec![]).await.expect("draws").json().clone();
     let after = d.execute(vp, vec![]).await.expect("viewport").json().clone();
-    let zoom = d
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             const pane = document.querySelector('.react-flow__pane'); const r = pane.getBoundingClientRect();
-             const cx = r.left + r.width / 2, cy = r.top + r.height / 2; let k = 0;
-             const z0 = window.__trellisPerf.getViewport().zoom; let zmax = z0;
-             window.__trellisPerf.startSampling();
-             const tick = () => {
-               zmax = Math.max(zmax, window.__trellisPerf.getViewport().zoom);
-               if (k >= 40) return done({ stats: window.__trellisPerf.stopSampling(), z0, zmax });
-               const dy = k < 20 ? -60 : 60; k++;
-               pane.dispatchEvent(new WheelEvent('wheel', { deltaY: dy, deltaMode: 0, clientX: cx, clientY: cy, bubbles: true, cancelable: true }));
-               requestAnimationFrame(tick);
-             };
-             requestAnimationFrame(tick);",
-            vec![],
-        )
-        .await
-        .expect("zoom")
-        .json()
-        .clone();
+    let zoom = drive::wheel_zoom(app).await;
     let c2 = cpu_ms(web);
     let zoom_draws =
         d.execute("return window.__trellisPerf.drawLog(true)", vec![]).await.expect("draws").json().clone();

@@ -75,6 +75,34 @@ const START_POINT: &str = "const [n, mdx, mdy] = arguments;
       }
     return null;";
 
+/// 40 wheel steps on the middle of the pane (20 in, 20 out), one per animation frame, with
+/// the frame intervals sampled: `{stats, z0, zmax}` (the zoom before, and the largest seen).
+/// React Flow's zoom listens to wheel events on the pane's ancestors. Shared with
+/// `tests/canvas_frames.rs`.
+pub async fn wheel_zoom(app: &Desktop) -> Value {
+    app.driver
+        .execute_async(
+            "const done = arguments[arguments.length - 1];
+             const pane = document.querySelector('.react-flow__pane'); const r = pane.getBoundingClientRect();
+             const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+             const z = () => new DOMMatrix(getComputedStyle(document.querySelector('.react-flow__viewport')).transform).a;
+             const z0 = z(); let zmax = z0; let k = 0;
+             window.__trellisPerf.startSampling();
+             const tick = () => {
+               if (k >= 40) { const s = window.__trellisPerf.stopSampling(); return done({ stats: s, z0, zmax }); }
+               const dy = k < 20 ? -60 : 60; k++;
+               pane.dispatchEvent(new WheelEvent('wheel', { deltaY: dy, deltaMode: 0, clientX: cx, clientY: cy, bubbles: true, cancelable: true }));
+               requestAnimationFrame(() => { zmax = Math.max(zmax, z()); tick(); });
+             };
+             requestAnimationFrame(tick);",
+            vec![],
+        )
+        .await
+        .expect("zoom")
+        .json()
+        .clone()
+}
+
 /// A real pointer drag of the pane, then 40 wheel steps (20 in around the centre, 20 out),
 /// one per animation frame; frame intervals (requestAnimationFrame) of each phase. The
 /// viewport must have followed the drag (at least a third of it) and the wheel: a figure from
@@ -104,28 +132,7 @@ pub async fn pan_and_zoom(app: &Desktop, n: usize) -> Value {
         panned >= wanted / 3.0,
         "the drag from ({x}, {y}) did not pan ({n} nodes): the viewport moved by ({pdx:.0}, {pdy:.0}) px for a {wanted:.0} px drag; before {before:?}, after {after:?}"
     );
-    // Wheel steps: React Flow's zoom listens to wheel events on the pane's ancestors.
-    let zoom = d
-        .execute_async(
-            "const done = arguments[arguments.length - 1];
-             const pane = document.querySelector('.react-flow__pane'); const r = pane.getBoundingClientRect();
-             const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
-             const z = () => new DOMMatrix(getComputedStyle(document.querySelector('.react-flow__viewport')).transform).a;
-             const z0 = z(); let zmax = z0; let k = 0;
-             window.__trellisPerf.startSampling();
-             const tick = () => {
-               if (k >= 40) { const s = window.__trellisPerf.stopSampling(); return done({ stats: s, z0, zmax }); }
-               const dy = k < 20 ? -60 : 60; k++;
-               pane.dispatchEvent(new WheelEvent('wheel', { deltaY: dy, deltaMode: 0, clientX: cx, clientY: cy, bubbles: true, cancelable: true }));
-               requestAnimationFrame(() => { zmax = Math.max(zmax, z()); tick(); });
-             };
-             requestAnimationFrame(tick);",
-            vec![],
-        )
-        .await
-        .expect("zoom")
-        .json()
-        .clone();
+    let zoom = wheel_zoom(app).await;
     let (z0, zmax) = (zoom["z0"].as_f64().unwrap_or(0.0), zoom["zmax"].as_f64().unwrap_or(0.0));
     assert!(zmax > z0 * 1.5, "the wheel steps did not zoom in ({n} nodes): zoom {z0} -> at most {zmax}");
     let samples = |v: &Value| -> Vec<f64> {
