@@ -15,7 +15,8 @@
 #
 # Environment: BENCH_SIZES (default 1000,3000,5000), BENCH_SCALE (default 100000; empty: none),
 # BENCH_SCALE_LIMIT (seconds, default 600), BENCH_SKIP_CORE=1, BENCH_SKIP_APP=1,
-# BENCH_SKIP_UI_BUILD=1 (ui/dist already built), CARGO_TARGET_DIR (default ./target).
+# BENCH_SKIP_UI_BUILD=1 (ui/dist already built), BENCH_SKIP_FUZZ=1, BENCH_FUZZ_SECONDS (default 60
+# per fuzz target, scripts/fuzz.sh), CARGO_TARGET_DIR (default ./target).
 # Takes about 25 minutes on 2 cores (the release build is about 3 of them when cold).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -85,5 +86,16 @@ if [[ "${BENCH_SKIP_APP:-}" != 1 ]]; then
   fi
 fi
 
+if [[ "${BENCH_SKIP_FUZZ:-}" != 1 ]]; then
+  # Not a figure: every parser's fuzz target gets a run of its own (BENCH_FUZZ_SECONDS each) on
+  # the quiet machine a bench run has. A crash is printed and fails the run at the end.
+  echo "== fuzz targets, ${BENCH_FUZZ_SECONDS:-60} s each"
+  bash scripts/fuzz.sh run "${BENCH_FUZZ_SECONDS:-60}" || fuzz_failed=1
+fi
+
 echo "== docs/BENCHMARKS.md"
 node scripts/bench-report.mjs "$OUT" docs/BENCHMARKS.md
+if [[ -n "${fuzz_failed:-}" ]]; then
+  echo "bench: a fuzz target crashed (see above; the input is under fuzz/artifacts)" >&2
+  exit 1
+fi

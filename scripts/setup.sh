@@ -37,6 +37,10 @@ fi
 if ! command -v cargo-nextest >/dev/null 2>&1; then
   cargo install cargo-nextest --locked
 fi
+# cargo-fuzz builds the fuzz targets (scripts/fuzz.sh) with the preinstalled nightly toolchain.
+if ! command -v cargo-fuzz >/dev/null 2>&1; then
+  cargo install cargo-fuzz --locked --version 0.13.2
+fi
 if ! command -v tauri-driver >/dev/null 2>&1; then
   cargo install tauri-driver --locked --version 2.1.0
 fi

@@ -34,6 +34,9 @@ echo "== cargo fmt / clippy"
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets --locked "${APP_FEATURES[@]}" -- -D warnings
 
+echo "== fuzz targets (built, not run: npm run bench runs them)"
+bash scripts/fuzz.sh build
+
 echo "== doc tests"
 cargo test --workspace --doc --locked -q "${APP_FEATURES[@]}"
 
