@@ -19,5 +19,7 @@ export default defineConfig({
     rollupOptions: { input: { main: fileURLToPath(new URL("index.html", import.meta.url)), baseline: fileURLToPath(new URL("baseline.html", import.meta.url)) } },
   },
   worker: { format: "es" },
-  test: { environment: "happy-dom", include: ["src/**/*.test.ts", "src/**/*.test.tsx"] },
+  // A render of the whole app takes 1-2 s on an idle 2-core machine and several times that while
+  // the machine builds: 5 s (Vitest's default) failed tests that were only waiting for the CPU.
+  test: { environment: "happy-dom", include: ["src/**/*.test.ts", "src/**/*.test.tsx"], testTimeout: 30_000 },
 });
