@@ -17,7 +17,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use serde::Serialize;
-use trellis_spec::{Diagnostic, Element, Severity};
+use trellis_spec::{Diagnostic, Element, LineIndex, Severity, Span};
 
 /// How a command ended. Ordered: a run over several files ends with the worst.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -116,63 +116,86 @@ pub fn note(message: &str) {
 }
 
 /// The human form of all reports.
+///
+/// Each file's text is indexed once ([`LineIndex`]), so printing N findings costs the text once
+/// plus a few hundred bytes per finding, however many findings there are and however long the
+/// lines are (a minified file is one line).
 pub fn human(reports: &[FileReport]) -> String {
     let mut out = String::new();
     for r in reports {
+        let index = match &r.text {
+            Some(text) if r.diagnostics.iter().any(|d| d.span.is_some()) => Some(LineIndex::new(text)),
+            _ => None,
+        };
         for d in &r.diagnostics {
-            human_one(&mut out, &r.path, r.text.as_deref(), d);
+            human_one(&mut out, &r.path, index.as_ref(), d);
         }
     }
     out
 }
 
-fn human_one(out: &mut String, path: &str, text: Option<&str>, d: &Diagnostic) {
-    let head = format!("{} {}: {}", d.severity.as_str(), d.code, d.message);
+fn human_one(out: &mut String, path: &str, index: Option<&LineIndex<'_>>, d: &Diagnostic) {
+    use std::fmt::Write as _;
+    let head = format_args!("{} {}: {}", d.severity.as_str(), d.code, d.message);
+    // Writing into a String cannot fail.
     match d.span {
         Some(span) => {
-            out.push_str(&format!("{path}:{}:{}: {head}\n", span.line, span.column));
-            if let Some(line) = text.and_then(|t| source_line(t, span.line as usize)) {
-                let (shown, caret_at) = window(line, span.column as usize);
+            let _ = writeln!(out, "{path}:{}:{}: {head}", span.line, span.column);
+            if let Some((line, caret)) = index.and_then(|i| source_line(i, span)) {
+                let (shown, caret_at) = window(line, caret);
                 let gutter = span.line.to_string();
                 let pad = " ".repeat(gutter.len());
-                out.push_str(&format!(" {gutter} | {shown}\n"));
-                out.push_str(&format!(" {pad} | {}^\n", caret_padding(&shown, caret_at)));
+                let _ = writeln!(out, " {gutter} | {shown}");
+                let _ = writeln!(out, " {pad} | {}^", caret_padding(&shown, caret_at));
             }
         }
-        None if d.pointer.is_empty() => out.push_str(&format!("{path}: {head}\n")),
-        None => out.push_str(&format!("{path}: {head} (at {})\n", d.pointer)),
+        None if d.pointer.is_empty() => {
+            let _ = writeln!(out, "{path}: {head}");
+        }
+        None => {
+            let _ = writeln!(out, "{path}: {head} (at {})", d.pointer);
+        }
     }
 }
 
-/// The 1-based `line` of `text`, without its line break.
-fn source_line(text: &str, line: usize) -> Option<&str> {
-    let l = text.split('\n').nth(line.checked_sub(1)?)?;
-    Some(l.strip_suffix('\r').unwrap_or(l))
+/// The source line of `span` (without its line break) and the byte index of the caret in it.
+/// The span's byte offset places the caret when it lies on the span's line at the span's
+/// column (always, for spans computed from the text); otherwise the column is counted.
+fn source_line<'a>(index: &LineIndex<'a>, span: Span) -> Option<(&'a str, usize)> {
+    let line = index.line(span.line as usize)?;
+    let start = index.line_start(span.line as usize)?;
+    let offset = span.offset as usize;
+    if (start..=start + line.len()).contains(&offset)
+        && index.span(offset, offset) == (Span { length: 0, ..span })
+    {
+        return Some((line, offset - start));
+    }
+    let column = (span.column as usize).saturating_sub(1);
+    Some((line, line.char_indices().nth(column).map_or(line.len(), |(i, _)| i)))
 }
 
 /// Characters shown on each side of the column in a long line (a minified file is one line).
 const CONTEXT: usize = 60;
 
-/// The part of `line` to show and the 0-based character index of the caret in it.
-fn window(line: &str, column: usize) -> (String, usize) {
-    let chars: Vec<char> = line.chars().collect();
-    let col = column.saturating_sub(1).min(chars.len());
-    if chars.len() <= 2 * CONTEXT {
-        return (chars.iter().collect(), col);
+/// The part of `line` to show and the 0-based character index of the caret in it, for a caret
+/// at byte `caret` (a character boundary). Only the characters around the caret are visited.
+fn window(line: &str, caret: usize) -> (String, usize) {
+    if line.chars().nth(2 * CONTEXT).is_none() {
+        return (line.to_owned(), line[..caret].chars().count());
     }
-    let start = col.saturating_sub(CONTEXT);
-    let end = (col + CONTEXT).min(chars.len());
+    let start = line[..caret].char_indices().rev().take(CONTEXT).last().map_or(caret, |(i, _)| i);
+    let end = line[caret..].char_indices().nth(CONTEXT).map_or(line.len(), |(i, _)| caret + i);
     let mut shown = String::new();
-    let mut caret = col - start;
+    let mut caret_at = line[start..caret].chars().count();
     if start > 0 {
         shown.push('…');
-        caret += 1;
+        caret_at += 1;
     }
-    shown.extend(&chars[start..end]);
-    if end < chars.len() {
+    shown.push_str(&line[start..end]);
+    if end < line.len() {
         shown.push('…');
     }
-    (shown, caret)
+    (shown, caret_at)
 }
 
 /// Spaces up to the caret, keeping tabs so the caret lines up under tab-indented text.
@@ -243,8 +266,6 @@ pub fn summary(reports: &[FileReport]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use trellis_spec::Span;
-
     fn at(line: u32, column: u32) -> Span {
         Span { line, column, offset: 0, length: 0 }
     }
@@ -270,12 +291,28 @@ mod tests {
     #[test]
     fn long_lines_are_cut_around_the_column() {
         let line: String = std::iter::repeat_n('a', 500).collect();
-        let (shown, caret) = window(&line, 300);
+        let (shown, caret) = window(&line, 299);
         assert_eq!(shown.chars().count(), 2 * CONTEXT + 2);
         assert!(shown.starts_with('…') && shown.ends_with('…'));
         assert_eq!(caret, CONTEXT + 1);
-        let (shown, caret) = window("short", 99);
+        let (shown, caret) = window("short", 5);
         assert_eq!((shown.as_str(), caret), ("short", 5));
+    }
+
+    #[test]
+    fn carets_on_a_minified_line_come_from_the_offset() {
+        let text = format!("{{\"a\":\"{}\",\"\u{e9}\":5}}", "\u{e7}".repeat(300));
+        let at = text.find('5').unwrap_or(0);
+        let span = LineIndex::new(&text).span(at, at + 1);
+        assert_eq!(span.column, 313);
+        let d = Diagnostic::error("spec/x", "m").with_span(span);
+        let out = human(&[FileReport::new("g.json", Some(text.clone()), vec![d])]);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "g.json:1:313: error spec/x: m");
+        // The caret line is the gutter, then spaces up to the caret.
+        let caret = lines[2].chars().count() - 1;
+        assert_eq!(lines[1].chars().nth(caret), Some('5'), "{out}");
+        assert!(lines[1].starts_with(" 1 | …"));
     }
 
     #[test]

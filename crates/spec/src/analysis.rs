@@ -40,6 +40,7 @@ pub fn analyze(spec: &GraphSpec) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     topology(spec, &mut out);
     duplicate_edges(spec, &mut out);
+    crate::shape_warnings::check(spec, &mut out);
     for (i, e) in spec.edges.iter().enumerate() {
         if let Some(p) = &e.when {
             if let Some((key, why)) = never_matches(p) {

@@ -74,43 +74,13 @@ impl Span {
     }
 }
 
-/// The byte offset where each line of a text starts, so a byte range becomes a line and column
-/// in O(log lines) plus the length of one line.
-#[derive(Debug)]
-pub struct LineIndex<'a> {
-    text: &'a str,
-    line_starts: Vec<usize>,
-}
+pub use crate::line_index::LineIndex;
 
-impl<'a> LineIndex<'a> {
-    pub fn new(text: &'a str) -> Self {
-        let mut line_starts = vec![0];
-        line_starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
-        LineIndex { text, line_starts }
-    }
-
-    /// The span of `start..end` (byte offsets, clamped to the text and to character boundaries).
-    pub fn span(&self, start: usize, end: usize) -> Span {
-        let text = self.text;
-        let start = floor_char_boundary(text, start.min(text.len()));
-        let end = end.clamp(start, text.len());
-        let line = self.line_starts.partition_point(|&s| s <= start);
-        let line_start = self.line_starts[line - 1];
-        let column = text[line_start..start].chars().count() + 1;
-        Span {
-            line: sat_u32(line),
-            column: sat_u32(column),
-            offset: sat_u32(start),
-            length: sat_u32(end - start),
-        }
-    }
-}
-
-fn sat_u32(n: usize) -> u32 {
+pub(crate) fn sat_u32(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+pub(crate) fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     while i > 0 && !text.is_char_boundary(i) {
         i -= 1;
     }

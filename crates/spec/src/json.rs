@@ -4,8 +4,8 @@
 //! features), and every failure is a [`Diagnostic`] with a line and column.
 //!
 //! Parsing goes through serde_json, which is fast; spans for diagnostics found later (which
-//! carry only a JSON Pointer) are looked up on demand by [`fill_spans`], which parses the text a
-//! second time with `jsonc-parser` to get ranges. Clean documents never pay for that.
+//! carry only a JSON Pointer) are looked up on demand by [`fill_spans`], which scans the text
+//! once more for all of them together. Clean documents never pay for that.
 
 use std::fmt;
 
@@ -13,6 +13,7 @@ use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 use crate::diagnostic::{pointer_segments, Diagnostic, LineIndex, Span};
+use crate::span_locator::Targets;
 
 /// Codes of the JSON reading layer.
 pub mod codes {
@@ -57,7 +58,9 @@ pub fn parse(text: &str) -> Result<Value, Diagnostic> {
     Ok(value.0)
 }
 
-fn to_diagnostic(text: &str, e: &serde_json::Error) -> Diagnostic {
+/// A serde_json error as a diagnostic with its place (`json/syntax`, `json/duplicate-key`,
+/// `json/too-deep`).
+pub(crate) fn to_diagnostic(text: &str, e: &serde_json::Error) -> Diagnostic {
     let full = e.to_string();
     // serde_json appends " at line N column M"; the span carries that, so drop it from the text.
     let message = match full.rfind(" at line ") {
@@ -76,7 +79,7 @@ fn to_diagnostic(text: &str, e: &serde_json::Error) -> Diagnostic {
 }
 
 /// A `Value` built by a visitor that refuses duplicate keys.
-struct Checked(Value);
+pub(crate) struct Checked(pub(crate) Value);
 
 impl<'de> Deserialize<'de> for Checked {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -84,7 +87,7 @@ impl<'de> Deserialize<'de> for Checked {
     }
 }
 
-struct CheckedVisitor;
+pub(crate) struct CheckedVisitor;
 
 impl<'de> Visitor<'de> for CheckedVisitor {
     type Value = Value;
@@ -213,54 +216,28 @@ pub fn strict_jsonc_options() -> jsonc_parser::ParseOptions {
 /// Fills in `span` for every diagnostic that has a pointer but no span, by finding the pointer
 /// in `text`. A pointer to an object member spans `"key": value`; to an array element, the
 /// element. A pointer that is not in the text (say, a field that is missing) falls back to its
-/// nearest ancestor that is.
+/// nearest ancestor that is. All pointers are found in one scan of the text and one line index
+/// ([`crate::span_locator`]), so the cost does not grow with the number of diagnostics.
 pub fn fill_spans(text: &str, diagnostics: &mut [Diagnostic]) {
     if diagnostics.iter().all(|d| d.span.is_some()) {
         return;
     }
-    let options = strict_jsonc_options();
-    // Deep documents were refused by `parse` already; guard anyway so this never recurses deep.
-    if max_depth(text) > MAX_DEPTH {
+    let mut targets = Targets::new();
+    let paths: Vec<Option<Vec<usize>>> = diagnostics
+        .iter()
+        .map(|d| d.span.is_none().then(|| targets.add(&pointer_segments(&d.pointer))))
+        .collect();
+    // Deep documents were refused by `parse` already; the scan refuses them too (no deep
+    // recursion). A text that is not one JSON value gets no spans.
+    if !targets.scan(text) {
         return;
     }
-    let Ok(parsed) = jsonc_parser::parse_to_ast(text, &Default::default(), &options) else {
-        return;
-    };
-    let Some(root) = parsed.value else { return };
     let lines = LineIndex::new(text);
-    for d in diagnostics.iter_mut().filter(|d| d.span.is_none()) {
-        let (start, end) = locate(&root, &pointer_segments(&d.pointer));
-        d.span = Some(lines.span(start, end));
-    }
-}
-
-/// The byte range of the deepest node on the pointer's path.
-fn locate(root: &jsonc_parser::ast::Value<'_>, segments: &[String]) -> (usize, usize) {
-    use jsonc_parser::ast::Value as V;
-    use jsonc_parser::common::Ranged;
-    let mut node = root;
-    let mut range = root.range();
-    for seg in segments {
-        match node {
-            V::Object(obj) => {
-                // The last duplicate wins in serde_json; mirror that.
-                let Some(prop) = obj.properties.iter().rev().find(|p| p.name.as_str() == seg) else {
-                    break;
-                };
-                range = prop.range;
-                node = &prop.value;
-            }
-            V::Array(arr) => {
-                let Some(el) = seg.parse::<usize>().ok().and_then(|i| arr.elements.get(i)) else {
-                    break;
-                };
-                range = el.range();
-                node = el;
-            }
-            _ => break,
+    for (d, path) in diagnostics.iter_mut().zip(paths) {
+        if let Some((start, end)) = path.and_then(|p| targets.deepest(&p)) {
+            d.span = Some(lines.span(start, end));
         }
     }
-    (range.start, range.end)
 }
 
 /// Bracket depth of a JSON text, ignoring brackets inside strings. Linear, no recursion.

@@ -14,14 +14,18 @@ pub mod executor;
 pub mod generate;
 pub mod graph;
 pub mod json;
+pub mod line_index;
 pub mod manifest;
 pub mod mermaid;
 pub mod model;
 pub mod pipeline;
 pub mod predicate;
 pub mod read;
+mod read_stream;
 pub mod registry;
 pub mod schema;
+pub mod shape_warnings;
+pub mod span_locator;
 pub mod validate;
 pub mod writer;
 

@@ -40,12 +40,20 @@ pub struct Parsed {
 }
 
 /// Reads a document from text. Diagnostics carry spans.
+///
+/// An object (every GraphSpec) is read node by node ([`crate::read_stream`]) without a
+/// `Value` tree of the whole document; anything else goes through [`spec_from_value`], which
+/// words why it is not a GraphSpec. Both give the same findings.
 pub fn parse_spec(text: &str) -> Parsed {
-    let value = match json::parse(text) {
-        Ok(v) => v,
+    let read = if text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') {
+        crate::read_stream::read_object(text)
+    } else {
+        json::parse(text).map(spec_from_value)
+    };
+    let mut parsed = match read {
+        Ok(parsed) => parsed,
         Err(d) => return Parsed { spec: None, diagnostics: vec![d] },
     };
-    let mut parsed = spec_from_value(value);
     json::fill_spans(text, &mut parsed.diagnostics);
     parsed
 }
@@ -60,10 +68,9 @@ pub fn parse_spec_bytes(bytes: &[u8]) -> Parsed {
 
 /// Reads a document from an already parsed JSON value (no spans).
 pub fn spec_from_value(value: Value) -> Parsed {
-    let mut r = Reader { diagnostics: Vec::new(), broken: false };
+    let mut r = Reader::new();
     let spec = r.document(value);
-    let spec = if r.broken { None } else { spec };
-    Parsed { spec, diagnostics: r.diagnostics }
+    r.finish(spec)
 }
 
 /// How a JSON value is named in a message: `null`, `an array`, `a string`, ...
@@ -87,13 +94,25 @@ fn js_text(v: Option<&Value>) -> String {
     }
 }
 
-struct Reader {
+/// Turns JSON values into the model, collecting every finding; shared by the tree path
+/// ([`spec_from_value`]) and the streaming one ([`crate::read_stream`]).
+pub(crate) struct Reader {
     diagnostics: Vec<Diagnostic>,
     /// Set when something was found that the model cannot hold.
     broken: bool,
 }
 
 impl Reader {
+    pub(crate) fn new() -> Self {
+        Reader { diagnostics: Vec::new(), broken: false }
+    }
+
+    /// The result: no document when something could not be held.
+    pub(crate) fn finish(self, spec: Option<GraphSpec>) -> Parsed {
+        let spec = if self.broken { None } else { spec };
+        Parsed { spec, diagnostics: self.diagnostics }
+    }
+
     fn error(&mut self, d: Diagnostic) {
         self.broken = true;
         self.diagnostics.push(d);
@@ -109,7 +128,7 @@ impl Reader {
         );
     }
 
-    fn document(&mut self, value: Value) -> Option<GraphSpec> {
+    pub(crate) fn document(&mut self, value: Value) -> Option<GraphSpec> {
         let Value::Object(root) = value else {
             self.error(Diagnostic::error(
                 check::NOT_AN_OBJECT,
@@ -119,25 +138,30 @@ impl Reader {
         };
         let mut spec = GraphSpec::default();
         for (key, v) in root {
-            match key.as_str() {
-                "name" => match v {
-                    Value::Null => {}
-                    Value::String(s) => spec.name = Some(s),
-                    other => self.error(
-                        Diagnostic::error(
-                            codes::INVALID_FIELD,
-                            format!("\"name\" must be a string or null, got {}", kind_of(&other)),
-                        )
-                        .at("/name"),
-                    ),
-                },
-                "channels" => self.channels(v, &mut spec),
-                "nodes" => self.nodes(v, &mut spec),
-                "edges" => self.edges(v, &mut spec),
-                _ => self.unknown(pointer([&key]), &key, ""),
-            }
+            self.top_level_field(&key, v, &mut spec);
         }
         Some(spec)
+    }
+
+    /// One member of the document object.
+    pub(crate) fn top_level_field(&mut self, key: &str, v: Value, spec: &mut GraphSpec) {
+        match key {
+            "name" => match v {
+                Value::Null => {}
+                Value::String(s) => spec.name = Some(s),
+                other => self.error(
+                    Diagnostic::error(
+                        codes::INVALID_FIELD,
+                        format!("\"name\" must be a string or null, got {}", kind_of(&other)),
+                    )
+                    .at("/name"),
+                ),
+            },
+            "channels" => self.channels(v, spec),
+            "nodes" => self.nodes(v, spec),
+            "edges" => self.edges(v, spec),
+            _ => self.unknown(pointer([key]), key, ""),
+        }
     }
 
     fn channels(&mut self, v: Value, spec: &mut GraphSpec) {
@@ -206,7 +230,7 @@ impl Reader {
         }
     }
 
-    fn nodes(&mut self, v: Value, spec: &mut GraphSpec) {
+    pub(crate) fn nodes(&mut self, v: Value, spec: &mut GraphSpec) {
         let Some(list) = self.array(v, "nodes") else { return };
         spec.nodes.reserve(list.len());
         for (i, n) in list.into_iter().enumerate() {
@@ -216,7 +240,7 @@ impl Reader {
         }
     }
 
-    fn node(&mut self, i: usize, n: Value) -> Option<NodeSpec> {
+    pub(crate) fn node(&mut self, i: usize, n: Value) -> Option<NodeSpec> {
         let at = || pointer(["nodes", &i.to_string()]);
         let Value::Object(fields) = n else {
             self.error(Diagnostic::error(check::NODE_NOT_OBJECT, "spec node must be an object").at(at()));
@@ -227,7 +251,10 @@ impl Reader {
         let mut type_name = None;
         let mut config = Map::new();
         let mut unknown = Vec::new();
-        let mut ok = true;
+        // Problems whose message names the node, which may come after them in the object.
+        let mut bad_type: Option<&'static str> = None;
+        let mut bad_config: Option<&'static str> = None;
+        let mut null_config = false;
         for (key, v) in fields {
             match key.as_str() {
                 "id" => match v {
@@ -240,40 +267,54 @@ impl Reader {
                 "type" => match v {
                     Value::Null => {}
                     Value::String(s) => type_name = Some(s),
-                    other => {
-                        ok = false;
-                        self.error(
-                            Diagnostic::error(
-                                codes::INVALID_FIELD,
-                                format!("a node's \"type\" must be a string, got {}", kind_of(&other)),
-                            )
-                            .at(pointer(["nodes", &i.to_string(), "type"])),
-                        );
-                    }
+                    other => bad_type = Some(kind_of(&other)),
                 },
                 "config" => match v {
-                    Value::Null => {}
+                    Value::Null => null_config = true,
                     Value::Object(m) => config = m,
-                    other => {
-                        ok = false;
-                        self.error(
-                            Diagnostic::error(
-                                codes::INVALID_FIELD,
-                                format!("a node's \"config\" must be an object, got {}", kind_of(&other)),
-                            )
-                            .at(pointer(["nodes", &i.to_string(), "config"])),
-                        );
-                    }
+                    other => bad_config = Some(kind_of(&other)),
                 },
                 _ => unknown.push(key),
             }
         }
-        let whose = match &id {
-            Some(id) => format!(" in node \"{id}\""),
-            None => String::new(),
+        let index = i.to_string();
+        let (whose, named) = match &id {
+            Some(id) => (format!(" in node \"{id}\""), format!("node \"{id}\"")),
+            None => (String::new(), format!("the node at index {i}")),
         };
+        let on_node = |d: Diagnostic| match &id {
+            Some(id) => d.on_node(id),
+            None => d,
+        };
+        if let Some(got) = bad_type {
+            self.error(on_node(
+                Diagnostic::error(
+                    codes::INVALID_FIELD,
+                    format!("{named} has a \"type\" that is not a string (got {got}): a type is a name from the registry"),
+                )
+                .at(pointer(["nodes", &index, "type"])),
+            ));
+        }
+        if let Some(got) = bad_config {
+            self.error(on_node(
+                Diagnostic::error(
+                    codes::INVALID_FIELD,
+                    format!("{named} has a \"config\" that is not an object (got {got})"),
+                )
+                .at(pointer(["nodes", &index, "config"])),
+            ));
+        }
+        if null_config && bad_id.is_none() {
+            self.diagnostics.push(on_node(
+                Diagnostic::warning(
+                    codes::DROPPED_FIELD,
+                    format!("\"config\": null{whose} is written as {{}} (an empty config) when the graph is saved"),
+                )
+                .at(pointer(["nodes", &index, "config"])),
+            ));
+        }
         for key in unknown {
-            self.unknown(pointer(["nodes", &i.to_string(), &key]), &key, &whose);
+            self.unknown(pointer(["nodes", &index, &key]), &key, &whose);
         }
         if let Some(got) = bad_id {
             self.error(
@@ -281,15 +322,16 @@ impl Reader {
                     check::INVALID_NODE_ID,
                     format!("node name must be a non-empty string, got {got}"),
                 )
-                .at(pointer(["nodes", &i.to_string(), "id"])),
+                .at(pointer(["nodes", &index, "id"])),
             );
             return None;
         }
+        let ok = bad_type.is_none() && bad_config.is_none();
         let id = id?;
         ok.then_some(NodeSpec { id, type_name, config })
     }
 
-    fn edges(&mut self, v: Value, spec: &mut GraphSpec) {
+    pub(crate) fn edges(&mut self, v: Value, spec: &mut GraphSpec) {
         let Some(list) = self.array(v, "edges") else { return };
         spec.edges.reserve(list.len());
         for (i, e) in list.into_iter().enumerate() {
@@ -299,7 +341,7 @@ impl Reader {
         }
     }
 
-    fn edge(&mut self, i: usize, e: Value) -> Option<EdgeSpec> {
+    pub(crate) fn edge(&mut self, i: usize, e: Value) -> Option<EdgeSpec> {
         let at = |sub: &str| {
             if sub.is_empty() {
                 pointer(["edges", &i.to_string()])
@@ -328,34 +370,8 @@ impl Reader {
             let whose = format!(" in the edge \"{from_text}\" -> \"{to_text}\"");
             self.unknown(at(key), key, &whose);
         }
-        let from = match from {
-            Some(Value::String(s)) => Some(s),
-            _ => {
-                self.error(
-                    Diagnostic::error(
-                        check::UNKNOWN_EDGE_SOURCE,
-                        format!("edge from unknown node \"{from_text}\""),
-                    )
-                    .at(at("from"))
-                    .on_edge(i, &from_text, &to_text),
-                );
-                None
-            }
-        };
-        let to = match to {
-            Some(Value::String(s)) => Some(s),
-            _ => {
-                self.error(
-                    Diagnostic::error(
-                        check::UNKNOWN_EDGE_TARGET,
-                        format!("edge \"{from_text}\" -> unknown node \"{to_text}\""),
-                    )
-                    .at(at("to"))
-                    .on_edge(i, &from_text, &to_text),
-                );
-                None
-            }
-        };
+        let from = self.edge_end(i, from, End::From, &from_text, &to_text);
+        let to = self.edge_end(i, to, End::To, &from_text, &to_text);
         let when = match when {
             None => None,
             Some(Value::Null) => {
@@ -394,6 +410,55 @@ impl Reader {
             return None;
         }
         Some(EdgeSpec { from: from?, to: to?, when })
+    }
+}
+
+/// Which end of an edge.
+#[derive(Clone, Copy)]
+enum End {
+    From,
+    To,
+}
+
+impl Reader {
+    /// One end of edge `i`: its node id, or an error that says what is wrong with it: missing
+    /// (the reference would print `undefined`), or not a string.
+    fn edge_end(
+        &mut self,
+        i: usize,
+        v: Option<Value>,
+        end: End,
+        from_text: &str,
+        to_text: &str,
+    ) -> Option<String> {
+        let (field, code) = match end {
+            End::From => ("from", check::UNKNOWN_EDGE_SOURCE),
+            End::To => ("to", check::UNKNOWN_EDGE_TARGET),
+        };
+        let message = match v {
+            Some(Value::String(s)) => return Some(s),
+            None => {
+                let (other_field, other, what) = match end {
+                    End::From => ("to", to_text, "the node it starts at"),
+                    End::To => ("from", from_text, "the node it goes to"),
+                };
+                let which = if other == "undefined" {
+                    format!("edge {i}")
+                } else {
+                    format!("the edge {other_field} \"{other}\"")
+                };
+                format!("{which} has no \"{field}\" field: an edge needs {what}")
+            }
+            Some(other) => {
+                format!("\"{field}\" of edge {i} must be a node id (a string), got {}", js_json(&other))
+            }
+        };
+        self.error(
+            Diagnostic::error(code, message)
+                .at(pointer(["edges", &i.to_string(), field]))
+                .on_edge(i, from_text, to_text),
+        );
+        None
     }
 }
 
@@ -469,7 +534,10 @@ mod tests {
         assert_eq!(p.diagnostics[1].message, "channel \"c\": config must be an object, got null");
         assert_eq!(p.diagnostics[4].message, "node name must be a non-empty string, got null");
         assert_eq!(p.diagnostics[5].message, "node name must be a non-empty string, got 9");
-        assert_eq!(p.diagnostics[8].message, "edge from unknown node \"undefined\"");
+        assert_eq!(
+            p.diagnostics[8].message,
+            "the edge to \"a\" has no \"from\" field: an edge needs the node it starts at"
+        );
     }
 
     #[test]

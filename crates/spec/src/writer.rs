@@ -32,6 +32,39 @@ pub fn to_canonical_string_sized(spec: &GraphSpec, capacity: usize) -> String {
     String::from_utf8(out).unwrap_or_else(|_| to_canonical_string(spec))
 }
 
+/// Whether `text` is exactly the canonical text of `spec`, found without writing that text
+/// out: the canonical writer streams into a comparison with `text` and stops at the first byte
+/// that differs. `trellis fmt --check` needs only this answer, and on a large document the
+/// canonical text would be another copy of the file in memory.
+pub fn is_canonical(spec: &GraphSpec, text: &str) -> bool {
+    let mut cmp = Compare { rest: text.as_bytes() };
+    // An error is the comparison stopping at a difference (or a writer error: not canonical).
+    if serde_json::to_writer_pretty(&mut cmp, spec).is_err() {
+        return false;
+    }
+    cmp.rest == b"\n"
+}
+
+/// An `io::Write` that checks what is written against the bytes still expected.
+struct Compare<'a> {
+    rest: &'a [u8],
+}
+
+impl std::io::Write for Compare<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self.rest.strip_prefix(buf) {
+            Some(rest) => {
+                self.rest = rest;
+                Ok(buf.len())
+            }
+            None => Err(std::io::Error::other("differs from the canonical text")),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,6 +117,18 @@ mod tests {
         for cap in [0, 10, 10_000] {
             assert_eq!(to_canonical_string_sized(&spec, cap), to_canonical_string(&spec));
         }
+    }
+
+    #[test]
+    fn canonical_check_agrees_with_the_written_text() {
+        let text = r#"{"name":"g","channels":{"v":{}},"nodes":[{"id":"a","type":"t","config":{"z":1.50}}],"edges":[]}"#;
+        let spec = parse_spec(text).spec.unwrap_or_default();
+        let canonical = to_canonical_string(&spec);
+        assert!(is_canonical(&spec, &canonical));
+        assert!(!is_canonical(&spec, text));
+        assert!(!is_canonical(&spec, canonical.trim_end()));
+        assert!(!is_canonical(&spec, &format!("{canonical}\n")));
+        assert!(!is_canonical(&spec, &canonical.replace("1.50", "1.5")));
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 
 use trellis_spec::read::codes::UNKNOWN_FIELD;
-use trellis_spec::writer::to_canonical_string;
+use trellis_spec::writer::{is_canonical, to_canonical_string};
 use trellis_spec::Diagnostic;
 
 use crate::load::{self, write_atomically};
@@ -76,6 +76,10 @@ fn format_one(path: &Path, args: &Args) -> Result<Outcome, (FileReport, Exit)> {
     // Loaded once: standard input cannot be read twice.
     let (source, parsed) = load::into_graphspec(source, doc).map_err(|f| (f.report, f.exit))?;
     let (spec, diagnostics) = load::require_spec(&source, parsed).map_err(|f| (f.report, f.exit))?;
+    if args.check {
+        // The answer only: no second copy of the file is written out to compare.
+        return Ok(if is_canonical(&spec, &source.text) { Outcome::Unchanged } else { Outcome::WouldChange });
+    }
     let canonical = to_canonical_string(&spec);
     let dropped: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code == UNKNOWN_FIELD).collect();
     emit(path, args, &source, &canonical, dropped, codes::WOULD_DROP_FIELDS, "the unknown fields above")

@@ -1,0 +1,148 @@
+//! Positions in one text, for many findings: built once per text, then every byte offset becomes
+//! a line and column, and every line number its source line, without walking the text again.
+//!
+//! A report of N findings on a text of T bytes costs O(T) once plus about O(log T) per finding,
+//! whatever N is, and whether the text has many short lines or is one minified line: the column
+//! of an offset is counted from a checkpoint at most [`CHUNK`] bytes away, never from the start of
+//! a long line.
+
+use crate::diagnostic::{floor_char_boundary, sat_u32, Span};
+
+/// Distance in bytes between two character-count checkpoints.
+const CHUNK: usize = 4096;
+
+/// Where each line of a text starts, and how many characters come before every [`CHUNK`]-th
+/// byte (so a column is counted over at most `CHUNK` bytes).
+#[derive(Debug)]
+pub struct LineIndex<'a> {
+    text: &'a str,
+    line_starts: Vec<usize>,
+    /// `chars_before[k]`: characters in `text[..k * CHUNK]` (counting the bytes that start a
+    /// character, which is right at any byte position). Empty for an ASCII text, where a
+    /// character is a byte.
+    chars_before: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    /// Indexes `text` in one pass.
+    pub fn new(text: &'a str) -> Self {
+        let bytes = text.as_bytes();
+        let mut line_starts = vec![0];
+        line_starts.extend(line_breaks(bytes).map(|i| i + 1));
+        let chars_before = if text.is_ascii() {
+            Vec::new()
+        } else {
+            let mut out = Vec::with_capacity(bytes.len() / CHUNK + 1);
+            let mut count = 0usize;
+            for block in bytes.chunks(CHUNK) {
+                out.push(count);
+                count += block.iter().filter(|b| !is_continuation(**b)).count();
+            }
+            out
+        };
+        LineIndex { text, line_starts, chars_before }
+    }
+
+    /// The text this indexes.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// How many lines the text has (a final line break starts one more, empty, line).
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// The span of `start..end` (byte offsets, clamped to the text and to character boundaries).
+    pub fn span(&self, start: usize, end: usize) -> Span {
+        let text = self.text;
+        let start = floor_char_boundary(text, start.min(text.len()));
+        let end = end.clamp(start, text.len());
+        let line = self.line_starts.partition_point(|&s| s <= start);
+        let line_start = self.line_starts[line - 1];
+        let column = self.chars_between(line_start, start) + 1;
+        Span {
+            line: sat_u32(line),
+            column: sat_u32(column),
+            offset: sat_u32(start),
+            length: sat_u32(end - start),
+        }
+    }
+
+    /// The byte offset where 1-based `line` starts.
+    pub fn line_start(&self, line: usize) -> Option<usize> {
+        self.line_starts.get(line.checked_sub(1)?).copied()
+    }
+
+    /// The 1-based `line` of the text, without its line break (`\n` or `\r\n`).
+    pub fn line(&self, line: usize) -> Option<&'a str> {
+        let start = self.line_start(line)?;
+        let end = self.line_starts.get(line).map_or(self.text.len(), |next| next - 1);
+        let l = &self.text[start..end];
+        Some(l.strip_suffix('\r').unwrap_or(l))
+    }
+
+    /// Characters in `text[from..to]`, both on character boundaries.
+    fn chars_between(&self, from: usize, to: usize) -> usize {
+        if self.chars_before.is_empty() {
+            return to - from;
+        }
+        self.chars_upto(to) - self.chars_upto(from)
+    }
+
+    /// Characters in `text[..at]`: the checkpoint at or below `at`, plus at most `CHUNK` bytes.
+    fn chars_upto(&self, at: usize) -> usize {
+        let k = at / CHUNK;
+        let base = self.chars_before.get(k).copied().unwrap_or(0);
+        let from = (k * CHUNK).min(at);
+        base + self.text.as_bytes()[from..at].iter().filter(|b| !is_continuation(**b)).count()
+    }
+}
+
+/// A UTF-8 continuation byte (`10xxxxxx`): not the start of a character.
+fn is_continuation(b: u8) -> bool {
+    b & 0xC0 == 0x80
+}
+
+/// Offsets of every `\n`.
+fn line_breaks(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_match_the_one_off_computation() {
+        let text = "{\n  \"é\": 1,\r\n  \"b\": 2\n}\n";
+        let index = LineIndex::new(text);
+        for start in 0..=text.len() {
+            if text.is_char_boundary(start) {
+                assert_eq!(index.span(start, start), Span::from_range(text, start, start), "at {start}");
+            }
+        }
+    }
+
+    #[test]
+    fn columns_on_one_long_non_ascii_line_are_counted_in_characters() {
+        // Several checkpoints' worth of a minified line, with multi-byte characters across the
+        // checkpoint boundaries.
+        let text: String = std::iter::repeat_n("ab\u{e7}\u{1F600}", 5_000).collect();
+        let index = LineIndex::new(&text);
+        for (chars, (byte, _)) in text.char_indices().enumerate().step_by(997) {
+            let s = index.span(byte, byte);
+            assert_eq!((s.line, s.column as usize), (1, chars + 1), "at byte {byte}");
+        }
+    }
+
+    #[test]
+    fn lines_come_without_their_breaks() {
+        let index = LineIndex::new("a\r\nbc\n\nd");
+        let lines: Vec<_> = (1..=index.line_count()).map(|n| index.line(n)).collect();
+        assert_eq!(lines, [Some("a"), Some("bc"), Some(""), Some("d")]);
+        assert_eq!(index.line(0), None);
+        assert_eq!(index.line(5), None);
+        assert_eq!(LineIndex::new("x\n").line(2), Some(""));
+    }
+}

@@ -1,0 +1,191 @@
+//! Reading a GraphSpec object straight from its text, one node and one edge at a time.
+//!
+//! [`crate::read::spec_from_value`] reads a document already parsed into one `serde_json::Value`
+//! tree; for a large document that tree is most of the memory (a map, its keys and its values
+//! for every node and every edge) and is thrown away as soon as the model is built. Here the
+//! top-level object, `nodes` and `edges` are read by serde visitors: each node or edge is parsed
+//! into a small `Value` of its own, handed to the same [`Reader`] code (so every diagnostic is
+//! exactly what the tree path gives) and dropped before the next one is read. The peak is the
+//! model, not the model plus a tree of the whole document.
+//!
+//! Duplicate keys, the nesting limit and syntax errors are caught by the same parser as before
+//! (serde_json with the checking visitor of [`crate::json`]), with the same messages and places.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+use crate::json::{self, Checked, CheckedVisitor};
+use crate::model::GraphSpec;
+use crate::read::{Parsed, Reader};
+
+/// Reads a document whose text starts with `{` (after whitespace). Diagnostics carry no spans
+/// yet. `Err` is the JSON problem (syntax, duplicate key, nesting) that stopped the parse.
+pub fn read_object(text: &str) -> Result<Parsed, crate::Diagnostic> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let mut reader = Reader::new();
+    let spec =
+        DocumentSeed { r: &mut reader }.deserialize(&mut de).map_err(|e| json::to_diagnostic(text, &e))?;
+    de.end().map_err(|e| json::to_diagnostic(text, &e))?;
+    Ok(reader.finish(spec))
+}
+
+struct DocumentSeed<'r> {
+    r: &'r mut Reader,
+}
+
+impl<'de> DeserializeSeed<'de> for DocumentSeed<'_> {
+    type Value = Option<GraphSpec>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for DocumentSeed<'_> {
+    type Value = Option<GraphSpec>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a GraphSpec object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let r = self.r;
+        let mut spec = GraphSpec::default();
+        // The top-level keys met, to refuse a repeated one as the checking visitor does.
+        let mut seen: Vec<String> = Vec::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.contains(&key) {
+                return Err(de::Error::custom(format!(
+                    "duplicate key \"{}\" in one object",
+                    key.escape_debug()
+                )));
+            }
+            match key.as_str() {
+                "nodes" => {
+                    map.next_value_seed(ListSeed { r: &mut *r, spec: &mut spec, field: List::Nodes })?
+                }
+                "edges" => {
+                    map.next_value_seed(ListSeed { r: &mut *r, spec: &mut spec, field: List::Edges })?
+                }
+                _ => {
+                    let Checked(v) = map.next_value()?;
+                    r.top_level_field(&key, v, &mut spec);
+                }
+            }
+            seen.push(key);
+        }
+        Ok(Some(spec))
+    }
+
+    // Anything else is not a GraphSpec; the tree path words that (this reader is only used on
+    // text that starts with `{`, so these are not reached in practice).
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(self.r.document(Value::Bool(v)))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(self.r.document(Value::Number(v.into())))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(self.r.document(Value::Number(v.into())))
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(self.r.document(Value::String(v.to_owned())))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(self.r.document(Value::Null))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+        let v = CheckedVisitor.visit_seq(seq)?;
+        Ok(self.r.document(v))
+    }
+}
+
+#[derive(Clone, Copy)]
+enum List {
+    Nodes,
+    Edges,
+}
+
+/// `nodes` or `edges`: read element by element when it is an array; anything else goes to the
+/// reader as a whole value (which reports `null` as empty and the rest as an error).
+struct ListSeed<'a> {
+    r: &'a mut Reader,
+    spec: &'a mut GraphSpec,
+    field: List,
+}
+
+impl ListSeed<'_> {
+    fn whole(self, v: Value) {
+        match self.field {
+            List::Nodes => self.r.nodes(v, self.spec),
+            List::Edges => self.r.edges(v, self.spec),
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for ListSeed<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for ListSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an array")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut i = 0;
+        while let Some(Checked(v)) = seq.next_element()? {
+            match self.field {
+                List::Nodes => {
+                    if let Some(n) = self.r.node(i, v) {
+                        self.spec.nodes.push(n);
+                    }
+                }
+                List::Edges => {
+                    if let Some(e) = self.r.edge(i, v) {
+                        self.spec.edges.push(e);
+                    }
+                }
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        let v = CheckedVisitor.visit_map(map)?;
+        self.whole(v);
+        Ok(())
+    }
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<(), E> {
+        self.whole(Value::Bool(v));
+        Ok(())
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<(), E> {
+        self.whole(Value::Number(v.into()));
+        Ok(())
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<(), E> {
+        self.whole(Value::Number(v.into()));
+        Ok(())
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<(), E> {
+        let v = CheckedVisitor.visit_f64(v)?;
+        self.whole(v);
+        Ok(())
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        self.whole(Value::String(v.to_owned()));
+        Ok(())
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.whole(Value::Null);
+        Ok(())
+    }
+}
