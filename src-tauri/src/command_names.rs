@@ -27,4 +27,5 @@ pub const COMMANDS: &[&str] = &[
     "set_weaveflow_version",
     "export_document",
     "import_document",
+    "open_failures",
 ];

@@ -13,6 +13,7 @@ use ts_rs::TS;
 
 use crate::dialogs::{self, Confirm};
 use crate::menu;
+use crate::open_failures::{self, OpenFailure, PendingFailures};
 use crate::state::AppState;
 use crate::transfer::{self, ExportAnswer};
 use crate::ui_sync::{self, events};
@@ -227,7 +228,8 @@ pub fn new_document(
     view(&state, id)
 }
 
-/// Open: a native dialog filtered to spec files; `null` when cancelled.
+/// Open: a native dialog filtered to spec files; `null` when cancelled. A file that does not
+/// open is refused with its reasons, and an `open-failed` notice names it in the window.
 #[tauri::command]
 pub async fn open_document_dialog(app: AppHandle, window: WebviewWindow) -> Answer<Option<DocumentView>> {
     let Some(path) = dialogs::pick_spec_file(&window).await else { return Ok(None) };
@@ -237,7 +239,8 @@ pub async fn open_document_dialog(app: AppHandle, window: WebviewWindow) -> Answ
 /// Opens a path that came from a dialog, the command line or the recent list.
 pub fn open_path(app: &AppHandle, path: &std::path::Path) -> Answer<DocumentView> {
     let state = app.state::<AppState>();
-    let id = state.ws().open(path)?;
+    let opened = state.ws().open(path);
+    let id = opened.inspect_err(|ds| open_failures::report(app, path, ds))?;
     menu::refresh_recent(app);
     touched(app, &state, id);
     view(&state, id)
@@ -264,7 +267,13 @@ pub fn recent_list(paths: &[PathBuf]) -> Vec<RecentFile> {
 
 #[tauri::command]
 pub fn open_recent(app: AppHandle, state: State<'_, AppState>, index: usize) -> Answer<DocumentView> {
-    let id = state.ws().open_recent(index)?;
+    let path = state.ws().recent().get(index).cloned();
+    let opened = state.ws().open_recent(index);
+    let id = opened.inspect_err(|ds| {
+        if let Some(p) = &path {
+            open_failures::report(&app, p, ds);
+        }
+    })?;
     menu::refresh_recent(&app);
     touched(&app, &state, id);
     view(&state, id)
@@ -494,6 +503,13 @@ pub fn import_path(app: &AppHandle, path: &std::path::Path, to: DocFormat) -> An
 #[tauri::command]
 pub fn quit(app: AppHandle) {
     crate::quit::request(&app);
+}
+
+/// Files that did not open before the UI could listen (the command line at start); each is
+/// answered once. Later ones arrive as `open-failed` events.
+#[tauri::command]
+pub fn open_failures(pending: State<'_, PendingFailures>) -> Vec<OpenFailure> {
+    pending.take()
 }
 
 /// Tells the UI something opened while it could not ask (menu, start).

@@ -6,11 +6,13 @@ pub mod commands;
 pub mod dialogs;
 mod housekeeping;
 mod menu;
+pub mod open_failures;
 mod quit;
 pub mod state;
 pub mod transfer;
 pub mod ui_sync;
 pub mod view;
+pub mod wording;
 
 use std::path::PathBuf;
 
@@ -54,6 +56,7 @@ pub fn run() {
             commands::set_weaveflow_version,
             commands::export_document,
             commands::import_document,
+            commands::open_failures,
         ])
         .on_menu_event(menu::on_event)
         .on_window_event(|window, event| {
@@ -67,6 +70,7 @@ pub fn run() {
             let handle = app.handle().clone();
             let data_dir = state::data_dir(handle.path().app_data_dir().ok());
             app.manage(AppState::new(data_dir));
+            app.manage(open_failures::PendingFailures::default());
             let (bar, recent) = menu::build(&handle)?;
             app.manage(menu::RecentMenu(recent));
             app.set_menu(bar)?;
@@ -115,13 +119,9 @@ fn open_at_start(app: &tauri::AppHandle, files: &[PathBuf]) {
     for path in files {
         match ws.open(path) {
             Ok(id) => state.set_active(Some(id)),
-            Err(ds) => {
-                for d in ds {
-                    eprintln!("trellis: cannot open {}: {}", path.display(), d.message);
-                }
-                // The file still gets a tab, so the user sees why: its problems in the
-                // problems panel of an empty document would mislead, so only print them.
-            }
+            // No tab (its problems in an empty document would mislead): a notice in the
+            // window names the file, the reason and the place.
+            Err(ds) => open_failures::report(app, path, &ds),
         }
     }
     if ws.ids().is_empty() {

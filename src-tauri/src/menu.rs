@@ -151,6 +151,7 @@ pub fn on_event(app: &AppHandle, event: MenuEvent) {
         refresh_recent(app);
     } else if let Some(index) = id.strip_prefix(RECENT_PREFIX).and_then(|i| i.parse::<usize>().ok()) {
         let state = app.state::<AppState>();
+        let path = state.ws().recent().get(index).cloned();
         let opened = state.ws().open_recent(index);
         match opened {
             Ok(doc) => {
@@ -158,11 +159,8 @@ pub fn on_event(app: &AppHandle, event: MenuEvent) {
                 commands::announce_opened(app, doc);
             }
             Err(diagnostics) => {
-                let msg = diagnostics.iter().map(|d| d.message.clone()).collect::<Vec<_>>().join("\n");
-                if let Some(w) = app.get_webview_window(crate::ui_sync::MAIN_WINDOW) {
-                    tauri::async_runtime::spawn(async move {
-                        crate::dialogs::error(&w, "Could not open the file", &msg).await;
-                    });
+                if let Some(p) = path {
+                    crate::open_failures::report(app, &p, &diagnostics);
                 }
             }
         }

@@ -131,6 +131,8 @@ impl DocumentView {
         types.sort_by(|a, b| a.type_name.cmp(&b.type_name));
         let mut diagnostics = session.registries().diagnostics.clone();
         diagnostics.extend(session.diagnostics().iter().cloned());
+        // The app shows the editor's words (the CLI keeps the checkers').
+        let diagnostics = diagnostics.into_iter().map(crate::wording::for_editor).collect();
         DocumentView {
             id: id_string(session),
             path: session.path().map(|p| p.display().to_string()),

@@ -3,10 +3,13 @@ import { runAction } from "./actions";
 import type { Backend } from "./api/types";
 import { errorMessage } from "./api/types";
 import { Canvas } from "./canvas/Canvas";
+import { FindBar } from "./find/FindBar";
 import { ConflictBar, HelpOverlay, ProblemsPanel, StatusBar, Toasts, Toolbar } from "./panels/Chrome";
 import { ExportConfirm } from "./panels/ExportConfirm";
 import { Inspector } from "./panels/Inspector";
+import { OpenFailures } from "./panels/OpenFailures";
 import { RegistryPanel } from "./panels/RegistryPanel";
+import { Palette } from "./palette/Palette";
 import { installShortcuts } from "./shortcuts";
 import { ui, useUi } from "./store";
 
@@ -51,7 +54,9 @@ export function App({ backend }: { backend: Backend }) {
       <div className="main">
         {registryOpen && view && <RegistryPanel types={view.registry} />}
         <div className="center">
+          <OpenFailures tauri={backend.kind === "tauri"} />
           {view ? <Canvas key={activeId} view={view} /> : <Welcome />}
+          <FindBar />
           {view?.conflict && <ConflictBar view={view} />}
           {view && <ProblemsPanel view={view} />}
         </div>
@@ -59,6 +64,7 @@ export function App({ backend }: { backend: Backend }) {
       </div>
       <StatusBar view={view} />
       <HelpOverlay />
+      <Palette />
       <ExportConfirm />
       <Toasts />
     </div>

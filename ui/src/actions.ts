@@ -124,7 +124,8 @@ export async function openDocument() {
     const v = await backend().openDialog();
     if (v) ui.putDoc(v, true);
   } catch (err) {
-    ui.toast("error", errorMessage(err));
+    // In the app a file that does not open is already told by its notice (open-failed).
+    if (backend().kind !== "tauri") ui.toast("error", errorMessage(err));
   }
 }
 
@@ -374,6 +375,20 @@ export function focusSearch() {
   ui.set((s) => ({ registryOpen: true, focusSearchTick: s.focusSearchTick + 1 }));
 }
 
+/** Actions registered by the modules that own them (find bar, palette, focus, export image),
+ * so this switch does not grow an import for each. */
+const extraActions = new Map<string, () => unknown>();
+export function registerAction(action: string, run: () => unknown) {
+  extraActions.set(action, run);
+}
+
+/** Quit as the menu's Quit (Rust asks about unsaved documents). */
+async function quit() {
+  if (ui.get().backend?.kind !== "tauri") return;
+  const { invoke } = await import("@tauri-apps/api/core");
+  await invoke("quit").catch((err) => ui.toast("error", errorMessage(err)));
+}
+
 export async function runAction(action: string) {
   // A menu accelerator arrives here even while typing: in a text field, undo and redo are the
   // field's own.
@@ -433,5 +448,14 @@ export async function runAction(action: string) {
     case "escape":
       toggleHelp(false);
       return clearSelection();
+    case "new-example":
+      return newDocument(true);
+    case "toggle-problems":
+      return ui.set((s) => ({ problemsOpen: !s.problemsOpen }));
+    case "quit":
+      return quit();
+    default:
+      // Commands that live in their own modules (find, palette, keyboard focus, images).
+      return extraActions.get(action)?.();
   }
 }

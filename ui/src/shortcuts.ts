@@ -2,35 +2,14 @@
 // help overlay shows. Clipboard keys go through the DOM copy/cut/paste events, which carry the
 // system clipboard without any permission; a timer falls back to the async clipboard API.
 import { copy, paste, runAction, selectionFragmentText } from "./actions";
+import { HELP_ROWS, IS_MAC } from "./commands";
 
-export const IS_MAC = typeof navigator !== "undefined" && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
-export const MOD = IS_MAC ? "⌘" : "Ctrl";
+export { IS_MAC, MOD } from "./commands";
 
 export type Shortcut = { keys: string; action: string; label: string; group: string };
 
-export const SHORTCUTS: Shortcut[] = [
-  { keys: `${MOD}+Z`, action: "undo", label: "Undo", group: "Edit" },
-  { keys: IS_MAC ? "⌘+Shift+Z" : "Ctrl+Y / Ctrl+Shift+Z", action: "redo", label: "Redo", group: "Edit" },
-  { keys: `${MOD}+X`, action: "cut", label: "Cut (as GraphSpec JSON)", group: "Edit" },
-  { keys: `${MOD}+C`, action: "copy", label: "Copy (as GraphSpec JSON)", group: "Edit" },
-  { keys: `${MOD}+V`, action: "paste", label: "Paste (clashing ids get fresh ones)", group: "Edit" },
-  { keys: `${MOD}+D`, action: "duplicate", label: "Duplicate", group: "Edit" },
-  { keys: IS_MAC ? "⌫ / Delete" : "Delete / Backspace", action: "delete", label: "Delete selection", group: "Edit" },
-  { keys: `${MOD}+A`, action: "select-all", label: "Select all", group: "Selection" },
-  { keys: "Shift+drag", action: "box", label: "Box select", group: "Selection" },
-  { keys: `${MOD}+click`, action: "toggle", label: "Add to / remove from selection", group: "Selection" },
-  { keys: "Esc", action: "escape", label: "Clear selection, close overlays", group: "Selection" },
-  { keys: `${MOD}+Shift+L`, action: "auto-layout", label: "Automatic layout", group: "View" },
-  { keys: "F", action: "fit-view", label: "Fit the graph in view", group: "View" },
-  { keys: "+ / −", action: "zoom-in", label: "Zoom in / out", group: "View" },
-  { keys: "/", action: "focus-search", label: "Search node types", group: "View" },
-  { keys: "Enter (in search)", action: "add", label: "Add the highlighted type at the centre", group: "View" },
-  { keys: "?", action: "help", label: "This help", group: "View" },
-  { keys: `${MOD}+S`, action: "save", label: "Save", group: "File" },
-  { keys: `${MOD}+Shift+S`, action: "save-as", label: "Save as…", group: "File" },
-  { keys: `${MOD}+O`, action: "open", label: "Open…", group: "File" },
-  { keys: `${MOD}+N`, action: "new", label: "New document", group: "File" },
-];
+/** The help overlay's rows, from the one list of commands (commands.ts). */
+export const SHORTCUTS: Shortcut[] = HELP_ROWS.map((c) => ({ keys: c.keys ?? "", action: c.action ?? c.label, label: c.label, group: c.group }));
 
 export function isEditable(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
@@ -52,12 +31,16 @@ export function actionFor(e: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" |
     if (k === "o") return "open";
     if (k === "n") return "new";
     if (k === "l" && e.shiftKey) return "auto-layout";
+    if (k === "f" && !e.shiftKey) return "find";
+    if (k === "p" && e.shiftKey) return "palette";
+    if (k === "k" && !e.shiftKey) return "palette";
     if (k === "c") return "copy";
     if (k === "x") return "cut";
     if (k === "v") return "paste";
     return null;
   }
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
+  if (k === "F6") return "focus-canvas";
   if (k === "Delete" || k === "Backspace") return "delete";
   if (k === "?") return "help";
   if (k === "/") return "focus-search";
@@ -79,7 +62,7 @@ export function installShortcuts(): () => void {
     const action = actionFor(e);
     if (!action) return;
     const editable = isEditable(e.target);
-    if (editable && action !== "save" && action !== "save-as" && action !== "escape") return;
+    if (editable && !["save", "save-as", "escape", "find", "palette"].includes(action)) return;
     if (action === "copy" || action === "cut") {
       // Let the browser fire the copy/cut event (it carries the clipboard); fall back if not.
       copyHandled = false;

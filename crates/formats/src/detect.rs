@@ -8,7 +8,9 @@
 //! 2. Otherwise the text must be a JSON object (the first value is enough: a file with trailing
 //!    values is still recognised, so its own reader can report them).
 //! 3. Weaveflow: the object has `version` and (`state_modules` or `entry_point`).
-//! 4. GraphSpec: otherwise, the object has any of `nodes`, `edges`, `channels`, `name`.
+//! 4. GraphSpec: otherwise, the object has any of `nodes`, `edges`, `channels`, or it has `name`
+//!    and no key a GraphSpec does not have (`{"name": null}` is an empty GraphSpec; a
+//!    `package.json`, with its `name` among other keys, is not a graph document).
 //!
 //! A Weaveflow-looking object that also has `channels` (a GraphSpec-only key) is ambiguous.
 
@@ -136,6 +138,9 @@ pub fn detect_object(
     object_format(obj)
 }
 
+/// A GraphSpec's top-level keys.
+const GRAPHSPEC_KEYS: [&str; 4] = ["name", "channels", "nodes", "edges"];
+
 /// The format a JSON object's top-level keys say.
 fn object_format(obj: &serde_json::Map<String, Value>) -> Result<Format, Diagnostic> {
     let has = |k: &str| obj.contains_key(k);
@@ -151,15 +156,20 @@ fn object_format(obj: &serde_json::Map<String, Value>) -> Result<Format, Diagnos
         }
         return Ok(Format::Weaveflow);
     }
-    if ["nodes", "edges", "channels", "name"].iter().any(|k| has(k)) {
+    if ["nodes", "edges", "channels"].iter().any(|k| has(k)) {
+        return Ok(Format::GraphSpec);
+    }
+    // `name` alone makes a (still empty) GraphSpec only when nothing else is there: a
+    // `package.json` has a `name` too, and is no graph.
+    if has("name") && obj.keys().all(|k| GRAPHSPEC_KEYS.contains(&k.as_str())) {
         return Ok(Format::GraphSpec);
     }
     let keys: Vec<&str> = obj.keys().map(String::as_str).take(8).collect();
     Err(Diagnostic::error(
         codes::UNKNOWN_FORMAT,
         format!(
-            "the JSON object is not a known graph format: a Weaveflow Graph Definition has `version` and `state_modules` or `entry_point`, \
-             a GraphSpec has `nodes`, `edges`, `channels` or `name`; this one has {}",
+            "not a graph document: no `nodes` (a GraphSpec has `nodes`, `edges` or `channels`; a Weaveflow Graph Definition \
+             has `version` and `state_modules` or `entry_point`); this one has {}",
             if keys.is_empty() { "no keys".to_owned() } else { format!("the keys {}", keys.join(", ")) }
         ),
     ))
@@ -238,6 +248,17 @@ mod tests {
         assert_eq!(detect(None, r#"{"nodes":[]}"#), Ok(Format::GraphSpec));
         // `version` alone does not make a Weaveflow document.
         assert_eq!(detect(None, r#"{"version":"1.0","nodes":[]}"#), Ok(Format::GraphSpec));
+        // `name` alone: an empty GraphSpec.
+        assert_eq!(detect(None, r#"{"name":null}"#), Ok(Format::GraphSpec));
+    }
+
+    #[test]
+    fn a_package_json_is_not_a_graph_document() {
+        let text = r#"{"name":"trellis","version":"0.1.0","private":true,"scripts":{"test":"x"}}"#;
+        let d = detect(Some("package.json"), text).err().expect("refused");
+        assert_eq!(d.code, codes::UNKNOWN_FORMAT);
+        assert!(d.message.starts_with("not a graph document: no `nodes`"), "{}", d.message);
+        assert!(d.message.contains("name, version, private, scripts"), "{}", d.message);
     }
 
     #[test]

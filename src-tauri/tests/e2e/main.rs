@@ -3,5 +3,6 @@
 
 mod canvas;
 mod desktop;
+mod find;
 mod formats;
 mod harness;

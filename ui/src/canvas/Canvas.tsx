@@ -23,6 +23,7 @@ import { addNode, autoLayout, edit, setCanvasController } from "../actions";
 import { categoryColor } from "../lib/colors";
 import { type Rect, boundsOf, resolvePositions, terminalsInUse } from "../lib/geometry";
 import { END, START } from "../lib/ids";
+import { CanvasOverlays } from "../keyboard/CanvasOverlays";
 import { FrameSampler, nextFrames } from "../perf/hooks";
 import { ui, useUi } from "../store";
 import { FlowCache, type FlowEdge, type FlowNode, problemsOf } from "./buildFlow";
@@ -523,6 +524,10 @@ function CanvasInner({ view }: { view: DocumentView }) {
       className={`canvas-wrap mode-${mode}`}
       data-testid="canvas"
       data-render-mode={mode}
+      tabIndex={0}
+      role="application"
+      aria-roledescription="graph canvas"
+      aria-label="Graph canvas. Arrows move between nodes, Ctrl+arrows follow edges, E the edges, Enter inspects, C connects, Alt+arrows move, Delete deletes."
       onDragOver={onDragOver}
       onDrop={onDrop}
       onPointerDownCapture={onPointerDownCapture}
@@ -573,6 +578,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
         </Controls>
       </ReactFlow>
       <canvas ref={overlay} className="overview" data-testid="overview-canvas" style={{ display: dom ? "none" : "block" }} />
+      <CanvasOverlays view={view} positions={basePositions} />
       <MiniMap positions={basePositions} colorOf={colorById} />
     </div>
   );

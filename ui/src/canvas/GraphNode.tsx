@@ -13,6 +13,9 @@ export const GraphNode = memo(function GraphNode({ data, selected }: NodeProps<F
       data-testid={`node-${data.id}`}
       data-node-id={data.id}
       title={data.firstProblem ?? `${data.id}: ${data.title}`}
+      role="group"
+      aria-roledescription="node"
+      aria-label={nodeLabel(data)}
     >
       <Handle type="target" position={Position.Left} className="tn-handle" data-testid={`handle-in-${data.id}`} />
       <div className="tn-bar" />
@@ -24,7 +27,7 @@ export const GraphNode = memo(function GraphNode({ data, selected }: NodeProps<F
         <span key={r} className={`tn-role tn-role-${r}`} data-testid={`node-role-${data.id}-${r}`}>{r}</span>
       ))}
       {problems > 0 && (
-        <span className={`tn-badge ${data.errors ? "err" : "warn"}`} data-testid={`node-badge-${data.id}`} aria-label={`${problems} problem${problems > 1 ? "s" : ""}`}>
+        <span className={`tn-badge ${data.errors ? "err" : "warn"}`} data-testid={`node-badge-${data.id}`} aria-hidden>
           {problems}
         </span>
       )}
@@ -33,12 +36,18 @@ export const GraphNode = memo(function GraphNode({ data, selected }: NodeProps<F
   );
 });
 
+/** What a screen reader announces: "node planner, type planner, 2 errors". */
+export function nodeLabel(d: Pick<GraphNodeData, "id" | "type" | "errors" | "warnings">): string {
+  const n = (k: number, w: string) => (k ? `, ${k} ${w}${k === 1 ? "" : "s"}` : "");
+  return `node ${d.id}, type ${d.type ?? "none"}${n(d.errors, "error")}${n(d.warnings, "warning")}`;
+}
+
 /** `__start__` and `__end__`: a filled disc and a ringed disc (the state-machine convention).
  * Both carry both handles so a wrong connection can be refused with a reason, not ignored. */
 export const TerminalNode = memo(function TerminalNode({ data, selected }: NodeProps<FlowNode & { data: TerminalData }>) {
   const start = data.id === "__start__";
   return (
-    <div className={`tt ${start ? "tt-start" : "tt-end"}${selected ? " tn-selected" : ""}`} data-testid={`node-${data.id}`} data-node-id={data.id} title={start ? "__start__: where the graph begins" : "__end__: where the graph ends"}>
+    <div className={`tt ${start ? "tt-start" : "tt-end"}${selected ? " tn-selected" : ""}`} data-testid={`node-${data.id}`} data-node-id={data.id} title={start ? "__start__: where the graph begins" : "__end__: where the graph ends"} role="group" aria-roledescription="node" aria-label={start ? "start node" : "end node"}>
       <Handle type="target" position={Position.Left} className={`tn-handle${start ? " tn-handle-ghost" : ""}`} data-testid={`handle-in-${data.id}`} />
       <span className="tt-label">{start ? "start" : "end"}</span>
       <Handle type="source" position={Position.Right} className={`tn-handle${start ? "" : " tn-handle-ghost"}`} data-testid={`handle-out-${data.id}`} />

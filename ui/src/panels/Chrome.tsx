@@ -2,32 +2,20 @@
 // messages.
 import { useState } from "react";
 import type { Diagnostic, DocumentView } from "../bindings";
-import { activate, autoLayout, newDocument, openDocument, redo, resolveConflict, revealElement, runAction, save, toggleHelp, undo } from "../actions";
+import { autoLayout, newDocument, openDocument, redo, resolveConflict, revealElement, runAction, save, toggleHelp, undo } from "../actions";
 import { SHORTCUTS } from "../shortcuts";
 import { ui, useUi } from "../store";
+import { Tabs } from "./Tabs";
 
 /** One shared empty list: a zustand selector must not return a new array on each call. */
 const NONE: Diagnostic[] = [];
 
 export function Toolbar({ view }: { view: DocumentView | null }) {
-  const order = useUi((s) => s.order);
-  const docs = useUi((s) => s.docs);
-  const activeId = useUi((s) => s.activeId);
   const busy = useUi((s) => s.layoutBusy);
   return (
     <header className="toolbar" data-testid="toolbar">
       <div className="brand">Trellis</div>
-      <nav className="tabs" role="tablist">
-        {order.map((id) => {
-          const d = docs[id];
-          return (
-            <button key={id} role="tab" aria-selected={id === activeId} className={`tab${id === activeId ? " active" : ""}`} data-testid="tab" data-doc-id={id} data-dirty={String(!!d?.dirty)} title={d?.path ?? d?.fileName} onClick={() => activate(id)}>
-              {d?.fileName ?? id}
-              {d?.dirty ? <span className="dirty" data-testid="dirty-marker"> ●</span> : null}
-            </button>
-          );
-        })}
-      </nav>
+      <Tabs />
       <div className="tools">
         <button onClick={() => void newDocument(false)} data-testid="btn-new" title="New (Ctrl+N)">New</button>
         <button onClick={() => void openDocument()} data-testid="btn-open" title="Open (Ctrl+O)">Open</button>

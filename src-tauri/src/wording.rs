@@ -1,0 +1,122 @@
+//! The editor's words for diagnostics: the one place that maps a diagnostic code to what a user
+//! of the app should read (what to click, connect or choose). The checkers' own messages stay
+//! as they are, fixed by the formats they check (`trellis validate` prints them, and they speak
+//! the builder API: "add .edge(START, …)"); the app shows these instead. The code, pointer,
+//! span and element are kept, so a message here always points at the same place.
+
+use trellis_spec::{Diagnostic, Element};
+
+/// The diagnostic with its message in the editor's words, when the code has them.
+pub fn for_editor(mut d: Diagnostic) -> Diagnostic {
+    if let Some(m) = editor_message(&d) {
+        d.message = m;
+    }
+    d
+}
+
+/// The quoted names in a checker's message, in order (`node "a" has type "b"` → a, b): the
+/// checkers name the values they talk about in double quotes.
+fn quoted(message: &str) -> Vec<&str> {
+    message.split('"').skip(1).step_by(2).collect()
+}
+
+/// The editor wording for `d`, or `None` to keep the checker's message.
+pub fn editor_message(d: &Diagnostic) -> Option<String> {
+    let q = quoted(&d.message);
+    let node = match &d.element {
+        Some(Element::Node { id }) => Some(id.as_str()),
+        _ => q.first().copied(),
+    };
+    let msg = match d.code.as_str() {
+        "spec/no-entry-edge" => "Nothing starts this graph: connect the Start node to the first node to run (drag from \
+             Start's handle, or focus Start and press C)."
+            .to_owned(),
+        "spec/unknown-type" => format!(
+            "Node \u{201c}{}\u{201d} has the type \u{201c}{}\u{201d}, which no registry describes: choose a known type in \
+             the inspector, or add the type to a project registry.",
+            node?,
+            q.get(1)?
+        ),
+        "spec/missing-type" => {
+            format!("Node \u{201c}{}\u{201d} has no type: choose one in the inspector.", node?)
+        }
+        "spec/duplicate-node" => format!(
+            "Two nodes are named \u{201c}{}\u{201d}: rename one of them in the inspector.",
+            q.first()?
+        ),
+        "spec/reserved-node-id" => format!(
+            "\u{201c}{}\u{201d} is the name of the built-in Start or End node: rename this node in the inspector.",
+            q.first()?
+        ),
+        "spec/unknown-edge-source" => match &d.element {
+            Some(Element::Edge { from, .. }) => format!(
+                "This edge starts at \u{201c}{from}\u{201d}, which is not a node: delete the edge (select it and press \
+                 Delete), or add a node named \u{201c}{from}\u{201d}."
+            ),
+            _ => return None,
+        },
+        "spec/unknown-edge-target" => match &d.element {
+            Some(Element::Edge { to, .. }) => format!(
+                "This edge goes to \u{201c}{to}\u{201d}, which is not a node: delete the edge (select it and press \
+                 Delete), or add a node named \u{201c}{to}\u{201d}."
+            ),
+            _ => return None,
+        },
+        "spec/undeclared-channel" => format!(
+            "The condition reads the channel \u{201c}{}\u{201d}, which this graph does not declare: add it under \
+             Channels in the graph inspector (click the empty canvas), or pick a declared channel in the condition.",
+            q.first()?
+        ),
+        "spec/malformed-predicate" | "spec/no-operator" => "This edge's condition is incomplete: select the edge and \
+             choose a channel and an operator in the inspector."
+            .to_owned(),
+        "spec/unknown-reducer" => format!(
+            "Channel \u{201c}{}\u{201d} has a reducer Trellis does not know: choose last write, append or merge for it \
+             in the graph inspector.",
+            q.first()?
+        ),
+        _ => return None,
+    };
+    Some(msg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use trellis_spec::checks::codes;
+
+    #[test]
+    fn the_entry_edge_message_says_what_to_connect_not_which_api_to_call() {
+        let d = Diagnostic::error(
+            codes::NO_ENTRY_EDGE,
+            "graph has no entry edge — add .edge(START, \"someNode\")",
+        );
+        let shown = for_editor(d.clone());
+        assert_eq!(shown.code, d.code, "the code stays: the CLI and the app share it");
+        assert!(!shown.message.contains(".edge("), "{}", shown.message);
+        assert!(shown.message.contains("connect the Start node"), "{}", shown.message);
+    }
+
+    #[test]
+    fn names_come_from_the_element_and_the_message() {
+        let d = Diagnostic::error(
+            codes::UNKNOWN_TYPE,
+            "node \"planner\" has type \"plan_v2\", which is not in the registry. Known types: [\"noop\"]",
+        )
+        .on_node("planner");
+        let m = editor_message(&d).expect("worded");
+        assert!(m.contains("\u{201c}planner\u{201d}") && m.contains("\u{201c}plan_v2\u{201d}"), "{m}");
+        let e = Diagnostic::error(codes::UNKNOWN_EDGE_TARGET, "edge \"a\" -> unknown node \"ghost\"")
+            .on_edge(3, "a", "ghost");
+        assert!(editor_message(&e).expect("worded").contains("goes to \u{201c}ghost\u{201d}"));
+    }
+
+    #[test]
+    fn other_codes_keep_the_checkers_message() {
+        let d = Diagnostic::warning("config/unknown-field", "node \"a\": unknown field");
+        assert_eq!(for_editor(d.clone()).message, d.message);
+        // A message without the expected names keeps its own words rather than half a sentence.
+        let bare = Diagnostic::error(codes::UNKNOWN_TYPE, "no quotes here");
+        assert_eq!(editor_message(&bare), None);
+    }
+}

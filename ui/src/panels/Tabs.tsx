@@ -1,0 +1,83 @@
+// The document tabs: one per open document, each with a close button; when they do not fit
+// they scroll (the active one is kept in view) and a menu lists them all.
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { activate } from "../actions";
+import { errorMessage } from "../api/types";
+import { ui, useUi } from "../store";
+
+/** Closes one document (Rust asks about unsaved changes first); the next tab is shown. */
+export async function closeTab(id: string) {
+  const b = ui.get().backend;
+  if (!b) return;
+  try {
+    if (await b.close(id)) ui.dropDoc(id);
+    const next = ui.get().activeId;
+    if (next) void b.setActive(next).catch(() => {});
+  } catch (err) {
+    ui.toast("error", errorMessage(err));
+  }
+}
+
+export function Tabs() {
+  const order = useUi((s) => s.order);
+  const docs = useUi((s) => s.docs);
+  const activeId = useUi((s) => s.activeId);
+  const strip = useRef<HTMLDivElement>(null);
+  const [overflow, setOverflow] = useState(false);
+
+  // Whether the tabs overflow the strip: measured on resize and whenever the tabs change.
+  useLayoutEffect(() => {
+    const el = strip.current;
+    if (!el) return;
+    const measure = () => setOverflow(el.scrollWidth > el.clientWidth + 1);
+    measure();
+    const ro = typeof ResizeObserver !== "undefined" ? new ResizeObserver(measure) : null;
+    ro?.observe(el);
+    return () => ro?.disconnect();
+  }, [order, docs]);
+
+  useEffect(() => {
+    const el = strip.current?.querySelector<HTMLElement>(`[data-testid="tab"][data-doc-id="${CSS.escape(activeId ?? "")}"]`);
+    el?.scrollIntoView?.({ block: "nearest", inline: "nearest" });
+  }, [activeId, order]);
+
+  return (
+    <div className="tabs-area">
+      <div className="tabs" role="tablist" aria-label="Open documents" ref={strip}>
+        {order.map((id) => {
+          const d = docs[id];
+          const name = d?.fileName ?? id;
+          const active = id === activeId;
+          return (
+            <div key={id} className={`tab${active ? " active" : ""}`} title={d?.path ?? name}>
+              <button role="tab" aria-selected={active} className="tab-name" data-testid="tab" data-doc-id={id} data-dirty={String(!!d?.dirty)} onClick={() => activate(id)} onAuxClick={(e) => e.button === 1 && void closeTab(id)}>
+                {name}
+                {d?.dirty ? <span className="dirty" data-testid="dirty-marker" aria-label="unsaved changes"> ●</span> : null}
+              </button>
+              <button className="tab-close" data-testid="tab-close" aria-label={`Close ${name}`} title={`Close ${name} (Ctrl+W)`} onClick={() => void closeTab(id)}>
+                ×
+              </button>
+            </div>
+          );
+        })}
+      </div>
+      {overflow && (
+        <select
+          className="tabs-menu"
+          data-testid="tabs-menu"
+          aria-label="All open documents"
+          value={activeId ?? ""}
+          onChange={(e) => {
+            if (e.target.value) activate(e.target.value);
+          }}
+        >
+          {order.map((id) => (
+            <option key={id} value={id}>
+              {(docs[id]?.dirty ? "● " : "") + (docs[id]?.fileName ?? id)}
+            </option>
+          ))}
+        </select>
+      )}
+    </div>
+  );
+}
