@@ -255,7 +255,7 @@ mod tests {
     #[test]
     fn a_package_json_is_not_a_graph_document() {
         let text = r#"{"name":"trellis","version":"0.1.0","private":true,"scripts":{"test":"x"}}"#;
-        let d = detect(Some("package.json"), text).err().expect("refused");
+        let Err(d) = detect(Some("package.json"), text) else { panic!("package.json is refused") };
         assert_eq!(d.code, codes::UNKNOWN_FORMAT);
         assert!(d.message.starts_with("not a graph document: no `nodes`"), "{}", d.message);
         assert!(d.message.contains("name, version, private, scripts"), "{}", d.message);
