@@ -75,6 +75,10 @@ impl<'de> Visitor<'de> for DocumentSeed<'_> {
             }
             seen.push(key);
         }
+        // The lists grew by doubling while read (no length is known up front); the slack of
+        // the edge list alone is megabytes on a large document, kept for as long as it is open.
+        spec.nodes.shrink_to_fit();
+        spec.edges.shrink_to_fit();
         Ok(Some(spec))
     }
 
