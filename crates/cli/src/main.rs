@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod commands;
+mod git;
 mod load;
 mod registries;
 mod report;
@@ -45,6 +46,12 @@ enum Command {
     Schema(commands::schema::Args),
     /// List and show the node types of the registry.
     Registry(commands::registry::Args),
+    /// Show what changed between two documents (files or REV:PATH), element by element.
+    Diff(commands::diff::Args),
+    /// Merge three versions of a document by element id (Git's merge driver).
+    Merge(commands::merge::Args),
+    /// Make Git diff and merge this repository's graph documents with trellis.
+    GitSetup(commands::git_setup::Args),
 }
 
 /// Stack for the thread that does the work. Documents can be deep (100,000-node chains), and
@@ -78,6 +85,9 @@ fn dispatch(cli: Cli) -> report::Exit {
         Command::Paths(args) => commands::paths::run(args),
         Command::Schema(args) => commands::schema::run(args),
         Command::Registry(args) => commands::registry::run(args),
+        Command::Diff(args) => commands::diff::run(args),
+        Command::Merge(args) => commands::merge::run(args),
+        Command::GitSetup(args) => commands::git_setup::run(args),
     }
 }
 

@@ -1,7 +1,10 @@
 //! One module per `trellis` subcommand. Each has an `Args` (clap) and a `run(Args) -> Exit`.
 
 pub mod convert;
+pub mod diff;
 pub mod fmt;
+pub mod git_setup;
+pub mod merge;
 pub mod mermaid;
 pub mod paths;
 pub mod registry;

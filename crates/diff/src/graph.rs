@@ -1,0 +1,343 @@
+//! A document seen as a graph of identified elements, the same way for the three formats:
+//! graph-level fields, channels by name, nodes by id, edges by their ends. Diff and merge work
+//! on this view only; [`crate::document`] reads it from a format and writes it back.
+//!
+//! What each format puts where:
+//!
+//! | element  | GraphSpec              | Weaveflow                         | GRAPH.md              |
+//! |----------|------------------------|-----------------------------------|-----------------------|
+//! | fields   | `name`                 | every top-level key but the below | every front-matter key but the below |
+//! | channels | `channels` (by name)   | `state_modules` (by `name`)       | none (`state` is a field) |
+//! | nodes    | `nodes` (by `id`)      | `nodes` (by `id`)                 | `nodes` (by `id`)     |
+//! | edges    | `edges` (by ends)      | `edges` (by ends)                 | `edges` (by ends)     |
+//! | layout   | the sidecar file       | `metadata.web`                    | none                  |
+//! | body     | none                   | none                              | the Markdown body     |
+
+use indexmap::IndexMap;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use trellis_formats::detect::Format;
+
+/// An edge's identity: its ends and, among edges with the same ends, its place in document
+/// order (most documents have one edge per pair; the place keeps duplicates apart).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct EdgeKey {
+    pub from: String,
+    pub to: String,
+    /// 0 for the first edge with these ends.
+    pub nth: usize,
+}
+
+impl std::fmt::Display for EdgeKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} -> {}", self.from, self.to)?;
+        if self.nth > 0 {
+            write!(f, " (#{})", self.nth + 1)?;
+        }
+        Ok(())
+    }
+}
+
+/// A document as identified elements. Each element is its JSON object minus what identifies
+/// it (a node without `id`, an edge without `from`/`to`, a state module without `name`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Graph {
+    pub format: Format,
+    /// Top-level fields other than the collections below, in document order.
+    pub fields: Map<String, Value>,
+    pub channels: IndexMap<String, Map<String, Value>>,
+    pub nodes: IndexMap<String, Map<String, Value>>,
+    pub edges: IndexMap<EdgeKey, Map<String, Value>>,
+    /// Positions and view state: never part of the diff (only summarised) and merged by union.
+    pub layout: Option<Value>,
+    /// GRAPH.md's Markdown body.
+    pub body: Option<String>,
+    /// The document's top-level keys in the order it had them, so a document written back
+    /// keeps its key order (not part of the meaning: diff ignores it).
+    pub key_order: Vec<String>,
+}
+
+/// Where a format keeps its collections.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    /// The top-level key of the channels and how they are stored.
+    pub channels: Option<(&'static str, Channels)>,
+    /// The key of a node's type (`type`, or `kind` in GRAPH.md).
+    pub type_key: &'static str,
+}
+
+/// How channels are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Channels {
+    /// An object: name -> declaration.
+    Object,
+    /// An array of objects, each named by this key.
+    ArrayBy(&'static str),
+}
+
+impl Shape {
+    pub fn of(format: Format) -> Shape {
+        match format {
+            Format::GraphSpec => Shape { channels: Some(("channels", Channels::Object)), type_key: "type" },
+            Format::Weaveflow => {
+                Shape { channels: Some(("state_modules", Channels::ArrayBy("name"))), type_key: "type" }
+            }
+            Format::GraphMd => Shape { channels: None, type_key: "kind" },
+        }
+    }
+}
+
+/// Why a document cannot be seen as a graph of identified elements.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShapeError(pub String);
+
+impl std::fmt::Display for ShapeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ShapeError {}
+
+fn shape_err<T>(msg: String) -> Result<T, ShapeError> {
+    Err(ShapeError(msg))
+}
+
+/// Edge keys for a list of ends in document order (the n-th edge with the same ends).
+pub fn edge_keys<'a>(ends: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<EdgeKey> {
+    let mut seen: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
+    ends.into_iter()
+        .map(|(from, to)| {
+            let n = seen.entry((from, to)).or_insert(0);
+            let key = EdgeKey { from: from.to_owned(), to: to.to_owned(), nth: *n };
+            *n += 1;
+            key
+        })
+        .collect()
+}
+
+impl Graph {
+    /// The graph of a document's JSON object (a GRAPH.md front matter as JSON); `layout` is
+    /// what the format keeps beside it (a GraphSpec sidecar), `body` the GRAPH.md body.
+    pub fn from_object(
+        format: Format,
+        mut root: Map<String, Value>,
+        layout: Option<Value>,
+        body: Option<String>,
+    ) -> Result<Graph, ShapeError> {
+        let shape = Shape::of(format);
+        let key_order = root.keys().cloned().collect();
+        let mut layout = layout;
+        if format == Format::Weaveflow {
+            if let Some(Value::Object(meta)) = root.get_mut("metadata") {
+                if let Some(web) = meta.shift_remove("web") {
+                    layout = Some(web);
+                }
+                if meta.is_empty() {
+                    root.shift_remove("metadata");
+                }
+            }
+        }
+        let channels = match shape.channels {
+            Some((key, how)) => match root.shift_remove(key) {
+                None | Some(Value::Null) => IndexMap::new(),
+                Some(v) => read_channels(key, how, v)?,
+            },
+            None => IndexMap::new(),
+        };
+        let nodes = match root.shift_remove("nodes") {
+            None | Some(Value::Null) => IndexMap::new(),
+            Some(Value::Array(items)) => read_nodes(items)?,
+            Some(_) => return shape_err("`nodes` is not a list".into()),
+        };
+        let edges = match root.shift_remove("edges") {
+            None | Some(Value::Null) => IndexMap::new(),
+            Some(Value::Array(items)) => read_edges(items)?,
+            Some(_) => return shape_err("`edges` is not a list".into()),
+        };
+        Ok(Graph { format, fields: root, channels, nodes, edges, layout, body, key_order })
+    }
+
+    /// The document's JSON object back (the layout stays out, except Weaveflow's
+    /// `metadata.web`, which lives in the document): fields, then the collections in the
+    /// places the format's writer puts them.
+    pub fn to_object(&self) -> Map<String, Value> {
+        let shape = Shape::of(self.format);
+        let mut root = Map::new();
+        for (k, v) in &self.fields {
+            root.insert(k.clone(), v.clone());
+        }
+        if let Some((key, how)) = shape.channels {
+            let v = match how {
+                Channels::Object => Value::Object(
+                    self.channels.iter().map(|(k, v)| (k.clone(), Value::Object(v.clone()))).collect(),
+                ),
+                Channels::ArrayBy(name) => Value::Array(
+                    self.channels
+                        .iter()
+                        .map(|(k, v)| Value::Object(with_first(name, Value::String(k.clone()), v)))
+                        .collect(),
+                ),
+            };
+            // A Weaveflow document without state modules stays without the key.
+            if !(how != Channels::Object && self.channels.is_empty()) {
+                root.insert(key.to_owned(), v);
+            }
+        }
+        let nodes: Vec<Value> = self
+            .nodes
+            .iter()
+            .map(|(id, n)| Value::Object(with_first("id", Value::String(id.clone()), n)))
+            .collect();
+        root.insert("nodes".into(), Value::Array(nodes));
+        let edges: Vec<Value> = self
+            .edges
+            .iter()
+            .map(|(k, e)| {
+                let mut m = Map::new();
+                // GRAPH.md edges carry their own `id`, written first as the author does.
+                if let Some(id) = e.get("id") {
+                    m.insert("id".into(), id.clone());
+                }
+                m.insert("from".into(), Value::String(k.from.clone()));
+                m.insert("to".into(), Value::String(k.to.clone()));
+                for (f, v) in e {
+                    if f != "id" {
+                        m.insert(f.clone(), v.clone());
+                    }
+                }
+                Value::Object(m)
+            })
+            .collect();
+        // Weaveflow's writer omits empty edges (Go's `omitempty`).
+        if !(self.format == Format::Weaveflow && edges.is_empty()) {
+            root.insert("edges".into(), Value::Array(edges));
+        }
+        if self.format == Format::Weaveflow {
+            if let Some(web) = &self.layout {
+                let meta = root.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(m) = meta {
+                    m.insert("web".into(), web.clone());
+                }
+            }
+        }
+        self.in_key_order(root)
+    }
+
+    /// `root` with the keys this document had first, in its order, then the new ones.
+    fn in_key_order(&self, mut root: Map<String, Value>) -> Map<String, Value> {
+        let mut out = Map::new();
+        for k in &self.key_order {
+            if let Some(v) = root.shift_remove(k) {
+                out.insert(k.clone(), v);
+            }
+        }
+        for (k, v) in root {
+            out.insert(k, v);
+        }
+        out
+    }
+
+    /// A node's type (its `kind` in GRAPH.md).
+    pub fn node_type<'a>(&self, node: &'a Map<String, Value>) -> Option<&'a str> {
+        node.get(Shape::of(self.format).type_key).and_then(Value::as_str)
+    }
+
+    /// Recomputes edge keys after the ends of some edges changed (a rename).
+    pub fn rekey_edges(
+        edges: Vec<(String, String, Map<String, Value>)>,
+    ) -> IndexMap<EdgeKey, Map<String, Value>> {
+        let keys = edge_keys(edges.iter().map(|(f, t, _)| (f.as_str(), t.as_str())));
+        keys.into_iter().zip(edges).map(|(k, (_, _, e))| (k, e)).collect()
+    }
+}
+
+fn with_first(key: &str, value: Value, rest: &Map<String, Value>) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert(key.to_owned(), value);
+    for (k, v) in rest {
+        m.insert(k.clone(), v.clone());
+    }
+    m
+}
+
+fn read_channels(
+    key: &str,
+    how: Channels,
+    v: Value,
+) -> Result<IndexMap<String, Map<String, Value>>, ShapeError> {
+    let mut out = IndexMap::new();
+    match (how, v) {
+        (Channels::Object, Value::Object(m)) => {
+            for (name, decl) in m {
+                let Value::Object(decl) = decl else {
+                    return shape_err(format!("channel \"{name}\" is not an object"));
+                };
+                out.insert(name, decl);
+            }
+        }
+        (Channels::ArrayBy(name_key), Value::Array(items)) => {
+            for (i, item) in items.into_iter().enumerate() {
+                let Value::Object(mut m) = item else {
+                    return shape_err(format!("`{key}` item {i} is not an object"));
+                };
+                let Some(Value::String(name)) = m.shift_remove(name_key) else {
+                    return shape_err(format!(
+                        "`{key}` item {i} has no `{name_key}`, so it cannot be matched across versions"
+                    ));
+                };
+                if out.contains_key(&name) {
+                    return shape_err(format!(
+                        "`{key}` has \"{name}\" twice, so it cannot be matched across versions"
+                    ));
+                }
+                out.insert(name, m);
+            }
+        }
+        _ => {
+            return shape_err(format!(
+                "`{key}` is not {}",
+                if how == Channels::Object { "an object" } else { "a list" }
+            ))
+        }
+    }
+    Ok(out)
+}
+
+fn read_nodes(items: Vec<Value>) -> Result<IndexMap<String, Map<String, Value>>, ShapeError> {
+    let mut out = IndexMap::with_capacity(items.len());
+    for (i, item) in items.into_iter().enumerate() {
+        let Value::Object(mut m) = item else {
+            return shape_err(format!("node {i} is not an object"));
+        };
+        let id = match m.shift_remove("id") {
+            Some(Value::String(id)) if !id.is_empty() => id,
+            _ => return shape_err(format!("node {i} has no id, so it cannot be matched across versions")),
+        };
+        if out.contains_key(&id) {
+            return shape_err(format!(
+                "the node id \"{id}\" is used twice, so it cannot be matched across versions"
+            ));
+        }
+        out.insert(id, m);
+    }
+    Ok(out)
+}
+
+fn read_edges(items: Vec<Value>) -> Result<IndexMap<EdgeKey, Map<String, Value>>, ShapeError> {
+    let mut ends = Vec::with_capacity(items.len());
+    for (i, item) in items.into_iter().enumerate() {
+        let Value::Object(mut m) = item else {
+            return shape_err(format!("edge {i} is not an object"));
+        };
+        let (Some(Value::String(from)), Some(Value::String(to))) =
+            (m.shift_remove("from"), m.shift_remove("to"))
+        else {
+            return shape_err(format!(
+                "edge {i} has no `from` and `to`, so it cannot be matched across versions"
+            ));
+        };
+        ends.push((from, to, m));
+    }
+    Ok(Graph::rekey_edges(ends))
+}

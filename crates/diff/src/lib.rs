@@ -1,0 +1,155 @@
+//! trellis-diff: the semantic diff and the three-way merge of Trellis documents, the same way
+//! for GraphSpec, Weaveflow and GRAPH.md. Pure: bytes in, text and data out; the command line
+//! (`trellis diff`, `trellis merge`) does the I/O. Rules and formats: docs/git.md.
+//!
+//! * [`document`]: any format -> [`Graph`] (elements by id) and back to canonical text.
+//! * [`diff`]: what changed between two graphs; [`diff::apply`] replays it.
+//! * [`merge`]: three-way merge by element id, with conflicts as data.
+//! * [`render`]: a diff as text, JSON or Markdown, and the textconv summary.
+//! * [`merge_documents`]: merge + canonical text + validation of the result, what the Git
+//!   merge driver runs.
+
+pub mod diff;
+pub mod document;
+pub mod graph;
+pub mod layout;
+pub mod merge;
+pub mod pointer;
+pub mod render;
+
+use std::collections::HashSet;
+
+use serde::Serialize;
+use trellis_formats::detect::Format;
+use trellis_spec::{Diagnostic, Element as DiagElement};
+
+pub use diff::{diff, Change, Diff, FieldChange};
+pub use document::{read, Document, ReadError};
+pub use graph::{EdgeKey, Graph};
+pub use merge::{merge, Conflict, Element, Reason};
+
+/// The outcome of a three-way merge of documents.
+#[derive(Debug, Clone)]
+pub struct MergeOutcome {
+    pub format: Format,
+    /// The merged document's canonical text (when there are conflicts, the text of what the
+    /// merge would have been with OURS at each conflict: not to be written).
+    pub text: Option<String>,
+    pub conflicts: Vec<Conflict>,
+}
+
+impl MergeOutcome {
+    pub fn is_clean(&self) -> bool {
+        self.conflicts.is_empty() && self.text.is_some()
+    }
+}
+
+/// Why three documents cannot be merged at all.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergeError(pub String);
+
+impl std::fmt::Display for MergeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// Merges documents: by element ([`merge::merge`]), then written in canonical form and
+/// validated. An error the merged document has that neither OURS nor THEIRS has (an edge to a
+/// node the other side deleted, a predicate on a channel the other side renamed) is a
+/// conflict too, since a merge must not produce a graph that no longer compiles.
+pub fn merge_documents(
+    base: &Document,
+    ours: &Document,
+    theirs: &Document,
+) -> Result<MergeOutcome, MergeError> {
+    let format = ours.graph.format;
+    for (side, d) in [("the base", base), ("their side", theirs)] {
+        if d.graph.format != format {
+            return Err(MergeError(format!(
+                "our side is a {} document and {side} is a {} document; convert one of them first",
+                document::format_name(format),
+                document::format_name(d.graph.format)
+            )));
+        }
+    }
+    let merged = merge::merge(&base.graph, &ours.graph, &theirs.graph);
+    let mut conflicts = merged.conflicts;
+    let doc = ours.with_graph(merged.graph);
+    let text = match doc.to_text() {
+        Ok(t) => Some(t),
+        Err(why) => {
+            conflicts.push(Conflict {
+                element: Element::Graph,
+                pointer: String::new(),
+                reason: Reason::Invalid,
+                message: format!("the merged document cannot be written: {why}"),
+                base: None,
+                ours: None,
+                theirs: None,
+            });
+            None
+        }
+    };
+    if text.is_some() {
+        let known: HashSet<(String, String)> =
+            ours.errors().into_iter().chain(theirs.errors()).map(|d| (d.code, d.message)).collect();
+        for d in doc.errors() {
+            if !known.contains(&(d.code.clone(), d.message.clone())) {
+                conflicts.push(invalid(d));
+            }
+        }
+    }
+    Ok(MergeOutcome { format, text, conflicts })
+}
+
+fn invalid(d: Diagnostic) -> Conflict {
+    let element = match &d.element {
+        Some(DiagElement::Node { id }) => Element::Node { id: id.clone() },
+        Some(DiagElement::Edge { from, to, .. }) => {
+            Element::Edge { from: from.clone(), to: to.clone(), nth: 0 }
+        }
+        Some(DiagElement::Channel { name }) => Element::Channel { name: name.clone() },
+        _ => Element::Graph,
+    };
+    Conflict {
+        element,
+        pointer: d.pointer.clone(),
+        reason: Reason::Invalid,
+        message: format!("the merged document would not validate: {} [{}]", d.message, d.code),
+        base: None,
+        ours: None,
+        theirs: None,
+    }
+}
+
+/// The conflict report written next to a conflicted file (`NAME.conflicts.json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Report<'a> {
+    /// Names what this file is, so a reader can tell it from a document.
+    pub trellis: &'static str,
+    pub version: u32,
+    /// The document's path as Git names it (`%P`), or as given.
+    pub path: &'a str,
+    pub format: &'static str,
+    /// Which side the document on disk holds: always OURS.
+    pub kept: &'static str,
+    pub conflicts: &'a [Conflict],
+}
+
+/// The JSON text of the conflict report for `path`.
+pub fn report_text(path: &str, outcome: &MergeOutcome) -> String {
+    let report = Report {
+        trellis: "merge-conflicts",
+        version: 1,
+        path,
+        format: outcome.format.as_str(),
+        kept: "ours",
+        conflicts: &outcome.conflicts,
+    };
+    let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+    s.push('\n');
+    s
+}

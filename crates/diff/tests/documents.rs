@@ -1,0 +1,182 @@
+//! Diff and merge of real documents in the three formats (files from the corpus and the
+//! fixtures, edited the way a person would).
+
+use serde_json::json;
+use trellis_diff::document::{read, ReadError};
+use trellis_diff::{diff, merge_documents, render, Change, Reason};
+
+const SUPPORT: &str = include_str!("../../spec/tests/fixtures/valid/support.json");
+const SUPERVISOR: &str = include_str!("../../../../shared/corpus/weaveflow/supervisor_mode.json");
+const TRIAGE: &str = include_str!("../../formats/tests/fixtures/graphmd/support-triage.GRAPH.md");
+
+fn doc(name: &str, text: &str) -> trellis_diff::Document {
+    read(Some(name), text.as_bytes(), None).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The support example with one node added and one condition changed.
+fn support_edited() -> String {
+    SUPPORT
+        .replace(
+            r#"    {
+      "id": "browse","#,
+            r#"    {
+      "id": "refund",
+      "type": "say",
+      "config": {
+        "text": "refunded"
+      }
+    },
+    {
+      "id": "browse","#,
+        )
+        .replace(r#""neq": "buy""#, r#""eq": "browse""#)
+}
+
+#[test]
+fn a_node_added_and_a_condition_changed_are_exactly_two_changes() {
+    let a = doc("support.json", SUPPORT);
+    let b = doc("support.json", &support_edited());
+    let d = diff(&a.graph, &b.graph);
+    assert_eq!(d.changes.len(), 2, "{:#?}", d.changes);
+    assert!(matches!(&d.changes[0], Change::NodeAdded { id, .. } if id == "refund"));
+    let Change::EdgeChanged { edge, fields } = &d.changes[1] else { panic!("{:?}", d.changes[1]) };
+    assert_eq!((edge.from.as_str(), edge.to.as_str()), ("classify", "browse"));
+    let pointers: Vec<&str> = fields.iter().map(|f| f.pointer.as_str()).collect();
+    assert_eq!(pointers, ["/when/neq", "/when/eq"]);
+    let text = render::text(&a.graph, &b.graph, &d, None);
+    assert!(text.contains("+ node refund (say)"), "{text}");
+    assert!(text.contains("~ edge classify -> browse"), "{text}");
+    let md = render::markdown(&a.graph, &b.graph, &d, "support.json", None);
+    assert!(md.contains("**1 node added, 1 edge changed**"), "{md}");
+}
+
+#[test]
+fn reformatting_is_no_change() {
+    let a = doc("support.json", SUPPORT);
+    let v: serde_json::Value = serde_json::from_str(SUPPORT).expect("json");
+    let b = doc("support.json", &serde_json::to_string(&v).expect("text"));
+    assert!(diff(&a.graph, &b.graph).is_empty());
+    assert_eq!(render::textconv(&a.graph), render::textconv(&b.graph));
+}
+
+#[test]
+fn a_renamed_node_keeps_its_rewired_edges_out_of_the_diff() {
+    let a = doc("support.json", SUPPORT);
+    let b = doc(
+        "support.json",
+        &SUPPORT
+            .replace("\"buy\",\n      \"type\"", "\"purchase\",\n      \"type\"")
+            .replace("\"to\": \"buy\"", "\"to\": \"purchase\"")
+            .replace("\"from\": \"buy\"", "\"from\": \"purchase\""),
+    );
+    let d = diff(&a.graph, &b.graph);
+    assert_eq!(d.changes, vec![Change::NodeRenamed { from: "buy".into(), to: "purchase".into(), edges: 2 }]);
+    let applied = trellis_diff::diff::apply(&a.graph, &d);
+    assert!(diff(&applied, &b.graph).is_empty());
+}
+
+#[test]
+fn weaveflow_layout_is_left_out_and_summarised() {
+    let a = doc("supervisor.json", SUPERVISOR);
+    let moved = SUPERVISOR.replacen("\"x\": ", "\"x\": 1", 1);
+    let b = doc("supervisor.json", &moved);
+    assert!(diff(&a.graph, &b.graph).is_empty(), "a moved node is no change");
+    let line = trellis_diff::layout::summary(a.graph.layout.as_ref(), b.graph.layout.as_ref());
+    assert_eq!(line.as_deref(), Some("layout: 1 node moved"));
+}
+
+#[test]
+fn graphmd_fields_nodes_and_body_are_compared() {
+    let a = doc("GRAPH.md", TRIAGE);
+    let edited = TRIAGE
+        .replace("cost_usd: 0.25", "cost_usd: 0.5")
+        .replace("confidence_threshold: 0.8", "confidence_threshold: 0.9");
+    let edited = format!("{edited}\nOne more line.\n");
+    let b = doc("GRAPH.md", &edited);
+    let d = diff(&a.graph, &b.graph);
+    let text = render::text(&a.graph, &b.graph, &d, None);
+    assert!(text.contains("~ graph /path_budget/cost_usd: 0.25 -> 0.5"), "{text}");
+    assert!(text.contains("~ node route\n    /confidence_threshold: 0.8 -> 0.9"), "{text}");
+    assert!(text.contains("~ body: 0 lines removed, 2 lines added") || text.contains("~ body:"), "{text}");
+}
+
+#[test]
+fn independent_edits_merge_and_the_result_is_canonical() {
+    let base = doc("support.json", SUPPORT);
+    let ours = doc("support.json", &SUPPORT.replace("\"bought\"", "\"sold\""));
+    let theirs = doc("support.json", &support_edited());
+    let out = merge_documents(&base, &ours, &theirs).expect("same format");
+    assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
+    let text = out.text.expect("merged");
+    assert!(text.contains("\"sold\"") && text.contains("\"refund\"") && text.contains("\"eq\": \"browse\""));
+    // Canonical: what `fmt` writes.
+    let spec = trellis_spec::read::parse_spec(&text).spec.expect("reads");
+    assert_eq!(trellis_spec::writer::to_canonical_string(&spec), text);
+}
+
+#[test]
+fn two_values_for_one_field_is_a_conflict_with_the_three_values() {
+    let base = doc("support.json", SUPPORT);
+    let ours = doc("support.json", &SUPPORT.replace("\"bought\"", "\"sold\""));
+    let theirs = doc("support.json", &SUPPORT.replace("\"bought\"", "\"paid\""));
+    let out = merge_documents(&base, &ours, &theirs).expect("same format");
+    assert_eq!(out.conflicts.len(), 1);
+    let c = &out.conflicts[0];
+    assert_eq!(c.reason, Reason::BothChanged);
+    assert_eq!(c.pointer, "/config/text");
+    assert_eq!(
+        (c.base.clone(), c.ours.clone(), c.theirs.clone()),
+        (Some(json!("bought")), Some(json!("sold")), Some(json!("paid")))
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&trellis_diff::report_text("flows/support.json", &out)).expect("json");
+    assert_eq!(report["conflicts"][0]["element"], json!({"kind": "node", "id": "buy"}));
+    assert_eq!(report["kept"], json!("ours"));
+}
+
+#[test]
+fn an_edge_to_a_node_the_other_side_deleted_is_a_conflict() {
+    let base = doc("support.json", SUPPORT);
+    // Ours deletes `browse` (and its edges); theirs adds an edge from browse back to classify.
+    let mut v: serde_json::Value = serde_json::from_str(SUPPORT).expect("json");
+    v["nodes"].as_array_mut().expect("nodes").retain(|n| n["id"] != "browse");
+    v["edges"].as_array_mut().expect("edges").retain(|e| e["from"] != "browse" && e["to"] != "browse");
+    let ours = doc("support.json", &v.to_string());
+    let mut w: serde_json::Value = serde_json::from_str(SUPPORT).expect("json");
+    w["edges"].as_array_mut().expect("edges").push(json!({"from": "browse", "to": "classify"}));
+    let theirs = doc("support.json", &w.to_string());
+    let out = merge_documents(&base, &ours, &theirs).expect("same format");
+    assert!(out.conflicts.iter().any(|c| c.reason == Reason::Invalid), "{:?}", out.conflicts);
+}
+
+#[test]
+fn graphmd_bodies_merge_as_text() {
+    let base = doc("GRAPH.md", &format!("{TRIAGE}\nfirst\n\nmiddle\n\nlast\n"));
+    let ours = doc("GRAPH.md", &format!("{TRIAGE}\nFIRST\n\nmiddle\n\nlast\n"));
+    let theirs = doc(
+        "GRAPH.md",
+        &format!("{}\nfirst\n\nmiddle\n\nLAST\n", TRIAGE.replace("timeout_ms: 1000", "timeout_ms: 2000")),
+    );
+    let out = merge_documents(&base, &ours, &theirs).expect("same format");
+    assert!(out.conflicts.is_empty(), "{:?}", out.conflicts);
+    let text = out.text.expect("merged");
+    assert!(text.contains("FIRST") && text.contains("LAST") && text.contains("timeout_ms: 2000"), "{text}");
+    // Unchanged front matter keeps its author's style (the flow list of exits).
+    assert!(text.contains("exits: [close]"), "{text}");
+}
+
+#[test]
+fn bad_inputs_are_clear_errors() {
+    assert_eq!(read(Some("x.json"), b"{\"nodes\": [\0]}", None).err(), Some(ReadError::Binary));
+    assert_eq!(read(Some("x.json"), &[0xff, 0xfe, b'{'], None).err(), Some(ReadError::NotUtf8));
+    let e = read(Some("x.json"), b"{\"nodes\": [", None).err().expect("an error");
+    assert!(e.to_string().contains("line 1, column 11"), "{e}");
+    let e = read(Some("x.json"), br#"{"nodes": [{"id": "a", "type": "t"}, {"id": "a", "type": "t"}]}"#, None)
+        .err()
+        .expect("duplicate ids");
+    assert!(e.to_string().contains("\"a\" is used twice"), "{e}");
+    let g = doc("support.json", SUPPORT);
+    let w = doc("supervisor.json", SUPERVISOR);
+    let e = merge_documents(&g, &g, &w).err().expect("formats differ");
+    assert!(e.0.contains("Weaveflow"), "{e}");
+}
