@@ -169,14 +169,13 @@ fn graphmd_bodies_merge_as_text() {
 fn bad_inputs_are_clear_errors() {
     assert_eq!(read(Some("x.json"), b"{\"nodes\": [\0]}", None).err(), Some(ReadError::Binary));
     assert_eq!(read(Some("x.json"), &[0xff, 0xfe, b'{'], None).err(), Some(ReadError::NotUtf8));
-    let e = read(Some("x.json"), b"{\"nodes\": [", None).err().expect("an error");
+    let e = read(Some("x.json"), b"{\"nodes\": [", None).expect_err("an error");
     assert!(e.to_string().contains("line 1, column 11"), "{e}");
     let e = read(Some("x.json"), br#"{"nodes": [{"id": "a", "type": "t"}, {"id": "a", "type": "t"}]}"#, None)
-        .err()
-        .expect("duplicate ids");
+        .expect_err("duplicate ids");
     assert!(e.to_string().contains("\"a\" is used twice"), "{e}");
     let g = doc("support.json", SUPPORT);
     let w = doc("supervisor.json", SUPERVISOR);
-    let e = merge_documents(&g, &g, &w).err().expect("formats differ");
+    let e = merge_documents(&g, &g, &w).expect_err("formats differ");
     assert!(e.0.contains("Weaveflow"), "{e}");
 }
