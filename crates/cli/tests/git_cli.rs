@@ -213,7 +213,76 @@ fn weaveflow_independent_edits_merge_and_a_dangling_edge_conflicts() {
     assert_eq!(conflict_reasons(&m.report), vec!["\"changed-and-deleted\""], "{:?}", m.report);
 }
 
+#[test]
+fn weaveflow_nodes_added_and_fields_of_one_config_merge() {
+    let ours = edit(SUPERVISOR, |v| {
+        nodes(v).push(json!({"id": "auditor", "name": "Auditor", "type": "llm_turn", "state": {}}))
+    });
+    let theirs = edit(SUPERVISOR, |v| {
+        nodes(v).push(json!({"id": "critic", "name": "Critic", "type": "llm_turn", "state": {}}))
+    });
+    let m = scenario("supervisor.json", SUPERVISOR, &ours, &theirs);
+    assert!(m.clean, "{:?}", m.report);
+    assert!(m.file.contains("\"auditor\"") && m.file.contains("\"critic\""));
+
+    let ours = edit(SUPERVISOR, |v| node(v, "researcher")["config"]["max_iterations"] = json!(8));
+    let theirs = edit(SUPERVISOR, |v| node(v, "researcher")["config"]["role"] = json!("Dig."));
+    let m = scenario("supervisor.json", SUPERVISOR, &ours, &theirs);
+    assert!(m.clean, "{:?}", m.report);
+    let v: Value = serde_json::from_str(&m.file).expect("json");
+    let r = v["nodes"]
+        .as_array()
+        .and_then(|n| n.iter().find(|n| n["id"] == "researcher"))
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!((&r["config"]["max_iterations"], &r["config"]["role"]), (&json!(8), &json!("Dig.")));
+}
+
+#[test]
+fn weaveflow_deleting_a_node_against_adding_an_edge_to_it_is_a_conflict() {
+    let ours = edit(SUPERVISOR, |v| {
+        nodes(v).retain(|n| n["id"] != "quantitative_analyst");
+        edges(v).retain(|e| e["from"] != "quantitative_analyst" && e["to"] != "quantitative_analyst");
+    });
+    let theirs =
+        edit(SUPERVISOR, |v| edges(v).push(json!({"from": "researcher", "to": "quantitative_analyst"})));
+    let m = scenario("supervisor.json", SUPERVISOR, &ours, &theirs);
+    assert!(!m.clean);
+    assert_eq!(m.file, ours);
+    assert!(conflict_reasons(&m.report).contains(&"\"invalid\"".to_owned()), "{:?}", m.report);
+}
+
 // ---- GRAPH.md ----
+
+#[test]
+fn graphmd_nodes_added_and_fields_of_one_node_merge() {
+    let ours = TRIAGE.replace(
+        "  - id: close\n    kind: human\n",
+        "  - id: close\n    kind: human\n  - id: escalate\n    kind: human\n",
+    );
+    let theirs = TRIAGE.replace(
+        "  - id: close\n    kind: human\n",
+        "  - id: close\n    kind: human\n  - id: notify\n    kind: tool\n",
+    );
+    let m = scenario("GRAPH.md", TRIAGE, &ours, &theirs);
+    assert!(m.clean, "{:?}", m.report);
+    assert!(
+        m.file.contains("- id: escalate\n    kind: human\n")
+            && m.file.contains("- id: notify\n    kind: tool\n"),
+        "{}",
+        m.file
+    );
+
+    let ours = TRIAGE.replace("timeout_ms: 1000", "timeout_ms: 3000");
+    let theirs = TRIAGE.replace("confidence_threshold: 0.8", "confidence_threshold: 0.95");
+    let m = scenario("GRAPH.md", TRIAGE, &ours, &theirs);
+    assert!(m.clean, "{:?}", m.report);
+    assert!(
+        m.file.contains("timeout_ms: 3000") && m.file.contains("confidence_threshold: 0.95"),
+        "{}",
+        m.file
+    );
+}
 
 #[test]
 fn graphmd_front_matter_and_body_merge() {
@@ -298,6 +367,16 @@ fn diff_reads_revisions_and_git_diff_shows_graph_lines() {
     let g = repo.git(&["diff", "HEAD~1", "HEAD", "--", "support.json"]);
     let gd = text(&g.stdout);
     assert!(gd.contains("+node refund: {\"config\":{},\"type\":\"say\"}"), "{gd}");
+
+    // A version that is not a document still shows (Git would stop the whole diff otherwise).
+    repo.write("support.json", "{\"nodes\": [");
+    let broken = trellis(repo.path(), &["diff", "--textconv", "support.json"]);
+    assert_eq!(broken.status.code(), Some(0));
+    assert!(
+        text(&broken.stdout).starts_with("# trellis: not readable as a graph"),
+        "{}",
+        text(&broken.stdout)
+    );
 
     // A revision that does not exist, a path that is not there: exit 2.
     for bad in ["nope:support.json", "HEAD:missing.json"] {

@@ -113,8 +113,17 @@ fn go(args: &Args) -> Result<Exit, String> {
         let [file] = args.inputs.as_slice() else {
             return Err("--textconv takes one file".into());
         };
-        let doc = open(&read_input(file, false)?)?;
-        report::write_stdout(&render::textconv(&doc.graph));
+        let input = read_input(file, false)?;
+        match open(&input) {
+            Ok(doc) => report::write_stdout(&render::textconv(&doc.graph)),
+            // Git stops the whole `git diff` when a textconv fails, so a version that is not a
+            // readable document (a broken commit, an empty file) is shown as its text, with
+            // the reason on the first line.
+            Err(why) => report::write_stdout(&format!(
+                "# trellis: not readable as a graph ({why})\n{}",
+                String::from_utf8_lossy(&input.bytes)
+            )),
+        }
         return Ok(Exit::Clean);
     }
     let [a, b] = args.inputs.as_slice() else {

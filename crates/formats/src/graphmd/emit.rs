@@ -238,6 +238,29 @@ pub fn json_to_yaml(v: &serde_json::Value, in_flow: bool) -> Yaml {
     }
 }
 
+/// A YAML tree as JSON (YAML 1.2 core schema: plain numbers, booleans and nulls resolve; a
+/// number JSON cannot hold, like `.nan`, stays the text it was written as).
+pub fn yaml_to_json(y: &Yaml) -> serde_json::Value {
+    use serde_json::{Number, Value};
+    match &y.node {
+        Node::Scalar(s) => match s.resolve() {
+            Resolved::Null => Value::Null,
+            Resolved::Bool(b) => Value::Bool(b),
+            Resolved::Int(i) => serde_json::from_str::<Number>(&i.to_string())
+                .map(Value::Number)
+                .unwrap_or_else(|_| Value::String(s.value.clone())),
+            Resolved::Float(f) => {
+                Number::from_f64(f).map_or_else(|| Value::String(s.value.clone()), Value::Number)
+            }
+            Resolved::Str(t) => Value::String(t.to_owned()),
+        },
+        Node::Seq(q) => Value::Array(q.items.iter().map(yaml_to_json).collect()),
+        Node::Map(m) => {
+            Value::Object(m.entries.iter().map(|e| (e.key.value.clone(), yaml_to_json(&e.value))).collect())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,28 +302,5 @@ mod tests {
         assert_eq!(text, "d: |\n  line one\n    two\ne: no end\n");
         let back = parse(&text, 0, 1).expect("parses").root.expect("root");
         assert_eq!(back.as_map().and_then(|m| m.get("d")).and_then(Yaml::as_str), Some("line one\n  two\n"));
-    }
-}
-
-/// A YAML tree as JSON (YAML 1.2 core schema: plain numbers, booleans and nulls resolve; a
-/// number JSON cannot hold, like `.nan`, stays the text it was written as).
-pub fn yaml_to_json(y: &Yaml) -> serde_json::Value {
-    use serde_json::{Number, Value};
-    match &y.node {
-        Node::Scalar(s) => match s.resolve() {
-            Resolved::Null => Value::Null,
-            Resolved::Bool(b) => Value::Bool(b),
-            Resolved::Int(i) => serde_json::from_str::<Number>(&i.to_string())
-                .map(Value::Number)
-                .unwrap_or_else(|_| Value::String(s.value.clone())),
-            Resolved::Float(f) => {
-                Number::from_f64(f).map_or_else(|| Value::String(s.value.clone()), Value::Number)
-            }
-            Resolved::Str(t) => Value::String(t.to_owned()),
-        },
-        Node::Seq(q) => Value::Array(q.items.iter().map(yaml_to_json).collect()),
-        Node::Map(m) => {
-            Value::Object(m.entries.iter().map(|e| (e.key.value.clone(), yaml_to_json(&e.value))).collect())
-        }
     }
 }
