@@ -14,15 +14,17 @@ npm run build --silent
 
 APP_FEATURES=(--features trellis-app/e2e)
 
-# The TypeScript types of what crosses IPC are generated from the Rust types (ts-rs). Export
-# them again and fail when the committed ones are stale, then type-check the UI against them.
-echo "== IPC types (ts-rs) and the UI type check"
-cargo test --workspace --lib --locked -q "${APP_FEATURES[@]}" export_bindings >/dev/null
+# The TypeScript types of what crosses IPC are generated from the Rust types (ts-rs), and the
+# UI tests run on documents and edit answers written by Rust tests (ui/src/test/fixtures).
+# Export both again and fail when the committed ones are stale, then type-check the UI.
+echo "== IPC types (ts-rs), Rust-made UI fixtures and the UI type check"
+cargo test --workspace --lib --locked -q "${APP_FEATURES[@]}" -- export_bindings export_fixtures >/dev/null
+GENERATED=(ui/src/bindings ui/src/test/fixtures)
 if git rev-parse --git-dir >/dev/null 2>&1 &&
-  { ! git diff --quiet -- ui/src/bindings || [[ -n $(git ls-files --others --exclude-standard ui/src/bindings) ]]; }; then
-  git --no-pager diff --stat -- ui/src/bindings
-  git ls-files --others --exclude-standard ui/src/bindings
-  echo "ui/src/bindings is stale: commit the regenerated files" >&2
+  { ! git diff --quiet -- "${GENERATED[@]}" || [[ -n $(git ls-files --others --exclude-standard "${GENERATED[@]}") ]]; }; then
+  git --no-pager diff --stat -- "${GENERATED[@]}"
+  git ls-files --others --exclude-standard "${GENERATED[@]}"
+  echo "ui/src/bindings or ui/src/test/fixtures is stale: commit the regenerated files" >&2
   exit 1
 fi
 npm run typecheck --silent

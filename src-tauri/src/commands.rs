@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager, State, WebviewWindow};
 use trellis_doc::journal::JournalEntry;
-use trellis_doc::{DocFormat, DocId, Edit};
+use trellis_doc::{Change, DocFormat, DocId, Edit, ViewDelta};
 use trellis_spec::{Diagnostic, TypeInfo};
 use ts_rs::TS;
 
@@ -61,7 +61,7 @@ pub fn parse_id(s: &str) -> Result<DocId, CommandError> {
 
 fn view(state: &AppState, id: DocId) -> Answer<DocumentView> {
     let ws = state.ws();
-    Ok(DocumentView::of(ws.session(id)?))
+    Ok(crate::view::document_view(ws.session(id)?))
 }
 
 /// After a change: the title follows, and the recent menu when it moved.
@@ -94,33 +94,32 @@ pub fn set_active_document(app: AppHandle, state: State<'_, AppState>, doc_id: S
     Ok(())
 }
 
+/// Applies an edit; answers what changed in the view (the UI applies it to the view it holds).
 #[tauri::command]
 pub fn apply_edit(
     app: AppHandle,
     state: State<'_, AppState>,
     doc_id: String,
     edit: Edit,
-) -> Answer<DocumentView> {
-    let id = parse_id(&doc_id)?;
-    state.ws().apply(id, &edit)?;
-    touched(&app, &state, id);
-    view(&state, id)
+) -> Answer<ViewDelta> {
+    change(&app, &state, &doc_id, Change::Edit(&edit))
 }
 
 #[tauri::command]
-pub fn undo(app: AppHandle, state: State<'_, AppState>, doc_id: String) -> Answer<DocumentView> {
-    let id = parse_id(&doc_id)?;
-    state.ws().undo(id)?;
-    touched(&app, &state, id);
-    view(&state, id)
+pub fn undo(app: AppHandle, state: State<'_, AppState>, doc_id: String) -> Answer<ViewDelta> {
+    change(&app, &state, &doc_id, Change::Undo)
 }
 
 #[tauri::command]
-pub fn redo(app: AppHandle, state: State<'_, AppState>, doc_id: String) -> Answer<DocumentView> {
-    let id = parse_id(&doc_id)?;
-    state.ws().redo(id)?;
-    touched(&app, &state, id);
-    view(&state, id)
+pub fn redo(app: AppHandle, state: State<'_, AppState>, doc_id: String) -> Answer<ViewDelta> {
+    change(&app, &state, &doc_id, Change::Redo)
+}
+
+fn change(app: &AppHandle, state: &AppState, doc_id: &str, change: Change<'_>) -> Answer<ViewDelta> {
+    let id = parse_id(doc_id)?;
+    let delta = crate::view::worded(state.ws().answer(id, change)?);
+    touched(app, state, id);
+    Ok(delta)
 }
 
 /// Saves to the document's file; an untitled document asks where (as Save As).
@@ -335,7 +334,7 @@ pub async fn close_flow(app: &AppHandle, window: &WebviewWindow, id: DocId, forc
 #[tauri::command]
 pub fn registry_types(state: State<'_, AppState>, doc_id: String) -> Answer<Vec<TypeInfo>> {
     let id = parse_id(&doc_id)?;
-    Ok(DocumentView::of(state.ws().session(id)?).registry)
+    Ok(crate::view::document_view(state.ws().session(id)?).registry)
 }
 
 /// The Weaveflow `version` documents must declare (a setting: the format has used "1.0" and

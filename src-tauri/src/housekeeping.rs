@@ -17,6 +17,7 @@ use serde::Serialize;
 use tauri::{AppHandle, Emitter, Manager};
 use trellis_doc::FsChange;
 use trellis_spec::Diagnostic;
+use ts_rs::TS;
 
 use crate::state::AppState;
 use crate::ui_sync::{self, events};
@@ -27,9 +28,10 @@ const DEBOUNCE: Duration = Duration::from_millis(150);
 
 /// The `journal` event: problems writing the journal (shown once each), and how many
 /// documents have unsaved work in it.
-#[derive(Debug, Clone, Serialize)]
-struct JournalState {
-    problems: Vec<Diagnostic>,
+#[derive(Debug, Clone, Serialize, TS)]
+#[ts(export)]
+pub struct JournalState {
+    pub problems: Vec<Diagnostic>,
 }
 
 /// Starts the loop on its own thread.

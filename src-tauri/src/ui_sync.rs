@@ -3,9 +3,10 @@
 use serde::Serialize;
 use tauri::{AppHandle, Emitter, Manager};
 use trellis_doc::{DocEvent, DocId, Workspace};
+use ts_rs::TS;
 
 use crate::state::AppState;
-use crate::view::{file_name, DocumentView};
+use crate::view::file_name;
 
 /// The main window's label (tauri.conf.json).
 pub const MAIN_WINDOW: &str = "main";
@@ -29,20 +30,22 @@ pub mod events {
     pub const MENU: &str = "menu";
 }
 
-#[derive(Debug, Clone, Serialize)]
-struct Closed {
-    id: String,
+/// The `document-closed` event's payload.
+#[derive(Debug, Clone, Serialize, TS)]
+#[ts(export)]
+pub struct DocumentClosed {
+    pub id: String,
 }
 
 /// Tells the UI a document was closed.
 pub fn emit_closed(app: &AppHandle, id: DocId) {
-    let _ = app.emit(events::DOCUMENT_CLOSED, Closed { id: id.0.to_string() });
+    let _ = app.emit(events::DOCUMENT_CLOSED, DocumentClosed { id: id.0.to_string() });
 }
 
 /// Sends the view of `id` under `event` (when it is still open).
 pub fn emit_view(app: &AppHandle, ws: &Workspace, event: &str, id: DocId) {
     if let Some(session) = ws.get(id) {
-        let _ = app.emit(event, DocumentView::of(session));
+        let _ = app.emit(event, crate::view::document_view(session));
     }
 }
 

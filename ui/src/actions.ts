@@ -1,7 +1,7 @@
 // Everything the user can do, as functions the shortcuts, the menu events, the toolbar and the
-// panels share. Each document change is one `Edit` sent to the backend; the answer replaces
-// the document view.
-import type { ConflictChoice, Edit, Element, Point, TypeInfo } from "./bindings";
+// panels share. Each document change is one `Edit` sent to the backend; the answer (what
+// changed) is applied to the document view held in the store.
+import type { ConflictChoice, Edit, Element, Position, TypeInfo } from "./bindings";
 import { errorMessage, type ExportFormat } from "./api/types";
 import { buildFragment, fragmentText, parseFragment, resolveClashes } from "./lib/clipboard";
 import { resolvePositions, type Rect, sizeOf, boundsOf } from "./lib/geometry";
@@ -13,7 +13,7 @@ import { ui } from "./store";
 export type CanvasController = {
   fit(): void;
   frame(rect: Rect, maxZoom?: number): void;
-  centre(): Point;
+  centre(): Position;
   zoomIn(): void;
   zoomOut(): void;
 };
@@ -35,9 +35,10 @@ function backend() {
 export async function edit(e: Edit, docId = ui.get().activeId): Promise<boolean> {
   if (!docId) return false;
   try {
-    const view = await backend().applyEdit(docId, e);
+    const delta = await backend().applyEdit(docId, e);
     ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [docId]: [] } }));
-    ui.putDoc(view);
+    ui.applyDelta(delta);
+    for (const note of delta.notes) ui.toast("info", note.message);
     return true;
   } catch (err) {
     ui.toast("error", errorMessage(err));
@@ -64,7 +65,7 @@ export async function undo() {
   if (!v) return;
   if (!v.canUndo) return ui.toast("info", "Nothing to undo.");
   try {
-    ui.putDoc(await backend().undo(v.id));
+    ui.applyDelta(await backend().undo(v.id));
   } catch (err) {
     ui.toast("error", errorMessage(err));
   }
@@ -75,7 +76,7 @@ export async function redo() {
   if (!v) return;
   if (!v.canRedo) return ui.toast("info", "Nothing to redo.");
   try {
-    ui.putDoc(await backend().redo(v.id));
+    ui.applyDelta(await backend().redo(v.id));
   } catch (err) {
     ui.toast("error", errorMessage(err));
   }
@@ -277,7 +278,7 @@ export async function copy(cut = false, preset?: string) {
 }
 
 /** Pastes clipboard text: `text` comes from a paste event; without it, the clipboard is read. */
-export async function paste(text?: string, at?: Point) {
+export async function paste(text?: string, at?: Position) {
   const v = ui.active();
   if (!v) return;
   let t = text;
@@ -301,7 +302,7 @@ export async function paste(text?: string, at?: Point) {
 }
 
 /** Where a paste lands: the centre of the view, offset so the fragment is centred there. */
-function pastePoint(rel: Record<string, Point>): Point {
+function pastePoint(rel: Record<string, Position>): Position {
   const c = canvas?.centre() ?? { x: 0, y: 0 };
   const b = boundsOf(rel);
   return { x: Math.round(c.x - (b ? b.w / 2 : 100)), y: Math.round(c.y - (b ? b.h / 2 : 30)) };
@@ -318,7 +319,7 @@ export async function duplicate() {
 }
 
 /** Adds a node of `t` at `at` (flow coordinates of its top-left), or centred in the view. */
-export async function addNode(t: TypeInfo, at?: Point) {
+export async function addNode(t: TypeInfo, at?: Position) {
   const v = ui.active();
   if (!v) return;
   const id = freshId(t.type, new Set(v.spec.nodes.map((n) => n.id)));

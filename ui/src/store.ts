@@ -1,7 +1,8 @@
 // UI-only state (zustand): open documents as Rust last sent them, the active tab, the
 // selection, panels and messages. The document itself is never edited here.
 import { create } from "zustand";
-import type { Diagnostic, DocumentView, ExportAnswer } from "./bindings";
+import type { Diagnostic, DocumentView, ExportAnswer, ViewDelta } from "./bindings";
+import { applyDelta } from "./api/delta";
 import type { Backend, ExportFormat } from "./api/types";
 
 export type Toast = { id: number; kind: "info" | "error" | "warning"; text: string };
@@ -71,6 +72,11 @@ export const ui = {
       }
       return { docs: { ...s.docs, [view.id]: view }, order, activeId: activate || !s.activeId ? view.id : s.activeId, selection: activate && s.activeId !== view.id ? { nodes: [], edges: [] } : selection };
     });
+  },
+  /** Applies what an edit, undo or redo answered to the view held (no-op if it was closed). */
+  applyDelta(delta: ViewDelta) {
+    const held = useUi.getState().docs[delta.id];
+    if (held) ui.putDoc(applyDelta(held, delta));
   },
   dropDoc(id: string) {
     useUi.setState((s) => {

@@ -7,7 +7,9 @@
 use indexmap::IndexMap;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
-use trellis_spec::{Diagnostic, Predicate, ReducerName};
+use trellis_spec::{Diagnostic, EdgeSpec, NodeSpec, Predicate, ReducerName};
+
+use crate::list_edit::ListEdit;
 use ts_rs::TS;
 
 /// A point on the canvas (flow coordinates).
@@ -227,7 +229,7 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
 }
 
 /// What an edit (or undo, redo, reload) changed, so the UI updates only that.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[ts(export)]
 pub struct Changed {
     /// Everything may have changed: fetch the whole document again.
@@ -246,6 +248,19 @@ pub struct Changed {
     pub positions: Vec<String>,
     /// The viewport changed.
     pub viewport: bool,
+    /// The changes of the canvas's node list, in the order they happened (the delta answer,
+    /// `crate::delta`).
+    #[serde(skip)]
+    #[ts(skip)]
+    pub node_edits: Vec<ListEdit<NodeSpec>>,
+    /// The changes of the canvas's edge list, in the order they happened.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub edge_edits: Vec<ListEdit<EdgeSpec>>,
+    /// Weaveflow and GRAPH.md: the document changed (its own view part goes out again).
+    #[serde(skip)]
+    #[ts(skip)]
+    pub format_view: bool,
 }
 
 impl Changed {
@@ -262,6 +277,9 @@ impl Changed {
         self.channels |= other.channels;
         self.name |= other.name;
         self.viewport |= other.viewport;
+        self.format_view |= other.format_view;
+        self.node_edits.extend(other.node_edits);
+        self.edge_edits.extend(other.edge_edits);
         for id in other.nodes {
             push_unique(&mut self.nodes, id);
         }
@@ -307,6 +325,9 @@ pub struct EditOutcome {
     pub dirty: bool,
     pub can_undo: bool,
     pub can_redo: bool,
+    /// Messages about the edit itself (ids a paste renamed), also first in `diagnostics`.
+    #[serde(default)]
+    pub notes: Vec<Diagnostic>,
 }
 
 #[cfg(test)]

@@ -4,11 +4,14 @@
 //! Every edit is planned as a list of prims against the current document; applying the list
 //! in order performs the edit (and redo), applying the inverses in reverse order undoes it.
 
+use std::collections::HashSet;
+
 use indexmap::IndexMap;
 use trellis_spec::{ChannelSpec, EdgeSpec, GraphSpec, NodeSpec};
 
 use crate::edit::{Changed, Position};
 use crate::layout::Layout;
+use crate::list_edit::ListEdit;
 
 /// One reversible change. `before: None` means "insert", `after: None` means "remove".
 #[derive(Debug, Clone, PartialEq)]
@@ -69,19 +72,9 @@ impl Prim {
         let mut changed = Changed::default();
         match self {
             Prim::Node { index, before, after } => {
-                match (before, after) {
-                    (None, Some(n)) => spec.nodes.insert((*index).min(spec.nodes.len()), n.clone()),
-                    (Some(_), None) => {
-                        if *index < spec.nodes.len() {
-                            spec.nodes.remove(*index);
-                        }
-                    }
-                    (Some(_), Some(n)) => {
-                        if let Some(slot) = spec.nodes.get_mut(*index) {
-                            *slot = n.clone();
-                        }
-                    }
-                    (None, None) => {}
+                if let Some(e) = list_edit(*index, before, after, spec.nodes.len()) {
+                    e.apply_to(&mut spec.nodes);
+                    changed.node_edits.push(e);
                 }
                 if let Some(b) = before {
                     if after.as_ref().is_none_or(|a| a.id != b.id) {
@@ -93,19 +86,9 @@ impl Prim {
                 }
             }
             Prim::Edge { index, before, after } => {
-                match (before, after) {
-                    (None, Some(e)) => spec.edges.insert((*index).min(spec.edges.len()), e.clone()),
-                    (Some(_), None) => {
-                        if *index < spec.edges.len() {
-                            spec.edges.remove(*index);
-                        }
-                    }
-                    (Some(_), Some(e)) => {
-                        if let Some(slot) = spec.edges.get_mut(*index) {
-                            *slot = e.clone();
-                        }
-                    }
-                    (None, None) => {}
+                if let Some(e) = list_edit(*index, before, after, spec.edges.len()) {
+                    e.apply_to(&mut spec.edges);
+                    changed.edge_edits.push(e);
                 }
                 changed.edges = true;
             }
@@ -129,6 +112,7 @@ impl Prim {
                 changed.positions.push(id.clone());
             }
             Prim::Document { after, .. } => {
+                changed.merge(spec_changes(spec, after));
                 *spec = (**after).clone();
                 changed.full = true;
             }
@@ -142,6 +126,39 @@ impl Prim {
     pub(crate) fn is_layout_only(&self) -> bool {
         matches!(self, Prim::Position { .. })
     }
+}
+
+/// The list edit a node or edge prim makes: insert at `index`, remove there, or replace there
+/// (clamped to the list, as planning guarantees anyway). `None` when it changes nothing.
+fn list_edit<T: Clone + PartialEq>(
+    index: usize,
+    before: &Option<T>,
+    after: &Option<T>,
+    len: usize,
+) -> Option<ListEdit<T>> {
+    let insert: Vec<T> = after.iter().cloned().collect();
+    match before {
+        None if insert.is_empty() => None,
+        None => Some(ListEdit { at: index.min(len), remove: 0, insert }),
+        Some(_) if index >= len => None,
+        Some(_) => Some(ListEdit { at: index, remove: 1, insert }),
+    }
+}
+
+/// What replacing the canvas graph `before` with `after` changes, as list edits and flags
+/// (a reload, or a Weaveflow or GRAPH.md step, whose canvas graph is a projection).
+pub(crate) fn spec_changes(before: &GraphSpec, after: &GraphSpec) -> Changed {
+    let mut changed = Changed::default();
+    changed.node_edits.extend(ListEdit::between(&before.nodes, &after.nodes));
+    changed.edge_edits.extend(ListEdit::between(&before.edges, &after.edges));
+    let now: HashSet<&str> = after.nodes.iter().map(|n| n.id.as_str()).collect();
+    changed.removed_nodes =
+        before.nodes.iter().filter(|n| !now.contains(n.id.as_str())).map(|n| n.id.clone()).collect();
+    changed.nodes = changed.node_edits.iter().flat_map(|e| e.insert.iter().map(|n| n.id.clone())).collect();
+    changed.edges = !changed.edge_edits.is_empty();
+    changed.channels = before.channels != after.channels;
+    changed.name = before.name != after.name;
+    changed
 }
 
 /// What lets the next edit merge into this step instead of starting a new one.

@@ -2,6 +2,7 @@
 //!
 //! - [`fs`]: the `FileSystem` trait, `RealFs`, `FakeFs`, `atomic_write`.
 //! - [`edit`]: the edit operations the UI sends and what they answer.
+//! - [`view`], [`delta`]: what the UI holds of a document, and what an edit answers.
 //! - [`session`]: one open document (fingerprint, layout, registries, undo/redo, dirty).
 //! - [`save`]: the five-step save pipeline.
 //! - [`journal`]: the recovery journal of unsaved work.
@@ -12,6 +13,7 @@
 
 mod apply;
 pub mod clock;
+pub mod delta;
 pub mod discovery;
 pub mod edit;
 pub mod formats;
@@ -20,12 +22,15 @@ mod history;
 pub mod journal;
 pub mod layout;
 mod layout_read;
+pub mod list_edit;
 pub mod save;
 pub mod session;
+pub mod view;
 pub mod watch;
 pub mod workspace;
 
 pub use clock::{Clock, ManualClock, SystemClock};
+pub use delta::{Change, ViewDelta};
 pub use edit::{Changed, Edit, EditOutcome, Position, Viewport};
 pub use fs::{atomic_write, FakeFs, FileSystem, FsOp, Metadata, RealFs};
 pub use layout::Layout;

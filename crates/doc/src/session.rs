@@ -471,10 +471,11 @@ impl Session {
     }
 
     pub(crate) fn outcome(&self, changed: Changed, extra: Vec<Diagnostic>) -> EditOutcome {
-        let mut diagnostics = extra;
+        let mut diagnostics = extra.clone();
         diagnostics.extend(self.diagnostics.iter().cloned());
         EditOutcome {
             changed,
+            notes: extra,
             diagnostics,
             dirty: self.is_dirty(),
             can_undo: self.can_undo(),

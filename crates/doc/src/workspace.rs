@@ -311,6 +311,14 @@ impl Workspace {
     pub fn apply(&mut self, id: DocId, edit: &Edit) -> Result<EditOutcome, Diagnostic> {
         self.session_mut(id)?.apply(edit)
     }
+    /// An edit, undo or redo, answered as what changed in the document's view.
+    pub fn answer(
+        &mut self,
+        id: DocId,
+        change: crate::delta::Change<'_>,
+    ) -> Result<crate::delta::ViewDelta, Diagnostic> {
+        self.session_mut(id)?.answer(change)
+    }
     pub fn undo(&mut self, id: DocId) -> Result<EditOutcome, Diagnostic> {
         Ok(self.session_mut(id)?.undo())
     }

@@ -1,12 +1,12 @@
 // The in-memory backend: applies the same edit operations Rust does, keeps undo/redo stacks of
 // snapshots, validates with a small stand-in validator, and "saves" by refusing documents with
 // errors. Used by Vitest and by the browser dev mode (no Tauri).
-import type { Diagnostic, DocumentSummary, DocumentView, Edit, ExportAnswer, GraphSpec, Layout, Point, SaveOutcome, TypeInfo, Viewport } from "../bindings";
+import type { Diagnostic, DocumentSummary, DocumentView, Edit, ExportAnswer, GraphSpec, ImportAnswer, Layout, Position, SaveAnswer, TypeInfo, ViewDelta, Viewport } from "../bindings";
 import { END, START, freshId } from "../lib/ids";
 import { FAKE_TYPES } from "./fakeRegistry";
 import { fakeValidate } from "./fakeValidate";
 import { type Seed, seed } from "./fakeDocs";
-import type { Backend, BackendEvent, ExportFormat, ImportOutcome } from "./types";
+import type { Backend, BackendEvent, ExportFormat } from "./types";
 
 type Snapshot = { spec: GraphSpec; layout: Layout };
 type Doc = Seed & { id: string; layout: Layout; undo: Snapshot[]; redo: Snapshot[]; savedText: string | null; saveDiagnostics: Diagnostic[] };
@@ -64,7 +64,7 @@ export class FakeBackend implements Backend {
 
   private create(s: Seed): Doc {
     const id = `doc-${++this.counter}`;
-    const doc: Doc = { ...s, id, layout: { positions: s.positions, viewport: null }, undo: [], redo: [], savedText: s.path ? canonical(s.spec) : null, saveDiagnostics: [] };
+    const doc: Doc = { ...s, id, layout: { positions: s.positions }, undo: [], redo: [], savedText: s.path ? canonical(s.spec) : null, saveDiagnostics: [] };
     this.docs.set(id, doc);
     this.order.push(id);
     return doc;
@@ -101,6 +101,33 @@ export class FakeBackend implements Backend {
       notices: [],
       layoutMissing: Object.keys(d.layout.positions).length === 0 && d.spec.nodes.length > 0,
       conflict: null,
+      weaveflow: null,
+      graphmd: null,
+    };
+  }
+
+  /** The answer to an edit: the fake replaces the lists whole (Rust sends only what changed). */
+  private delta(before: DocumentView, d: Doc): ViewDelta {
+    const after = this.view(d);
+    const positions: ViewDelta["positions"] = { ...after.layout.positions };
+    for (const id of Object.keys(before.layout.positions)) if (!(id in positions)) positions[id] = null;
+    return {
+      id: d.id,
+      nodes: [{ at: 0, remove: before.spec.nodes.length, insert: after.spec.nodes }],
+      edges: [{ at: 0, remove: before.spec.edges.length, insert: after.spec.edges }],
+      name: after.spec.name,
+      channels: after.spec.channels,
+      positions,
+      viewport: after.layout.viewport ?? null,
+      layoutMissing: after.layoutMissing,
+      diagnostics: { at: 0, remove: before.diagnostics.length, insert: after.diagnostics },
+      dirty: after.dirty,
+      canUndo: after.canUndo,
+      canRedo: after.canRedo,
+      notices: after.notices,
+      weaveflow: null,
+      graphmd: null,
+      notes: [],
     };
   }
 
@@ -122,6 +149,7 @@ export class FakeBackend implements Backend {
   async applyEdit(docId: string, edit: Edit) {
     await this.wait();
     const d = this.doc(docId);
+    const was = this.view(d);
     const before: Snapshot = { spec: structuredClone(d.spec), layout: structuredClone(d.layout) };
     const spec = structuredClone(d.spec);
     const layout = structuredClone(d.layout);
@@ -135,42 +163,44 @@ export class FakeBackend implements Backend {
       d.redo = [];
     }
     d.saveDiagnostics = [];
-    return this.view(d);
+    return this.delta(was, d);
   }
 
   async undo(docId: string) {
     const d = this.doc(docId);
+    const was = this.view(d);
     const s = d.undo.pop();
     if (!s) throw new Error("Nothing to undo.");
     d.redo.push({ spec: d.spec, layout: d.layout });
     d.spec = s.spec;
     d.layout = s.layout;
-    return this.view(d);
+    return this.delta(was, d);
   }
   async redo(docId: string) {
     const d = this.doc(docId);
+    const was = this.view(d);
     const s = d.redo.pop();
     if (!s) throw new Error("Nothing to redo.");
     d.undo.push({ spec: d.spec, layout: d.layout });
     d.spec = s.spec;
     d.layout = s.layout;
-    return this.view(d);
+    return this.delta(was, d);
   }
 
-  async save(docId: string): Promise<SaveOutcome> {
+  async save(docId: string): Promise<SaveAnswer> {
     await this.wait();
     const d = this.doc(docId);
     const errors = fakeValidate(d.spec, this.registry).filter((x) => x.severity === "error");
     if (errors.length) {
       d.saveDiagnostics = [{ code: "save/refused", severity: "error", message: `${d.fileName} was not saved: ${errors.length} error${errors.length > 1 ? "s" : ""} must be fixed first (the file on disk is unchanged).`, pointer: "", element: { kind: "graph" } }];
-      return { saved: false, view: this.view(d), diagnostics: [...d.saveDiagnostics, ...errors] };
+      return { saved: false, view: this.view(d), diagnostics: [...d.saveDiagnostics, ...errors], conflict: false };
     }
     if (!d.path) return this.saveAs(docId);
     d.savedText = canonical(d.spec);
     d.saveDiagnostics = [];
-    return { saved: true, view: this.view(d), diagnostics: [] };
+    return { saved: true, view: this.view(d), diagnostics: [], conflict: false };
   }
-  async saveAs(docId: string): Promise<SaveOutcome> {
+  async saveAs(docId: string): Promise<SaveAnswer> {
     const d = this.doc(docId);
     d.path = d.path ?? `/tmp/${d.fileName}`;
     return this.save(docId);
@@ -200,7 +230,7 @@ export class FakeBackend implements Backend {
     return v;
   }
   /** The "file" is a GraphSpec seed: nothing to convert, nothing lost. */
-  async importDialog(): Promise<ImportOutcome | null> {
+  async importDialog(): Promise<ImportAnswer | null> {
     return { view: this.openSeed("support"), losses: [] };
   }
   async close(docId: string) {
@@ -331,7 +361,7 @@ export function apply(spec: GraphSpec, layout: Layout, edit: Edit, registry: Typ
       return;
     case "move_nodes":
     case "apply_layout":
-      for (const [id, p] of Object.entries(edit.positions)) layout.positions[id] = p as Point;
+      for (const [id, p] of Object.entries(edit.positions)) layout.positions[id] = p as Position;
       return;
     case "paste": {
       const f = (typeof edit.fragment === "string" ? JSON.parse(edit.fragment) : edit.fragment) as GraphSpec & { layout?: Layout };

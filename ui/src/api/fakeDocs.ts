@@ -1,8 +1,8 @@
 // Documents the fake backend can start with (`?doc=` in the browser dev mode).
-import type { GraphSpec, Point } from "../bindings";
+import type { GraphSpec, Position } from "../bindings";
 import { generateGraph } from "../perf/generate";
 
-export type Seed = { fileName: string; path: string | null; spec: GraphSpec; positions: Record<string, Point> };
+export type Seed = { fileName: string; path: string | null; spec: GraphSpec; positions: Record<string, Position> };
 
 /** The corpus document `graphs-as-data.mdx-support-agent.json` as it is (its predicate reads
  * `intent`, which it never declares). */

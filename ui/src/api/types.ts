@@ -1,11 +1,9 @@
 // The one interface between the UI and whatever owns the document: Rust through Tauri in the
-// app, an in-memory fake in tests and in the browser dev mode.
-import type { ConflictChoice, Diagnostic, DocumentSummary, DocumentView, Edit, ExportAnswer, SaveOutcome, Viewport } from "../bindings";
+// app, an in-memory fake in the browser demo mode. Every type is generated from Rust.
+import type { ConflictChoice, Diagnostic, DocFormat, DocumentSummary, DocumentView, Edit, ExportAnswer, ImportAnswer, SaveAnswer, ViewDelta, Viewport } from "../bindings";
 
 /** The formats File > Export writes. */
-export type ExportFormat = "graphspec" | "weaveflow" | "graphmd";
-/** A file imported as a new untitled document, and what its conversion lost. */
-export type ImportOutcome = { view: DocumentView; losses: Diagnostic[] };
+export type ExportFormat = DocFormat;
 
 export type BackendEvent =
   | { type: "changed"; view: DocumentView }
@@ -16,15 +14,17 @@ export type BackendEvent =
   | { type: "problems"; diagnostics: Diagnostic[] };
 
 export interface Backend {
-  readonly kind: "tauri" | "fake";
+  /** `recorded`: the UI tests' replay of Rust's answers (src/test/recorded.ts). */
+  readonly kind: "tauri" | "fake" | "recorded";
   listDocuments(): Promise<DocumentSummary[]>;
   getDocument(docId: string): Promise<DocumentView>;
-  /** Applies one edit; rejects with the reason when Rust refuses it. */
-  applyEdit(docId: string, edit: Edit): Promise<DocumentView>;
-  undo(docId: string): Promise<DocumentView>;
-  redo(docId: string): Promise<DocumentView>;
-  save(docId: string): Promise<SaveOutcome>;
-  saveAs(docId: string): Promise<SaveOutcome>;
+  /** Applies one edit and answers what changed in the view; rejects with the reason when Rust
+   * refuses it. */
+  applyEdit(docId: string, edit: Edit): Promise<ViewDelta>;
+  undo(docId: string): Promise<ViewDelta>;
+  redo(docId: string): Promise<ViewDelta>;
+  save(docId: string): Promise<SaveAnswer>;
+  saveAs(docId: string): Promise<SaveAnswer>;
   newDocument(example: boolean): Promise<DocumentView>;
   openDialog(): Promise<DocumentView | null>;
   /** Converts the document: `confirm` false only answers the text and the losses; true asks
@@ -35,7 +35,7 @@ export interface Backend {
   /** Sets it (kept by Rust) and revalidates every open document; answers the new value. */
   setWeaveflowVersion(version: string): Promise<string>;
   /** Asks for a file, converts it to GraphSpec and opens it unsaved; null when cancelled. */
-  importDialog(): Promise<ImportOutcome | null>;
+  importDialog(): Promise<ImportAnswer | null>;
   /** Asks to close (Rust asks about unsaved changes unless `force`); true when it closed. */
   close(docId: string, force?: boolean): Promise<boolean>;
   /** Tells Rust which document the user is looking at (window title, menu actions). */

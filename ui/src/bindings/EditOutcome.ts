@@ -9,4 +9,8 @@ export type EditOutcome = { changed: Changed,
 /**
  * All diagnostics of the document after the edit (the one validator's output).
  */
-diagnostics: Array<Diagnostic>, dirty: boolean, can_undo: boolean, can_redo: boolean, };
+diagnostics: Array<Diagnostic>, dirty: boolean, can_undo: boolean, can_redo: boolean, 
+/**
+ * Messages about the edit itself (ids a paste renamed), also first in `diagnostics`.
+ */
+notes: Array<Diagnostic>, };

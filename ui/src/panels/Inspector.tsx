@@ -1,6 +1,6 @@
 // The inspector: the selected node, edge, or (nothing selected) the graph itself.
 import { useEffect, useMemo, useState } from "react";
-import type { DocumentView, Reducer, TypeInfo } from "../bindings";
+import type { DocumentView, ReducerName, TypeInfo } from "../bindings";
 import { edit } from "../actions";
 import { categoryColor } from "../lib/colors";
 import { END, START } from "../lib/ids";
@@ -12,7 +12,7 @@ import { GraphMdInspector } from "./GraphMdInspector";
 import { WeaveflowInspector } from "./WeaveflowInspector";
 import { SchemaForm } from "./SchemaForm";
 
-const REDUCERS: Reducer[] = ["last_write", "append", "merge"];
+const REDUCERS: ReducerName[] = ["last_write", "append", "merge"];
 
 export function Inspector({ view }: { view: DocumentView }) {
   const sel = useUi((s) => s.selection);
@@ -172,7 +172,7 @@ function EdgeInspector({ view, index }: { view: DocumentView; index: number }) {
 
 function GraphInspector({ view }: { view: DocumentView }) {
   const [name, setName] = useState("");
-  const [reducer, setReducer] = useState<Reducer>("last_write");
+  const [reducer, setReducer] = useState<ReducerName>("last_write");
   const channelDiags = view.diagnostics.filter((d) => d.element?.kind === "channel");
   const used = new Map<string, number>();
   for (const e of view.spec.edges) if (typeof e.when?.channel === "string") used.set(e.when.channel, (used.get(e.when.channel) ?? 0) + 1);
@@ -204,11 +204,11 @@ function GraphInspector({ view }: { view: DocumentView }) {
                 <CommitInput testid={`channel-name-${c}`} value={c} onCommit={(v) => void edit({ op: "rename_channel", from: c, to: v.trim() })} />
               </td>
               <td>
-                <select data-testid={`channel-reducer-${c}`} value={spec.reducer} onChange={(e) => void edit({ op: "set_reducer", name: c, reducer: e.target.value as Reducer })}>
+                <select data-testid={`channel-reducer-${c}`} value={spec.reducer} onChange={(e) => void edit({ op: "set_reducer", name: c, reducer: e.target.value as ReducerName })}>
                   {REDUCERS.map((r) => (
                     <option key={r} value={r}>{r}</option>
                   ))}
-                  {!REDUCERS.includes(spec.reducer as Reducer) && <option value={spec.reducer}>{spec.reducer}</option>}
+                  {!REDUCERS.includes(spec.reducer as ReducerName) && <option value={spec.reducer}>{spec.reducer}</option>}
                 </select>
               </td>
               <td className="num">{used.get(c) ?? 0}</td>
@@ -222,7 +222,7 @@ function GraphInspector({ view }: { view: DocumentView }) {
               <input data-testid="channel-new-name" placeholder="new channel" value={name} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === "Enter" && name.trim() && void add(name)} />
             </td>
             <td>
-              <select data-testid="channel-new-reducer" value={reducer} onChange={(e) => setReducer(e.target.value as Reducer)}>
+              <select data-testid="channel-new-reducer" value={reducer} onChange={(e) => setReducer(e.target.value as ReducerName)}>
                 {REDUCERS.map((r) => (
                   <option key={r} value={r}>{r}</option>
                 ))}

@@ -1,12 +1,13 @@
-// The whole UI rendered in happy-dom with the fake backend: panels, problems, inspector, and
-// edits going through the backend. (Drawing, dragging and the clipboard are covered in a real
-// browser by scripts/browser-test.mjs.)
+// The whole UI rendered in happy-dom on Rust's documents and Rust's answers (replayed from
+// fixtures a Rust test writes, see recorded.ts): panels, problems, inspector, and edits going
+// through the backend. (The real app is driven end to end by src-tauri/tests/e2e.)
 import { act } from "react";
 import { createRoot } from "react-dom/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { App } from "../App";
-import { FakeBackend } from "../api/fake";
+import type { DocumentView } from "../bindings";
 import { ui } from "../store";
+import { RecordedBackend, rust } from "./recorded";
 
 (globalThis as unknown as { IS_REACT_ACT_ENVIRONMENT: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -18,8 +19,8 @@ afterEach(() => {
   ui.set({ docs: {}, order: [], activeId: null, selection: { nodes: [], edges: [] }, extraDiagnostics: {}, toasts: [] });
 });
 
-async function mount(docs: string[]) {
-  const backend = new FakeBackend(docs);
+async function mount(docs: DocumentView[], script: keyof typeof rust.scripts | null = null) {
+  const backend = new RecordedBackend(docs, script ? rust.scripts[script] : []);
   const el = document.createElement("div");
   el.style.width = "1200px";
   el.style.height = "800px";
@@ -34,46 +35,52 @@ async function mount(docs: string[]) {
   return { backend, q: (sel: string) => document.querySelector(sel), qa: (sel: string) => [...document.querySelectorAll(sel)] };
 }
 
-describe("the app with the fake backend", () => {
+const support = rust.support.view;
+const problemCodes = () => [...document.querySelectorAll('[data-testid="problem"]')].map((p) => p.getAttribute("data-code"));
+
+describe("the app on Rust's documents and answers", () => {
   it("shows the document's problems, the registry grouped by category, and the graph inspector", async () => {
-    const { q, qa } = await mount(["support"]);
-    const problems = qa('[data-testid="problem"]');
-    expect(problems.map((p) => p.getAttribute("data-code"))).toEqual(["spec/undeclared-channel"]);
-    expect(q('[data-testid="problem-count"]')?.textContent).toBe("1");
-    expect(qa('[data-testid="registry-item"]').length).toBe(15);
+    const { q, qa } = await mount([support]);
+    expect(support.diagnostics.map((d) => d.code)).toContain("spec/undeclared-channel");
+    expect(problemCodes()).toEqual(support.diagnostics.map((d) => d.code));
+    expect(q('[data-testid="problem-count"]')?.textContent).toBe(String(support.diagnostics.length));
+    expect(qa('[data-testid="registry-item"]').length).toBe(support.registry.length);
     expect(q('[data-testid="inspector"]')?.getAttribute("data-kind")).toBe("graph");
     expect(qa('[data-testid="channel-row"]').map((r) => r.getAttribute("data-channel"))).toEqual(["messages", "cart"]);
     expect(q('[data-testid="declare-intent"]')).not.toBeNull();
   });
 
   it("declaring the missing channel from the inspector clears the problem; undo brings it back", async () => {
-    const { q, qa } = await mount(["support"]);
+    const { q, qa, backend } = await mount([support], "declare-intent-then-undo");
     await act(async () => {
       (q('[data-testid="declare-intent"]') as HTMLButtonElement).click();
     });
-    expect(qa('[data-testid="problem"]')).toHaveLength(0);
+    expect(problemCodes()).not.toContain("spec/undeclared-channel");
     expect(qa('[data-testid="channel-row"]').map((r) => r.getAttribute("data-channel"))).toEqual(["messages", "cart", "intent"]);
     await act(async () => {
       (q('[data-testid="btn-undo"]') as HTMLButtonElement).click();
     });
-    expect(qa('[data-testid="problem"]')).toHaveLength(1);
+    expect(problemCodes()).toEqual(support.diagnostics.map((d) => d.code));
+    expect(backend.unexpected).toEqual([]);
+    expect(backend.remaining).toBe(0);
   });
 
   it("clicking a problem selects its edge and opens the condition builder", async () => {
-    const { q } = await mount(["support"]);
+    const { q } = await mount([support]);
     await act(async () => {
-      (q('[data-testid="problem"]') as HTMLElement).click();
+      (q('[data-testid="problem"][data-code="spec/undeclared-channel"]') as HTMLElement).click();
     });
     expect(q('[data-testid="inspector"]')?.getAttribute("data-kind")).toBe("edge");
     expect((q('[data-testid="condition-preview"]') as HTMLElement).textContent).toBe('intent == "buy"');
   });
 
   it("the registry's add button creates a node with a fresh id and the type's defaults, selected", async () => {
-    const { q, backend } = await mount(["support"]);
+    const { q, backend } = await mount([support], "add-llm");
     await act(async () => {
       (q('[data-testid="registry-add-llm"]') as HTMLButtonElement).click();
     });
-    const v = await backend.getDocument("doc-1");
+    expect(backend.unexpected).toEqual([]);
+    const v = ui.get().docs[support.id];
     expect(v.spec.nodes.map((n) => n.id)).toEqual(["agent", "checkout", "llm"]);
     expect(v.spec.nodes[2].config).toMatchObject({ model: "claude-opus-4-8", temperature: 0.7 });
     expect(q('[data-testid="inspector"]')?.getAttribute("data-kind")).toBe("node");

@@ -3,7 +3,7 @@
 import { act } from "react";
 import { createRoot } from "react-dom/client";
 import { afterEach, describe, expect, it } from "vitest";
-import type { DocumentView, Edit, GraphMdView, WeaveflowView } from "../bindings";
+import type { DocFormat, DocumentView, Edit, GraphMdView, WeaveflowView } from "../bindings";
 import { GraphMdInspector } from "../panels/GraphMdInspector";
 import { PathsPanel } from "../panels/PathsPanel";
 import { WeaveflowInspector } from "../panels/WeaveflowInspector";
@@ -41,11 +41,12 @@ async function type(el: HTMLInputElement | HTMLTextAreaElement | null, text: str
   });
 }
 
-function baseView(format: string, diagnostics: DocumentView["diagnostics"] = []): DocumentView {
+function baseView(format: DocFormat, diagnostics: DocumentView["diagnostics"] = []): DocumentView {
   return {
     id: "1", path: null, fileName: "x", format, dirty: false,
     spec: { name: null, channels: {}, nodes: [], edges: [] },
     layout: { positions: {} }, diagnostics, registry: [], canUndo: false, canRedo: false, notices: [], layoutMissing: false, conflict: null,
+    weaveflow: null, graphmd: null,
   };
 }
 
@@ -180,16 +181,5 @@ describe("canvas roles", () => {
     expect(rolesOf(md, "route")).toEqual(["entry"]);
     expect(rolesOf(md, "close")).toEqual(["exit"]);
     expect(rolesOf(baseView("graphspec"), "seed")).toEqual([]);
-  });
-});
-
-describe("the view from Rust", () => {
-  it("keeps the Weaveflow and GRAPH.md payloads", async () => {
-    const { normalizeView } = await import("../api/normalize");
-    const v = normalizeView({ id: "1", format: "weaveflow", weaveflow, spec: { nodes: [], edges: [] } });
-    expect(v.weaveflow?.entryPoint).toBe("seed");
-    expect(v.graphmd).toBeNull();
-    const m = normalizeView({ id: "2", format: "graphmd", graphmd });
-    expect(m.graphmd?.analysis.paths).toHaveLength(2);
   });
 });

@@ -28,7 +28,7 @@ describe("automatic layout", () => {
     expect(g.edges).toEqual([]);
   });
   it("gives guard labels room", () => {
-    const g = toElkGraph({ name: null, channels: {}, nodes: [{ id: "a", config: {} }], edges: [{ from: "a", to: "a", when: { channel: "intent", eq: "buy" } }] });
+    const g = toElkGraph({ name: null, channels: {}, nodes: [{ id: "a", type: null, config: {} }], edges: [{ from: "a", to: "a", when: { channel: "intent", eq: "buy" } }] });
     expect(g.edges?.[0].labels?.[0].text).toBe('intent == "buy"');
   });
 });

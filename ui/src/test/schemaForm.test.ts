@@ -1,18 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { FAKE_TYPES } from "../api/fakeRegistry";
 import { coerce, configFieldOf, display, fieldsFromSchema, kindOf, pointerSegment, unknownFields } from "../lib/schemaForm";
+import { rust } from "./recorded";
 
-const llm = FAKE_TYPES.find((t) => t.type === "llm");
+// The built-in `llm` type as Rust sends it.
+const llm = rust.example.view.registry.find((t) => t.type === "llm");
 
 describe("schema form fields", () => {
   it("derives fields, kinds, ranges and required from the schema", () => {
     const f = fieldsFromSchema(llm?.config_schema);
     const by = Object.fromEntries(f.map((x) => [x.name, x]));
-    expect(by.model).toMatchObject({ kind: "string", required: true });
-    expect(by.prompt.kind).toBe("text");
+    // Rust's `llm` requires nothing (the runtime has a default model).
+    expect(by.model).toMatchObject({ kind: "string", required: false });
+    expect(by.system_prompt.kind).toBe("text");
     expect(by.temperature).toMatchObject({ kind: "number", minimum: 0, maximum: 2 });
-    expect(by.max_tokens.kind).toBe("integer");
+    expect(by.max_tokens).toMatchObject({ kind: "integer", minimum: 1 });
     expect(by.tools.kind).toBe("string-list");
+    const withRequired = fieldsFromSchema({ type: "object", required: ["url"], properties: { url: { type: "string" } } });
+    expect(withRequired[0]).toMatchObject({ name: "url", required: true });
   });
   it("maps the subset the registry uses", () => {
     expect(kindOf("m", { enum: ["GET", "POST"] })).toBe("enum");

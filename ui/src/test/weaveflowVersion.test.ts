@@ -2,8 +2,8 @@
 // answers the value in force, and a refused value (empty) leaves it as it was with an error toast.
 import { afterEach, describe, expect, it } from "vitest";
 import { setWeaveflowVersion } from "../actions";
-import { FakeBackend } from "../api/fake";
 import { ui } from "../store";
+import { RecordedBackend, rust } from "./recorded";
 
 afterEach(() => {
   ui.set({ backend: null, docs: {}, order: [], activeId: null, toasts: [] });
@@ -11,13 +11,15 @@ afterEach(() => {
 
 describe("the accepted Weaveflow version", () => {
   it("is set through the backend and refused when empty", async () => {
-    const backend = new FakeBackend();
+    // Rust's answers: " 2.0 " is accepted as "2.0", "   " is refused with a reason.
+    const backend = new RecordedBackend([]);
     ui.set({ backend });
     expect(await backend.weaveflowVersion()).toBe("1.0");
     expect(await setWeaveflowVersion(" 2.0 ")).toBe("2.0");
     expect(await backend.weaveflowVersion()).toBe("2.0");
     expect(await setWeaveflowVersion("   ")).toBeNull();
     expect(await backend.weaveflowVersion()).toBe("2.0");
-    expect(ui.get().toasts.some((t) => /cannot be empty/.test(t.text))).toBe(true);
+    expect(ui.get().toasts.map((t) => t.text)).toContain(rust.weaveflowVersion.refused.message);
+    expect(backend.unexpected).toEqual([]);
   });
 });

@@ -18,14 +18,16 @@ pub mod splice;
 pub mod view;
 pub mod weaveflow;
 
+use std::borrow::Cow;
+
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use trellis_formats::detect::{detect, detect_object, Format};
 use trellis_spec::diagnostic::has_errors;
-use trellis_spec::{read, Diagnostic};
+use trellis_spec::{read, Diagnostic, GraphSpec};
 
 use crate::edit::{Changed, Edit, EditOutcome, Position};
-use crate::history::{CoalesceKey, Prim, Step, COALESCE_MS};
+use crate::history::{spec_changes, CoalesceKey, Prim, Step, COALESCE_MS};
 use crate::layout::Layout;
 use crate::save::{codes as save_codes, SaveRefused};
 use crate::session::{codes as session_codes, Document, Session};
@@ -166,14 +168,41 @@ pub(crate) fn swap(prims: &[Prim], undo: bool, document: &mut Document, layout: 
     if undo {
         order.reverse();
     }
+    let mut changed = Changed::full();
     for p in order {
         if let Prim::Snapshot { before, after } = p {
-            let to = if undo { before } else { after };
+            let (from, to) = if undo { (after, before) } else { (before, after) };
+            changed.merge(snapshot_changed(from, to));
             *document = to.document.clone();
             *layout = to.layout.clone();
         }
     }
-    Changed::full()
+    changed
+}
+
+/// The graph the canvas draws of a document: a GraphSpec itself, or the projection of the
+/// other formats (`view::display_spec`).
+pub(crate) fn canvas_spec(document: &Document) -> Cow<'_, GraphSpec> {
+    match document {
+        Document::GraphSpec(spec) => Cow::Borrowed(spec),
+        other => Cow::Owned(view::display_spec(other).unwrap_or_default()),
+    }
+}
+
+/// What a snapshot step changes, worked out from the two states: the canvas graph's list
+/// edits, the positions and viewport, and whether the format's own view part changed.
+pub(crate) fn snapshot_changed(before: &Snap, after: &Snap) -> Changed {
+    let mut changed = spec_changes(&canvas_spec(&before.document), &canvas_spec(&after.document));
+    let (old, new) = (&before.layout.positions, &after.layout.positions);
+    changed.positions = new
+        .iter()
+        .filter(|(id, p)| old.get(*id) != Some(*p))
+        .map(|(id, _)| id.clone())
+        .chain(old.keys().filter(|id| !new.contains_key(*id)).cloned())
+        .collect();
+    changed.viewport = before.layout.viewport != after.layout.viewport;
+    changed.format_view = before.document != after.document;
+    changed
 }
 
 /// Replaces the whole document (a reload from disk) as a snapshot prim; the caller records it.
@@ -186,7 +215,8 @@ pub(crate) fn replace(s: &mut Session, after: Document) -> (Prim, Changed) {
     s.document = after;
     s.layout = layout;
     let after = Snap { document: s.document.clone(), layout: s.layout.clone() };
-    (Prim::Snapshot { before: Box::new(before), after: Box::new(after) }, Changed::full())
+    let changed = Changed { full: true, ..snapshot_changed(&before, &after) };
+    (Prim::Snapshot { before: Box::new(before), after: Box::new(after) }, changed)
 }
 
 /// Applies an edit to a Weaveflow or GRAPH.md session: on a copy, so a refused edit changes
@@ -209,10 +239,11 @@ pub(crate) fn apply(s: &mut Session, edit: &Edit) -> Result<EditOutcome, Diagnos
         layout: std::mem::replace(&mut s.layout, layout),
     };
     let after = Snap { document: s.document.clone(), layout: s.layout.clone() };
+    let changed = snapshot_changed(&before, &after);
     if matches!(edit, Edit::ApplyLayout { automatic: true, .. }) {
         // Stands for the layout that was missing: not an undo step, not dirty.
         s.touched();
-        return Ok(s.outcome(s.settle(applied.changed), applied.notices));
+        return Ok(s.outcome(s.settle(changed), applied.notices));
     }
     let layout_only = before.document == after.document;
     let now = s.clock.now_ms();
@@ -249,7 +280,7 @@ pub(crate) fn apply(s: &mut Session, edit: &Edit) -> Result<EditOutcome, Diagnos
         s.revalidate();
     }
     s.touched();
-    Ok(s.outcome(s.settle(applied.changed), applied.notices))
+    Ok(s.outcome(s.settle(changed), applied.notices))
 }
 
 /// Save steps 1-3 for Weaveflow and GRAPH.md: the format's writer, the text read back and

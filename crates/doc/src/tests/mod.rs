@@ -1,9 +1,11 @@
 //! Unit tests of sessions, the save pipeline, the journal and the workspace, on the fake file
 //! system and a manual clock.
 
+mod delta;
 mod journal;
 mod save;
 mod session;
+mod ui_fixtures;
 mod undo_props;
 mod workspace;
 

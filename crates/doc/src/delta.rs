@@ -1,0 +1,108 @@
+//! What an edit, an undo or a redo answers the UI: only what changed in its [`DocumentView`]
+//! (list edits of the canvas's nodes, edges and diagnostics, the positions that moved, the
+//! small fields whole), never the whole view. On a 10,000-node graph a whole view is megabytes
+//! of JSON; a delta is the node touched. The UI applies it to the view it holds
+//! (`ui/src/api/delta.ts`); a property test checks that this gives the view a full reload
+//! gives, after any sequence of edits, undos and redos.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+use trellis_spec::{ChannelSpec, Diagnostic, EdgeSpec, NodeSpec};
+use ts_rs::TS;
+
+use crate::edit::{Edit, EditOutcome, Position, Viewport};
+use crate::formats::canvas_spec;
+use crate::formats::view::{GraphMdView, WeaveflowView};
+use crate::list_edit::ListEdit;
+use crate::session::Session;
+use crate::view::{id_string, Notice};
+
+/// The answer to `apply_edit`, `undo` and `redo`: what changed in the document's view.
+/// Lists change by [`ListEdit`]s applied in order; the small fields come whole.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct ViewDelta {
+    /// The document's id (as in `DocumentView.id`).
+    pub id: String,
+    /// Changes of `spec.nodes`, in order.
+    pub nodes: Vec<ListEdit<NodeSpec>>,
+    /// Changes of `spec.edges`, in order (an edge index means the same edge afterwards).
+    pub edges: Vec<ListEdit<EdgeSpec>>,
+    /// `spec.name` now.
+    pub name: Option<String>,
+    /// `spec.channels` now (a handful).
+    pub channels: IndexMap<String, ChannelSpec>,
+    /// Positions set (or removed: `null`) in `layout.positions`, by node id.
+    pub positions: IndexMap<String, Option<Position>>,
+    /// `layout.viewport` now.
+    pub viewport: Option<Viewport>,
+    pub layout_missing: bool,
+    /// The change of `diagnostics`, if any.
+    pub diagnostics: Option<ListEdit<Diagnostic>>,
+    pub dirty: bool,
+    pub can_undo: bool,
+    pub can_redo: bool,
+    /// `notices` now (a handful).
+    pub notices: Vec<Notice>,
+    /// Weaveflow: the format's view part, when the document changed (absent: unchanged).
+    pub weaveflow: Option<WeaveflowView>,
+    /// GRAPH.md: the format's view part, when the document changed (absent: unchanged).
+    pub graphmd: Option<GraphMdView>,
+    /// Messages about the edit itself (ids a paste renamed): shown once, not part of the view.
+    pub notes: Vec<Diagnostic>,
+}
+
+/// What to do to a document.
+#[derive(Debug, Clone, Copy)]
+pub enum Change<'a> {
+    Edit(&'a Edit),
+    Undo,
+    Redo,
+}
+
+impl Session {
+    /// Applies an edit, an undo or a redo and answers what changed in the view. A refused
+    /// edit changes nothing and says why.
+    pub fn answer(&mut self, change: Change<'_>) -> Result<ViewDelta, Diagnostic> {
+        let before = self.diagnostics().to_vec();
+        let outcome = match change {
+            Change::Edit(edit) => self.apply(edit)?,
+            Change::Undo => self.undo(),
+            Change::Redo => self.redo(),
+        };
+        Ok(ViewDelta::of(self, &outcome, &before))
+    }
+}
+
+impl ViewDelta {
+    /// The delta of `outcome`, which turned the session's diagnostics from `before` into what
+    /// they are now.
+    pub fn of(session: &Session, outcome: &EditOutcome, before: &[Diagnostic]) -> ViewDelta {
+        let changed = &outcome.changed;
+        let spec = canvas_spec(session.document());
+        let layout = session.layout();
+        let positions =
+            changed.positions.iter().map(|id| (id.clone(), layout.positions.get(id).copied())).collect();
+        // The view lists the registries' problems first, then the session's.
+        let offset = session.registries().diagnostics.len();
+        ViewDelta {
+            id: id_string(session),
+            nodes: changed.node_edits.clone(),
+            edges: changed.edge_edits.clone(),
+            name: spec.name.clone(),
+            channels: spec.channels.clone(),
+            positions,
+            viewport: layout.viewport,
+            layout_missing: session.layout_missing(),
+            diagnostics: ListEdit::between(before, session.diagnostics()).map(|e| e.shifted(offset)),
+            dirty: session.is_dirty(),
+            can_undo: session.can_undo(),
+            can_redo: session.can_redo(),
+            notices: session.notices().iter().map(Notice::from).collect(),
+            weaveflow: session.weaveflow().filter(|_| changed.format_view).map(WeaveflowView::of),
+            graphmd: session.graphmd().filter(|_| changed.format_view).map(GraphMdView::of),
+            notes: outcome.notes.clone(),
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! The documents and answers the UI's Vitest tests run against, written by Rust
+//! (`ui/src/test/fixtures/documents.json`): views of real documents as `get_document` sends
+//! them, and recorded scripts of what `apply_edit`, `undo` and `redo` answer to the edits the
+//! UI tests make. The UI tests replay them (`ui/src/test/recorded.ts`); an edit the UI sends
+//! that the script did not record fails the test, so the UI cannot drift from Rust unseen.
+//! `npm test` reruns this and fails when the committed file is stale.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde_json::{json, Map, Value};
+
+use super::{clock, registries};
+use crate::delta::Change;
+use crate::edit::Edit;
+use crate::formats::convert::convert_document;
+use crate::fs::FakeFs;
+use crate::session::{DocFormat, DocId, Session};
+use crate::view::DocumentView;
+use crate::workspace::{builtin_loader, Workspace, EXAMPLE};
+
+fn corpus(rel: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus").join(rel);
+    std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+}
+
+/// The corpus support agent (its condition reads `intent`, never declared), opened from
+/// `/corpus/support-agent.json` with a layout file beside it.
+fn support(c: &crate::clock::ManualClock) -> Session {
+    let fs = FakeFs::new();
+    fs.put("/corpus/support-agent.json", &corpus("ilmek/docs/graphs-as-data.mdx-support-agent.json"));
+    fs.put(
+        "/corpus/support-agent.layout.json",
+        r#"{"version": 1, "positions": {"agent": {"x": 0, "y": 120}, "checkout": {"x": 0, "y": 260}}}"#,
+    );
+    Session::open(
+        &fs,
+        DocId(1),
+        std::path::Path::new("/corpus/support-agent.json"),
+        registries(),
+        Arc::new(c.clone()),
+    )
+    .expect("the support agent opens")
+}
+
+fn example(c: &crate::clock::ManualClock) -> Session {
+    Session::from_text(DocId(1), None, EXAMPLE, registries(), Arc::new(c.clone())).expect("example opens")
+}
+
+fn view(s: &Session) -> Value {
+    serde_json::to_value(DocumentView::of(s)).expect("view serializes")
+}
+
+/// Runs `steps` on `s` and records each with Rust's answer (or its refusal).
+fn script(s: &mut Session, steps: &[Value]) -> Value {
+    let recorded: Vec<Value> = steps
+        .iter()
+        .map(|step| {
+            let answer = match step.as_str() {
+                Some("undo") => s.answer(Change::Undo),
+                Some("redo") => s.answer(Change::Redo),
+                _ => s.answer(Change::Edit(&serde_json::from_value::<Edit>(step.clone()).expect("an edit"))),
+            };
+            match answer {
+                Ok(delta) => json!({"change": step, "answer": delta}),
+                Err(d) => json!({"change": step, "refused": {"message": d.message, "diagnostics": [d]}}),
+            }
+        })
+        .collect();
+    Value::Array(recorded)
+}
+
+/// The config the registry gives a new node of `type_name` (its `defaults`).
+fn defaults(type_name: &str) -> Value {
+    let r = registries();
+    let found =
+        r.registry.types().find(|t| t.info.type_name == type_name).and_then(|t| t.info.defaults.clone());
+    found.unwrap_or_else(|| json!({}))
+}
+
+#[test]
+fn export_fixtures_documents() {
+    let c = clock();
+    let mut out = Map::new();
+    out.insert("example".into(), json!({"view": view(&example(&c))}));
+    out.insert("support".into(), json!({"view": view(&support(&c))}));
+
+    let mut scripts = Map::new();
+    scripts.insert(
+        "declare-intent-then-undo".into(),
+        script(
+            &mut support(&c),
+            &[json!({"op": "add_channel", "name": "intent", "reducer": "last_write"}), json!("undo")],
+        ),
+    );
+    scripts.insert(
+        "add-llm".into(),
+        script(
+            &mut support(&c),
+            &[json!({"op": "add_node", "id": "llm", "type": "llm", "config": defaults("llm"), "position": {"x": 0, "y": 0}})],
+        ),
+    );
+    out.insert("scripts".into(), Value::Object(scripts));
+
+    // The Weaveflow version setting: an accepted value (trimmed) and the refusal of an empty one.
+    let fs = FakeFs::new();
+    let mut ws = Workspace::new(Arc::new(fs), Arc::new(c.clone()), &PathBuf::from("/data"), builtin_loader());
+    let refused = ws.set_weaveflow_version("   ").expect_err("an empty version is refused");
+    ws.set_weaveflow_version(" 2.0 ").expect("a version is accepted");
+    out.insert(
+        "weaveflowVersion".into(),
+        json!({"default": "1.0", "set": " 2.0 ", "inForce": ws.weaveflow_version(), "empty": "   ", "refused": {"message": refused.message, "diagnostics": [refused]}}),
+    );
+
+    // What exporting the example as Weaveflow answers before anything is written.
+    for (key, to) in [
+        ("exportExampleToWeaveflow", DocFormat::Weaveflow),
+        ("exportExampleToGraphmd", DocFormat::GraphMd),
+        ("exportExampleToGraphspec", DocFormat::GraphSpec),
+    ] {
+        let converted = convert_document(example(&c).document(), to);
+        out.insert(key.into(), serde_json::to_value(&converted).expect("export serializes"));
+    }
+
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/test/fixtures/documents.json");
+    std::fs::create_dir_all(path.parent().expect("a folder")).expect("fixture folder");
+    let text = serde_json::to_string_pretty(&Value::Object(out)).expect("fixture serializes") + "\n";
+    std::fs::write(&path, text).expect("fixture written");
+}

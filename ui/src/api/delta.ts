@@ -1,0 +1,41 @@
+// Applies what an edit, an undo or a redo answered (a `ViewDelta`, crates/doc `delta.rs`) to
+// the view the UI holds. Pure: the old view is not touched, unchanged parts are shared (the
+// canvas redraws only what changed). The Rust side proves that its deltas rebuild its full
+// view; `src/test/delta.test.ts` proves that this function does the same on Rust's fixtures.
+import type { DocumentView, ListEdit, ViewDelta } from "../bindings";
+
+function edited<T>(list: T[], edits: ListEdit<T>[]): T[] {
+  if (!edits.length) return list;
+  const out = list.slice();
+  for (const e of edits) {
+    const at = Math.min(e.at, out.length);
+    out.splice(at, e.remove, ...e.insert);
+  }
+  return out;
+}
+
+export function applyDelta(view: DocumentView, d: ViewDelta): DocumentView {
+  let positions = view.layout.positions;
+  const moved = Object.entries(d.positions);
+  if (moved.length) {
+    positions = { ...positions };
+    for (const [id, p] of moved) {
+      if (p) positions[id] = p;
+      else delete positions[id];
+    }
+  }
+  const layout = { positions, ...(d.viewport ? { viewport: d.viewport } : {}) };
+  return {
+    ...view,
+    spec: { name: d.name, channels: d.channels, nodes: edited(view.spec.nodes, d.nodes), edges: edited(view.spec.edges, d.edges) },
+    layout,
+    layoutMissing: d.layoutMissing,
+    diagnostics: d.diagnostics ? edited(view.diagnostics, [d.diagnostics]) : view.diagnostics,
+    dirty: d.dirty,
+    canUndo: d.canUndo,
+    canRedo: d.canRedo,
+    notices: d.notices,
+    weaveflow: d.weaveflow ?? view.weaveflow,
+    graphmd: d.graphmd ?? view.graphmd,
+  };
+}

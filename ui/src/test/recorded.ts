@@ -1,0 +1,126 @@
+// A backend for the UI tests that only replays what Rust answered: the documents and the
+// scripts of edit answers in `fixtures/documents.json`, written by a Rust test (crates/doc
+// `tests/ui_fixtures.rs`, rerun by `npm test`). It computes nothing: an edit the script did not
+// record (in that order) is refused and listed in `unexpected`, so a UI that drifts from Rust
+// fails its test instead of meeting a stand-in that agrees with it.
+import type { Diagnostic, DocumentView, Edit, ExportAnswer, ImportAnswer, ViewDelta } from "../bindings";
+import type { Backend, ExportFormat } from "../api/types";
+import text from "./fixtures/documents.json?raw";
+
+type Step = { change: Edit | "undo" | "redo"; answer?: ViewDelta; refused?: { message: string; diagnostics: Diagnostic[] } };
+type Fixture = {
+  example: { view: DocumentView };
+  support: { view: DocumentView };
+  scripts: Record<string, Step[]>;
+  weaveflowVersion: { default: string; set: string; inForce: string; empty: string; refused: { message: string; diagnostics: Diagnostic[] } };
+  exportExampleToWeaveflow: Omit<ExportAnswer, "written" | "path">;
+  exportExampleToGraphmd: Omit<ExportAnswer, "written" | "path">;
+  exportExampleToGraphspec: Omit<ExportAnswer, "written" | "path">;
+};
+
+/** What Rust wrote for the UI tests. */
+export const rust = JSON.parse(text) as Fixture;
+
+/** Positions depend on the canvas the test runs in; everything else must be what Rust saw. */
+function comparable(change: Step["change"]): string {
+  if (typeof change === "string") return change;
+  const { position: _p, positions: _ps, ...rest } = change as Record<string, unknown>;
+  return JSON.stringify(rest, Object.keys(rest).sort());
+}
+
+export class RecordedBackend implements Backend {
+  readonly kind = "recorded" as const;
+  /** Calls that were not the next step of the script (the test asserts there are none). */
+  readonly unexpected: string[] = [];
+  private version: string;
+  private script: Step[];
+
+  constructor(
+    private readonly docs: DocumentView[],
+    script: Step[] = [],
+  ) {
+    this.script = [...script];
+    this.version = rust.weaveflowVersion.default;
+  }
+
+  /** The steps not replayed yet. */
+  get remaining() {
+    return this.script.length;
+  }
+
+  private replay(change: Step["change"]): Promise<ViewDelta> {
+    const next = this.script[0];
+    if (!next || comparable(next.change) !== comparable(change)) {
+      const what = `${comparable(change)} (the script expected ${next ? comparable(next.change) : "nothing"})`;
+      this.unexpected.push(what);
+      return Promise.reject(new Error(`not in Rust's script: ${what}`));
+    }
+    this.script.shift();
+    if (next.refused) return Promise.reject(next.refused);
+    return Promise.resolve(next.answer as ViewDelta);
+  }
+  private view(id: string): DocumentView {
+    const v = this.docs.find((d) => d.id === id);
+    if (!v) throw new Error(`no document "${id}"`);
+    return v;
+  }
+  private notRecorded(what: string): Promise<never> {
+    this.unexpected.push(what);
+    return Promise.reject(new Error(`not recorded: ${what}`));
+  }
+
+  async listDocuments() {
+    return this.docs.map((d) => ({ id: d.id, fileName: d.fileName, dirty: d.dirty }));
+  }
+  async getDocument(id: string) {
+    return this.view(id);
+  }
+  applyEdit(_id: string, edit: Edit) {
+    return this.replay(edit);
+  }
+  undo() {
+    return this.replay("undo");
+  }
+  redo() {
+    return this.replay("redo");
+  }
+  save() {
+    return this.notRecorded("save");
+  }
+  saveAs() {
+    return this.notRecorded("saveAs");
+  }
+  newDocument() {
+    return this.notRecorded("newDocument");
+  }
+  openDialog() {
+    return this.notRecorded("openDialog");
+  }
+  exportDocument(_id: string, format: ExportFormat, _confirm: boolean): Promise<ExportAnswer> {
+    return this.notRecorded(`exportDocument(${format})`);
+  }
+  importDialog(): Promise<ImportAnswer | null> {
+    return this.notRecorded("importDialog");
+  }
+  resolveConflict() {
+    return this.notRecorded("resolveConflict");
+  }
+  async weaveflowVersion() {
+    return this.version;
+  }
+  /** Rust's answers to the two values it was asked about. */
+  async setWeaveflowVersion(version: string) {
+    const w = rust.weaveflowVersion;
+    if (version === w.set) return (this.version = w.inForce);
+    if (version === w.empty) throw w.refused;
+    return this.notRecorded(`setWeaveflowVersion(${JSON.stringify(version)})`);
+  }
+  async close() {
+    return true;
+  }
+  async setActive() {}
+  setViewport() {}
+  subscribe() {
+    return () => {};
+  }
+}
