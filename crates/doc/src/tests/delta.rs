@@ -41,8 +41,8 @@ fn sessions(c: &ManualClock) -> Vec<(&'static str, Session)> {
     let fs = FakeFs::new();
     let read = |p: &str| std::fs::read_to_string(fixtures().join(p)).expect("fixture readable");
     fs.put("/w/support.json", EXAMPLE);
-    fs.put("/w/ops.json", &read("weaveflow/corpus/state_operations.json"));
-    fs.put("/w/GRAPH.md", &read("graphmd/support-triage.GRAPH.md"));
+    fs.put("/w/ops.json", read("weaveflow/corpus/state_operations.json"));
+    fs.put("/w/GRAPH.md", read("graphmd/support-triage.GRAPH.md"));
     let open = |p: &str| {
         Session::open(&fs, DocId(1), Path::new(p), registries(), Arc::new(c.clone())).expect("opens")
     };

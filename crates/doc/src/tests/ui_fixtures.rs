@@ -28,7 +28,7 @@ fn corpus(rel: &str) -> String {
 /// `/corpus/support-agent.json` with a layout file beside it.
 fn support(c: &crate::clock::ManualClock) -> Session {
     let fs = FakeFs::new();
-    fs.put("/corpus/support-agent.json", &corpus("ilmek/docs/graphs-as-data.mdx-support-agent.json"));
+    fs.put("/corpus/support-agent.json", corpus("ilmek/docs/graphs-as-data.mdx-support-agent.json"));
     fs.put(
         "/corpus/support-agent.layout.json",
         r#"{"version": 1, "positions": {"agent": {"x": 0, "y": 120}, "checkout": {"x": 0, "y": 260}}}"#,
