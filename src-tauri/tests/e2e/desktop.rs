@@ -35,10 +35,11 @@ async fn open_edit_save_writes_the_canonical_text() {
     let id = app.doc_named("greeter.json").await;
     app.visible("[data-testid=\"node-hello\"]").await;
 
-    let view = app
+    let delta = app
         .edit(&id, json!({"op": "set_config_field", "id": "hello", "path": "/content", "value": "Hi there"}))
         .await;
-    assert_eq!(view["dirty"], true);
+    assert_eq!(delta["dirty"], true);
+    assert_eq!(delta["nodes"][0]["insert"][0]["config"]["content"], "Hi there", "{delta}");
     app.wait_title("*greeter.json — Trellis").await;
     let saved = app.call("save_document", json!({"docId": id})).await;
     assert_eq!(saved["saved"], true, "{saved}");

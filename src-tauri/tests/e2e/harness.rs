@@ -276,7 +276,8 @@ impl Desktop {
         found[0]["id"].as_str().expect("id").to_string()
     }
 
-    /// Applies an edit (must be accepted) and answers the new view.
+    /// Applies an edit (must be accepted) and answers what it changed (a `ViewDelta`: `dirty`,
+    /// `canUndo`, list edits of the nodes and edges, ...).
     pub async fn edit(&self, id: &str, edit: Value) -> Value {
         self.call("apply_edit", json!({ "docId": id, "edit": edit })).await
     }
