@@ -48,7 +48,8 @@ pub struct RecentFile {
 /// the checkers').
 pub fn document_view(session: &Session) -> DocumentView {
     let mut view = DocumentView::of(session);
-    view.diagnostics = std::mem::take(&mut view.diagnostics).into_iter().map(crate::wording::for_editor).collect();
+    view.diagnostics =
+        std::mem::take(&mut view.diagnostics).into_iter().map(crate::wording::for_editor).collect();
     view
 }
 

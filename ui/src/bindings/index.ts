@@ -24,7 +24,10 @@ export type * from "./Layout";
 export type * from "./ListEdit";
 export type * from "./NodeSpec";
 export type * from "./Notice";
+export type * from "./OpenFailure";
 export type * from "./Position";
+/** The canvas's name for a `Position` (flow coordinates); the same generated type. */
+export type { Position as Point } from "./Position";
 export type * from "./Predicate";
 export type * from "./ReducerName";
 export type * from "./SaveAnswer";

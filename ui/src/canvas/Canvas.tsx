@@ -18,7 +18,7 @@ import {
   useStoreApi,
 } from "@xyflow/react";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import type { DocumentView, Position as Point, TypeInfo } from "../bindings";
+import type { DocumentView, Point, TypeInfo } from "../bindings";
 import { addNode, autoLayout, edit, setCanvasController } from "../actions";
 import { categoryColor } from "../lib/colors";
 import { type Rect, boundsOf, resolvePositions, terminalsInUse } from "../lib/geometry";

@@ -3,7 +3,7 @@
 // Flow's SVG minimap repaints every node on every pan). Click or drag to move the view.
 import { useReactFlow, useStoreApi } from "@xyflow/react";
 import { useEffect, useRef } from "react";
-import type { Position as Point } from "../bindings";
+import type { Point } from "../bindings";
 import { type Rect, boundsOf, sizeOf } from "../lib/geometry";
 
 const W = 200;

@@ -1,7 +1,7 @@
 // DocumentView -> React Flow nodes and edges, reusing the objects of elements that did not
 // change, so React Flow (which compares by identity) re-renders only what an edit touched.
 import { type Edge, type Node, Position } from "@xyflow/react";
-import type { Diagnostic, DocumentView, Position as Point, TypeInfo } from "../bindings";
+import type { Diagnostic, DocumentView, Point, TypeInfo } from "../bindings";
 import { categoryColor } from "../lib/colors";
 import { typeTitle } from "../lib/fuzzy";
 import { NODE_H, NODE_W, TERMINAL, isTerminal, terminalsInUse } from "../lib/geometry";

@@ -3,7 +3,7 @@
 // elements per frame is what makes plain React Flow stall; a few batched canvas paths are cheap
 // even where the webview paints in software. Also answers hit tests and box queries, through a
 // uniform grid, for the interactions the canvas mode handles itself.
-import type { Position as Point } from "../bindings";
+import type { Point } from "../bindings";
 import { type Rect, isTerminal, sizeOf } from "../lib/geometry";
 
 export type Scene = {

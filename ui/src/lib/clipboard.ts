@@ -2,7 +2,7 @@
 // paste works between documents, between windows, and from a text editor. The fragment is a
 // GraphSpec (name, channels, nodes, edges) plus an optional `layout.positions` map (an unknown
 // field to a runtime, which must ignore it).
-import type { EdgeSpec, GraphSpec, NodeSpec, Position as Point, Predicate } from "../bindings";
+import type { EdgeSpec, GraphSpec, NodeSpec, Point, Predicate } from "../bindings";
 import { END, START, freshId } from "./ids";
 
 export type Fragment = GraphSpec & { layout?: { positions: Record<string, Point> } };

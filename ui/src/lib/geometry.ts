@@ -1,6 +1,6 @@
 // Node sizes and positions shared by the DOM nodes, the overview canvas, the minimap and the
 // automatic layout, so all four agree on where a node is.
-import type { GraphSpec, Position as Point } from "../bindings";
+import type { GraphSpec, Point } from "../bindings";
 import { END, START } from "./ids";
 
 export const NODE_W = 200;

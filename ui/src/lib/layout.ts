@@ -2,7 +2,7 @@
 // `apply_layout` edit, so it is a single undo step. Large graphs run in a Web Worker so the
 // canvas stays responsive; tests call `layoutGraph` with the in-process engine.
 import type { ElkNode } from "elkjs/lib/elk-api";
-import type { GraphSpec, Position as Point } from "../bindings";
+import type { GraphSpec, Point } from "../bindings";
 import { sizeOf, terminalsInUse } from "./geometry";
 import { predicateLabel, shortLabel } from "./labels";
 

@@ -1,7 +1,7 @@
 // A deterministic generator of large GraphSpec documents for the browser dev mode and the
 // canvas benchmarks: about two edges per node, a third guarded, fan-out and cycles, configs of
 // about 150 bytes, types from the registry, positions on a layered grid.
-import type { GraphSpec, Position as Point } from "../bindings";
+import type { GraphSpec, Point } from "../bindings";
 
 function rng(seed: number) {
   let s = seed >>> 0 || 1;
