@@ -16,7 +16,8 @@
 # Environment: BENCH_SIZES (default 1000,3000,5000), BENCH_SCALE (default 100000; empty: none),
 # BENCH_SCALE_LIMIT (seconds, default 600), BENCH_SKIP_CORE=1, BENCH_SKIP_APP=1,
 # BENCH_SKIP_UI_BUILD=1 (ui/dist already built), BENCH_SKIP_FUZZ=1, BENCH_FUZZ_SECONDS (default 60
-# per fuzz target, scripts/fuzz.sh), CARGO_TARGET_DIR (default ./target).
+# per fuzz target, scripts/fuzz.sh), CARGO_TARGET_DIR (default ./target), ILMEK_GIT_DIR (a Git
+# directory of AimTune/ilmek: the CLI beside the reference, scripts/peer-bench.sh), BENCH_SKIP_PEER=1.
 # Takes about 25 minutes on 2 cores (the release build is about 3 of them when cold).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,6 +50,16 @@ if [[ "${BENCH_SKIP_CORE:-}" != 1 ]]; then
   cargo bench --profile release -p trellis-bench --bench document
   cargo bench --profile release -p trellis-spec --bench pipeline
   cut -d' ' -f1-3 /proc/loadavg >"$OUT/core-load-after.txt"
+fi
+
+if [[ "${BENCH_SKIP_PEER:-}" != 1 ]]; then
+  # Issue 18: the CLI beside the reference TypeScript round trip, same files, same run.
+  if [[ -n "${ILMEK_GIT_DIR:-}" || -f "$TARGET/peer/ilmek/ts/packages/core/src/spec.ts" ]]; then
+    echo "== the CLI beside the reference TypeScript round trip (scripts/peer-bench.sh)"
+    bash scripts/peer-bench.sh || echo "bench: the peer comparison failed (see above); its table is left out" >&2
+  else
+    echo "bench: no reference checkout: set ILMEK_GIT_DIR to a Git directory of AimTune/ilmek to compare the CLI with the reference TypeScript round trip (left out)" >&2
+  fi
 fi
 
 if [[ "${BENCH_SKIP_APP:-}" != 1 ]]; then
