@@ -3,7 +3,7 @@
 // and framing each; Esc goes back to the view from before; the list shows the first matches.
 import { useEffect, useRef } from "react";
 import { ui, useUi } from "../store";
-import { closeFind, goTo, indexOf, next, setQuery, useFind } from "./findState";
+import { NO_EXTRA, closeFind, goTo, indexOf, next, setQuery, useFind } from "./findState";
 import "./find.css";
 
 const SHOWN = 50;
@@ -31,7 +31,7 @@ export function FindBar() {
   }, [view, extra]);
 
   if (!open || !view) return null;
-  const index = indexOf(view, extra ?? []);
+  const index = indexOf(view, extra ?? NO_EXTRA);
   const first = current >= 0 ? Math.max(0, Math.min(current - 5, hits.length - SHOWN)) : 0;
   const shown = hits.slice(first, first + SHOWN);
   const count = hits.length === 0 ? (query.trim() ? "no matches" : "") : current >= 0 ? `${current + 1} of ${hits.length}` : `${hits.length} match${hits.length === 1 ? "" : "es"}`;

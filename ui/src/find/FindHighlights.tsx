@@ -4,34 +4,39 @@
 import { useMemo } from "react";
 import type { Point } from "../bindings";
 import { sizeOf } from "../lib/geometry";
-import { useFind } from "./findState";
+import { activeIndex, useFind } from "./findState";
 
 const MAX_DRAWN = 3000;
 
 export type Transform = { tx: number; ty: number; z: number; width: number; height: number };
 
 export function FindHighlights({ positions, t }: { positions: Record<string, Point>; t: Transform }) {
-  const highlighted = useFind((s) => s.highlighted);
+  const hits = useFind((s) => s.hits);
   const open = useFind((s) => s.open);
   const { tx, ty, z, width, height } = t;
 
   const rects = useMemo(() => {
-    if (!open || !highlighted.size) return [];
+    const index = activeIndex();
+    if (!open || !hits.length || !index) return [];
     const vx = -tx / z;
     const vy = -ty / z;
     const vw = width / z;
     const vh = height / z;
     const out: { id: string; x: number; y: number; w: number; h: number }[] = [];
-    for (const id of highlighted) {
-      const p = positions[id];
-      if (!p) continue;
-      const s = sizeOf(id);
-      if (p.x > vx + vw || p.x + s.w < vx || p.y > vy + vh || p.y + s.h < vy) continue;
-      out.push({ id, x: p.x * z + tx, y: p.y * z + ty, w: s.w * z, h: s.h * z });
+    const seen = new Set<string>();
+    for (const i of hits) {
+      for (const id of index.items[i].nodes) {
+        const p = positions[id];
+        if (!p || seen.has(id)) continue;
+        const s = sizeOf(id);
+        if (p.x > vx + vw || p.x + s.w < vx || p.y > vy + vh || p.y + s.h < vy) continue;
+        seen.add(id);
+        out.push({ id, x: p.x * z + tx, y: p.y * z + ty, w: s.w * z, h: s.h * z });
+      }
       if (out.length >= MAX_DRAWN) break;
     }
     return out;
-  }, [open, highlighted, positions, tx, ty, z, width, height]);
+  }, [open, hits, positions, tx, ty, z, width, height]);
 
   if (!rects.length) return null;
   return (

@@ -8,11 +8,11 @@ import { ui } from "../store";
 import { FindIndex } from "./findIndex";
 import { indexOf, openFind, setQuery } from "./findState";
 
-const N = 100_000;
+const N = Number(process.env.FIND_BENCH_N ?? 100_000);
 const g = generateGraph(N);
 const view = { id: "1", path: null, fileName: "big.json", format: "graphspec", dirty: false, spec: g.spec, weaveflow: null, graphmd: null, layout: { positions: g.positions, viewport: null }, layoutMissing: false, diagnostics: [], registry: [], canUndo: false, canRedo: false, notices: [], conflict: null } as unknown as DocumentView;
 ui.set({ docs: { "1": view }, order: ["1"], activeId: "1", extraDiagnostics: {} });
-indexOf(view, []);
+indexOf(view);
 openFind();
 
 // What a user types, one keystroke at a time, to find one node by a config value.

@@ -17,18 +17,19 @@ export type FindState = {
   hits: number[];
   /** Which match is current (-1: none yet). */
   current: number;
-  /** Node ids to outline on the canvas. */
-  highlighted: Set<string>;
   focusTick: number;
   saved: Saved | null;
 };
 
-export const useFind = create<FindState>(() => ({ open: false, query: "", hits: [], current: -1, highlighted: new Set(), focusTick: 0, saved: null }));
+export const useFind = create<FindState>(() => ({ open: false, query: "", hits: [], current: -1, focusTick: 0, saved: null }));
 
+
+/** One shared empty list, so "no extra diagnostics" is the same key every time. */
+export const NO_EXTRA: Diagnostic[] = [];
 
 // One index per view object (a view is replaced, never changed, when the document changes).
 const indexes = new WeakMap<DocumentView, { extra: Diagnostic[]; index: FindIndex }>();
-export function indexOf(view: DocumentView, extra: Diagnostic[] = []): FindIndex {
+export function indexOf(view: DocumentView, extra: Diagnostic[] = NO_EXTRA): FindIndex {
   const known = indexes.get(view);
   if (known && known.extra === extra) return known.index;
   const index = new FindIndex(view, extra);
@@ -42,10 +43,10 @@ function positions(view: DocumentView) {
   return p;
 }
 
-function activeIndex(): FindIndex | null {
+export function activeIndex(): FindIndex | null {
   const v = ui.active();
   if (!v) return null;
-  return indexOf(v, ui.get().extraDiagnostics[v.id] ?? []);
+  return indexOf(v, ui.get().extraDiagnostics[v.id] ?? NO_EXTRA);
 }
 
 export function openFind() {
@@ -62,7 +63,7 @@ export function openFind() {
 /** Closes the bar; `restore` (Esc) puts back the view and selection from when it opened. */
 export function closeFind(restore: boolean) {
   const { saved } = useFind.getState();
-  useFind.setState({ open: false, highlighted: new Set(), current: -1, saved: null });
+  useFind.setState({ open: false, current: -1, saved: null });
   if (restore && saved) {
     ui.select(saved.selection);
     if (saved.viewport) viewportAccess()?.set(saved.viewport);
@@ -71,10 +72,10 @@ export function closeFind(restore: boolean) {
 
 export function setQuery(query: string) {
   const index = activeIndex();
+  // Only the hits: the outlines are worked out for what is in view when drawn (a query that
+  // matches 100,000 nodes must not build a set of them on every keystroke).
   const hits = index ? index.search(query) : [];
-  const highlighted = new Set<string>();
-  if (index) for (const i of hits) for (const id of index.items[i].nodes) highlighted.add(id);
-  useFind.setState({ query, hits, current: -1, highlighted });
+  useFind.setState({ query, hits, current: -1 });
 }
 
 /** The rectangle around an item's nodes (null when it has none on the canvas). */
@@ -111,6 +112,14 @@ export function goTo(k: number) {
   else ui.select({ nodes: [], edges: [], graph: true });
   const r = rectOf(view, item);
   if (r) canvasController()?.frame(r, 1.1);
+}
+
+/** The node ids the current matches outline (for tests and the overlay). */
+export function matchedNodes(): string[] {
+  const index = activeIndex();
+  const { open, hits } = useFind.getState();
+  if (!index || !open) return [];
+  return hits.flatMap((i) => index.items[i].nodes);
 }
 
 export function next(step: 1 | -1) {

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DocumentView, GraphSpec } from "../bindings";
 import { FindIndex, configText } from "../find/findIndex";
-import { closeFind, goTo, next, openFind, setQuery, useFind } from "../find/findState";
+import { closeFind, goTo, matchedNodes, next, openFind, setQuery, useFind } from "../find/findState";
 import { generateGraph } from "../perf/generate";
 import { ui } from "../store";
 
@@ -110,9 +110,9 @@ describe("moving between matches", () => {
     expect(useFind.getState().current).toBe(hits.length - 1);
     goTo(hits.length);
     expect(useFind.getState().current).toBe(0);
-    expect(useFind.getState().highlighted.has("http_1")).toBe(true);
+    expect(matchedNodes()).toContain("http_1");
     closeFind(true);
     expect(ui.get().selection.nodes).toEqual(["llm_0"]);
-    expect(useFind.getState().highlighted.size).toBe(0);
+    expect(matchedNodes()).toEqual([]);
   });
 });
