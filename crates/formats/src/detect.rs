@@ -7,7 +7,9 @@
 //!    with `---` front matter that declares `spec_version`.
 //! 2. Otherwise the text must be a JSON object (the first value is enough: a file with trailing
 //!    values is still recognised, so its own reader can report them).
-//! 3. Weaveflow: the object has `version` and (`state_modules` or `entry_point`).
+//! 3. Weaveflow: the object has `state_modules`, `entry_point` or `finish_point`, in any case and
+//!    with or without `_` (a missing `version` or a miscased key is the Weaveflow reader's to
+//!    report, in Weaveflow's words).
 //! 4. GraphSpec: otherwise, the object has any of `nodes`, `edges`, `channels`, or it has `name`
 //!    and no key a GraphSpec does not have (`{"name": null}` is an empty GraphSpec; a
 //!    `package.json`, with its `name` among other keys, is not a graph document).
@@ -141,15 +143,26 @@ pub fn detect_object(
 /// A GraphSpec's top-level keys.
 const GRAPHSPEC_KEYS: [&str; 4] = ["name", "channels", "nodes", "edges"];
 
+/// Top-level keys only a Weaveflow Graph Definition has, as [`loose`] spells them.
+const WEAVEFLOW_KEYS: [&str; 3] = ["statemodules", "entrypoint", "finishpoint"];
+
+/// A key lower-cased without `_` and `-` (`Entry_Point` and `entryPoint` are `entrypoint`).
+fn loose(key: &str) -> String {
+    key.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
+}
+
 /// The format a JSON object's top-level keys say.
 fn object_format(obj: &serde_json::Map<String, Value>) -> Result<Format, Diagnostic> {
     let has = |k: &str| obj.contains_key(k);
-    let weaveflow = has("version") && (has("state_modules") || has("entry_point"));
+    // A key of Weaveflow's own, however it is cased or spelled with `_`/`-`: a definition that
+    // lacks `version` or miscases a key is still Weaveflow, and gets Weaveflow's messages
+    // (the missing version, the unknown key) instead of GraphSpec's.
+    let weaveflow = obj.keys().any(|k| WEAVEFLOW_KEYS.contains(&loose(k).as_str()));
     if weaveflow {
         if has("channels") {
             return Err(Diagnostic::error(
                 codes::AMBIGUOUS,
-                "the document has Weaveflow keys (`version` with `state_modules`/`entry_point`) and the GraphSpec key `channels`; \
+                "the document has Weaveflow keys (`state_modules`, `entry_point` or `finish_point`) and the GraphSpec key `channels`; \
                  Trellis will not guess which format it is: remove the keys of the other format",
             )
             .at("/channels"));
@@ -169,7 +182,7 @@ fn object_format(obj: &serde_json::Map<String, Value>) -> Result<Format, Diagnos
         codes::UNKNOWN_FORMAT,
         format!(
             "not a graph document: no `nodes` (a GraphSpec has `nodes`, `edges` or `channels`; a Weaveflow Graph Definition \
-             has `version` and `state_modules` or `entry_point`); this one has {}",
+             has `state_modules`, `entry_point` or `finish_point`); this one has {}",
             if keys.is_empty() { "no keys".to_owned() } else { format!("the keys {}", keys.join(", ")) }
         ),
     ))
@@ -237,6 +250,10 @@ mod tests {
         );
         // Trailing values: still Weaveflow (its reader reports them).
         assert_eq!(detect(None, r#"{"version":"1.0","entry_point":"a"} {}"#), Ok(Format::Weaveflow));
+        // No `version`, or a key miscased: Weaveflow all the same (its reader says what is wrong).
+        assert_eq!(detect(None, r#"{"entry_point":"a","nodes":[],"edges":[]}"#), Ok(Format::Weaveflow));
+        assert_eq!(detect(None, r#"{"version":"1.0","Entry_Point":"a","nodes":[]}"#), Ok(Format::Weaveflow));
+        assert_eq!(detect(None, r#"{"version":"1.0","stateModules":[],"nodes":[]}"#), Ok(Format::Weaveflow));
     }
 
     #[test]
