@@ -28,4 +28,6 @@ pub const COMMANDS: &[&str] = &[
     "export_document",
     "import_document",
     "open_failures",
+    "layout_document",
+    "cancel_layout",
 ];

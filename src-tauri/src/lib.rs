@@ -2,6 +2,7 @@
 //! come only from native dialogs, the recent list, the command line and the recovery
 //! journal. See `docs/desktop.md`.
 
+pub mod auto_layout;
 pub mod commands;
 pub mod dialogs;
 mod housekeeping;
@@ -57,6 +58,8 @@ pub fn run() {
             commands::export_document,
             commands::import_document,
             commands::open_failures,
+            auto_layout::layout_document,
+            auto_layout::cancel_layout,
         ])
         .on_menu_event(menu::on_event)
         .on_window_event(|window, event| {

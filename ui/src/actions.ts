@@ -6,7 +6,6 @@ import { errorMessage, type ExportFormat } from "./api/types";
 import { buildFragment, fragmentText, parseFragment, resolveClashes } from "./lib/clipboard";
 import { resolvePositions, type Rect, sizeOf, boundsOf } from "./lib/geometry";
 import { END, START, freshId } from "./lib/ids";
-import { appElk, layoutGraph } from "./lib/layout";
 import { ui } from "./store";
 
 /** What the canvas lets the rest of the UI do with the viewport (set by Canvas on mount). */
@@ -332,21 +331,29 @@ export async function addNode(t: TypeInfo, at?: Position) {
   if (await edit({ op: "add_node", id, type: t.type, config, position: { x: Math.round(c.x), y: Math.round(c.y) } })) ui.select({ nodes: [id], edges: [] });
 }
 
-/** Lays the graph out with elkjs and sends it as one `apply_layout` edit (one undo step);
- * `automatic` (a document opened without a layout) is neither an undo step nor dirty. */
+/** Lays the graph out with the backend's engine (Rust, off the UI thread, with progress) and
+ * sends it as one `apply_layout` edit (one undo step); `automatic` (a document the backend
+ * left without positions) is neither an undo step nor dirty. Cancelled: nothing changes. */
 export async function autoLayout(docId = ui.get().activeId, automatic = false) {
   const v = docId ? ui.get().docs[docId] : null;
-  if (!v || ui.get().layoutBusy) return;
-  ui.set({ layoutBusy: true });
+  const b = ui.get().backend;
+  if (!v || !b || ui.get().layoutBusy) return;
+  ui.set({ layoutBusy: true, layoutProgress: 0 });
   try {
-    const positions = await layoutGraph(v.spec, await appElk());
+    const positions = await b.layoutDocument(v.id, (f) => ui.set({ layoutProgress: f }));
+    if (!positions) return ui.toast("info", "Automatic layout cancelled: nothing was moved.");
     const ok = await edit(automatic ? { op: "apply_layout", positions, automatic: true } : { op: "apply_layout", positions }, v.id);
     if (ok && ui.get().activeId === v.id) setTimeout(() => canvas?.fit(), 0);
   } catch (err) {
     ui.toast("error", `Automatic layout failed: ${errorMessage(err)}`);
   } finally {
-    ui.set({ layoutBusy: false });
+    ui.set({ layoutBusy: false, layoutProgress: 0 });
   }
+}
+
+/** Stops the running automatic layout (its positions are not applied). */
+export function cancelLayout() {
+  ui.get().backend?.cancelLayout();
 }
 
 /** Selects a diagnostic's element and frames it in the view. */

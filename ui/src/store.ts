@@ -22,6 +22,8 @@ export type UiState = {
   registryOpen: boolean;
   focusSearchTick: number;
   layoutBusy: boolean;
+  /** The running automatic layout's progress, in [0, 1]. */
+  layoutProgress: number;
   renderMode: "dom" | "canvas";
   zoom: number;
   theme: "system" | "light" | "dark";
@@ -46,6 +48,7 @@ export const useUi = create<UiState>(() => ({
   registryOpen: true,
   focusSearchTick: 0,
   layoutBusy: false,
+  layoutProgress: 0,
   renderMode: "dom",
   zoom: 1,
   theme: "system",

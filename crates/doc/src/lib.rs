@@ -9,9 +9,12 @@
 //! - [`workspace`]: the open documents, recent files, outside changes; what the shell calls.
 //! - [`formats`]: Weaveflow and GRAPH.md documents: their edits and save checks.
 //! - [`watch`]: a notify watcher on the folders of the open files.
+//! - [`auto_layout`]: the automatic layout of a document's canvas (open without positions,
+//!   the Auto layout action).
 //! - [`discovery`]: which registries are in force for a document.
 
 mod apply;
+pub mod auto_layout;
 pub mod clock;
 pub mod delta;
 pub mod discovery;

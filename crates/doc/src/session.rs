@@ -188,8 +188,8 @@ pub struct SessionInfo {
     pub dirty: bool,
     pub can_undo: bool,
     pub can_redo: bool,
-    /// No layout file was found: the UI computes an automatic layout (`apply_layout` with
-    /// `automatic: true`) and the next save writes the file.
+    /// No layout file was found: the workspace laid the graph out when it opened it
+    /// (`Session::lay_out_if_missing`), and the next save writes the file.
     pub layout_missing: bool,
     /// Outside events the user must know about (file deleted or moved).
     pub notices: Vec<Diagnostic>,
@@ -417,7 +417,10 @@ impl Session {
     }
     /// The layout sidecar text for the document now.
     pub fn layout_text(&self) -> String {
-        self.layout.to_text(self.document.node_ids())
+        // The terminals too: placed by hand or by the layout, they must come back where they
+        // were (a guessed place can sit on a node).
+        self.layout
+            .to_text(self.document.node_ids().into_iter().chain([trellis_spec::START, trellis_spec::END]))
     }
 
     pub fn info(&self) -> SessionInfo {

@@ -36,8 +36,8 @@ pub struct DocumentView {
     /// GRAPH.md documents: front matter, body, topology and path analysis (null otherwise).
     pub graphmd: Option<GraphMdView>,
     pub layout: Layout,
-    /// No layout file was found: the UI lays the graph out automatically
-    /// (`apply_layout` with `automatic: true`, which is neither an undo step nor dirty).
+    /// No layout file was found: Rust laid the graph out before this first view (not an undo
+    /// step, not dirty), and the next save writes the layout file.
     pub layout_missing: bool,
     /// Every diagnostic of the document (the one validator's, plus reading findings).
     pub diagnostics: Vec<Diagnostic>,

@@ -177,7 +177,10 @@ impl Workspace {
         id
     }
 
-    fn insert(&mut self, session: Session, key: Option<String>) -> DocId {
+    fn insert(&mut self, mut session: Session, key: Option<String>) -> DocId {
+        // Every document enters here (open, new, import, restore): one without a layout is
+        // laid out now, before the UI's first view of it.
+        session.lay_out_if_missing();
         let id = session.id();
         let key = key.unwrap_or_else(|| self.fresh_key(session.path(), id));
         let on_disk = false;

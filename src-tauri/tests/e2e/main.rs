@@ -6,3 +6,4 @@ mod desktop;
 mod find;
 mod formats;
 mod harness;
+mod overview;

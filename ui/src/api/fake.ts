@@ -246,7 +246,22 @@ export class FakeBackend implements Backend {
   setViewport(docId: string, viewport: Viewport) {
     const d = this.docs.get(docId);
     if (d) d.layout.viewport = viewport;
+  }  /** The stand-in for Rust's layout engine: elkjs in-process (tests and the browser dev
+   * mode only; the app lays out in Rust). */
+  async layoutDocument(docId: string, onProgress: (fraction: number) => void): Promise<Record<string, Point> | null> {
+    const spec = structuredClone(this.doc(docId).spec);
+    const cancelled = ++this.layoutRun;
+    const { layoutGraph, appElk } = await import("../lib/layout");
+    const positions = await layoutGraph(spec, await appElk());
+    if (cancelled !== this.layoutRun) return null;
+    onProgress(1);
+    return positions;
   }
+  private layoutRun = 0;
+  cancelLayout() {
+    this.layoutRun++;
+  }
+
   subscribe(handler: (e: BackendEvent) => void) {
     this.handlers.add(handler);
     return () => void this.handlers.delete(handler);

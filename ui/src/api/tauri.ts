@@ -2,7 +2,8 @@
 // the ts-rs bindings of the Rust type the command returns; nothing is reshaped here.
 import { invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
-import type { ConflictChoice, DocumentClosed, DocumentSummary, DocumentView, Edit, ExportAnswer, ImportAnswer, JournalState, SaveAnswer, ViewDelta, Viewport } from "../bindings";
+import type { ConflictChoice, DocumentClosed, DocumentSummary, DocumentView, Edit, ExportAnswer, ImportAnswer, JournalState, Point, SaveAnswer, ViewDelta, Viewport } from "../bindings";
+import type { LayoutProgress } from "../bindings/LayoutProgress";
 import type { Backend, BackendEvent, ExportFormat } from "./types";
 
 export class TauriBackend implements Backend {
@@ -60,6 +61,20 @@ export class TauriBackend implements Backend {
     const edit: Edit = { op: "set_viewport", viewport };
     invoke<ViewDelta>("apply_edit", { docId, edit }).catch(() => {});
   }
+  async layoutDocument(docId: string, onProgress: (fraction: number) => void): Promise<Record<string, Point> | null> {
+    const unlisten = await listen<LayoutProgress>("layout-progress", (e) => {
+      if (e.payload?.docId === docId) onProgress(Number(e.payload.fraction) || 0);
+    });
+    try {
+      return await invoke<Record<string, Point> | null>("layout_document", { docId });
+    } finally {
+      unlisten();
+    }
+  }
+  cancelLayout() {
+    invoke("cancel_layout").catch(() => {});
+  }
+
   subscribe(handler: (e: BackendEvent) => void) {
     const offs: Promise<() => void>[] = [
       listen<DocumentView>("document-changed", (e) => handler({ type: "changed", view: e.payload })),

@@ -1,6 +1,6 @@
 // The one interface between the UI and whatever owns the document: Rust through Tauri in the
 // app, an in-memory fake in the browser demo mode. Every type is generated from Rust.
-import type { ConflictChoice, Diagnostic, DocFormat, DocumentSummary, DocumentView, Edit, ExportAnswer, ImportAnswer, SaveAnswer, ViewDelta, Viewport } from "../bindings";
+import type { ConflictChoice, Diagnostic, DocFormat, DocumentSummary, DocumentView, Edit, ExportAnswer, ImportAnswer, Point, SaveAnswer, ViewDelta, Viewport } from "../bindings";
 
 /** The formats File > Export writes. */
 export type ExportFormat = DocFormat;
@@ -43,6 +43,11 @@ export interface Backend {
   resolveConflict(docId: string, choice: ConflictChoice): Promise<DocumentView>;
   /** Records pan and zoom (not an undo step, not dirty); fire and forget. */
   setViewport(docId: string, viewport: Viewport): void;
+  /** The automatic layout of the document's canvas, computed by the backend off the UI thread
+   * (`onProgress` gets the fraction done); `null` when cancelled. The caller applies it. */
+  layoutDocument(docId: string, onProgress: (fraction: number) => void): Promise<Record<string, Point> | null>;
+  /** Cancels the running `layoutDocument`, if any. */
+  cancelLayout(): void;
   /** Subscribes to pushed events; returns the unsubscribe function. */
   subscribe(handler: (e: BackendEvent) => void): () => void;
 }

@@ -40,8 +40,8 @@ weaveflow: WeaveflowView | null,
  */
 graphmd: GraphMdView | null, layout: Layout, 
 /**
- * No layout file was found: the UI lays the graph out automatically
- * (`apply_layout` with `automatic: true`, which is neither an undo step nor dirty).
+ * No layout file was found: Rust laid the graph out before this first view (not an undo
+ * step, not dirty), and the next save writes the layout file.
  */
 layoutMissing: boolean, 
 /**

@@ -12,8 +12,8 @@ export type SessionInfo = { id: DocId, path: string | null,
  */
 title: string, format: DocFormat, dirty: boolean, can_undo: boolean, can_redo: boolean, 
 /**
- * No layout file was found: the UI computes an automatic layout (`apply_layout` with
- * `automatic: true`) and the next save writes the file.
+ * No layout file was found: the workspace laid the graph out when it opened it
+ * (`Session::lay_out_if_missing`), and the next save writes the file.
  */
 layout_missing: boolean, 
 /**

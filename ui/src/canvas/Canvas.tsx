@@ -21,7 +21,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { DocumentView, Point, TypeInfo } from "../bindings";
 import { addNode, autoLayout, edit, setCanvasController } from "../actions";
 import { categoryColor } from "../lib/colors";
-import { type Rect, boundsOf, resolvePositions, terminalsInUse } from "../lib/geometry";
+import { type Rect, boundsOf, resolvePositions, sizeOf } from "../lib/geometry";
 import { END, START } from "../lib/ids";
 import { CanvasOverlays } from "../keyboard/CanvasOverlays";
 import { FrameSampler, nextFrames } from "../perf/hooks";
@@ -30,7 +30,9 @@ import { FlowCache, type FlowEdge, type FlowNode, problemsOf } from "./buildFlow
 import { GraphNode, TerminalNode } from "./GraphNode";
 import { GuardEdge } from "./GuardEdge";
 import { MiniMap } from "./MiniMap";
+import { frameRect, openingView } from "./framing";
 import { OverviewRenderer, type Theme, buildScene } from "./overview";
+import { sceneInput } from "./sceneInput";
 
 const nodeTypes = { graph: GraphNode, terminal: TerminalNode };
 /** Durations of the overview draws, read by the benchmarks (`__trellisPerf.drawLog`). */
@@ -169,30 +171,20 @@ function CanvasInner({ view }: { view: DocumentView }) {
   useEffect(() => {
     const r = renderer.current;
     if (!r) return;
-    const order = [...view.spec.nodes.map((n) => n.id), ...terminalsInUse(view.spec)];
-    r.setScene(
-      buildScene({
-        order,
-        positions: basePositions,
-        color: colorById,
-        problem: (id) => {
-          const p = problems.nodes.get(id);
-          return p?.errors ? 2 : p?.warnings ? 1 : 0;
-        },
-        edges: view.spec.edges.map((e) => ({ from: e.from, to: e.to, guarded: !!e.when })),
-      }),
-    );
+    r.setScene(buildScene(sceneInput(view, basePositions, colorById, problems, types)));
     r.setSelected(selection.nodes);
+    r.setSelectedEdges(selection.edges);
     winRef.current = null; // the scene changed: recompute the DOM window
     updateMode();
     scheduleDraw();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [basePositions, view.spec, problems, colorById]);
+  }, [basePositions, view.spec, view.weaveflow, view.graphmd, problems, colorById, types]);
 
   useEffect(() => {
     renderer.current?.setSelected(selection.nodes);
+    renderer.current?.setSelectedEdges(selection.edges);
     scheduleDraw();
-  }, [selection.nodes, scheduleDraw]);
+  }, [selection.nodes, selection.edges, scheduleDraw]);
 
   /** Chooses the drawing from the zoom and how many nodes are in view (with hysteresis). */
   const updateMode = useCallback(() => {
@@ -237,9 +229,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
     (r: Rect, maxZoom = 1.5) => {
       const { width, height, minZoom } = store.getState();
       if (!width || !height) return;
-      const pad = 60;
-      const zoom = Math.max(minZoom, Math.min(maxZoom, Math.min((width - pad * 2) / Math.max(1, r.w), (height - pad * 2) / Math.max(1, r.h))));
-      void rf.setViewport({ x: width / 2 - (r.x + r.w / 2) * zoom, y: height / 2 - (r.y + r.h / 2) * zoom, zoom });
+      void rf.setViewport(frameRect(r, { width, height }, minZoom, maxZoom));
     },
     [rf, store],
   );
@@ -275,14 +265,21 @@ function CanvasInner({ view }: { view: DocumentView }) {
     const go = () => {
       opened.current = view.id;
       const vp = view.layout.viewport;
+      const b = boundsOf(basePositions);
+      const { width, height, minZoom } = store.getState();
+      const start = basePositions[START];
       if (vp && Number.isFinite(vp.zoom) && vp.zoom > 0) void rf.setViewport(vp);
+      // Readable from the first frame: fitted when that is at least ~60 %, else 100 % at the entry.
+      else if (b) void rf.setViewport(openingView(b, start ? { x: start.x, y: start.y, w: 44, h: 44 } : null, { width, height }, minZoom));
       else fitRef.current();
       updateMode();
       scheduleDraw();
-      const placed = view.spec.nodes.filter((n) => view.layout.positions[n.id]).length;
-      const needsLayout = view.spec.nodes.length > 0 && (view.layoutMissing || placed === 0);
-      // Ready (`data-ready`, the open-time measurement) once the first real frame is drawn,
-      // after the automatic layout when the document came without one.
+      // Rust lays out a document that came without positions before its first view, so it
+      // is drawn once, at its final place; only a backend that did not (the in-memory fake)
+      // leaves every node unplaced and gets the automatic layout here.
+      const placed = view.spec.nodes.some((n) => view.layout.positions[n.id]);
+      const needsLayout = view.spec.nodes.length > 0 && !placed;
+      // Ready (`data-ready`, the open-time measurement) once the first real frame is drawn.
       void (needsLayout ? autoLayout(view.id, true) : Promise.resolve())
         .then(() => nextFrames(2))
         .then(() => {
@@ -300,7 +297,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
       });
       return unsub;
     }
-  }, [view.id, view.layout, view.spec.nodes, rf, store, updateMode, scheduleDraw]);
+  }, [view.id, view.layout, view.spec.nodes, basePositions, rf, store, updateMode, scheduleDraw]);
 
   // ---- perf hooks -------------------------------------------------------------------------
   useEffect(() => {
@@ -314,6 +311,23 @@ function CanvasInner({ view }: { view: DocumentView }) {
       domNodeCount: () => document.querySelectorAll(".react-flow__node").length,
       drawnNodes: () => (ui.get().renderMode === "canvas" ? (renderer.current?.lastDrawn ?? 0) : document.querySelectorAll(".react-flow__node").length),
       lastCanvasDrawMs: () => renderer.current?.lastDrawMs ?? 0,
+      overviewNames: () => (ui.get().renderMode === "canvas" ? [...(renderer.current?.drawnNames ?? [])] : []),
+      edgePoint: (index: number) => {
+        // Client coordinates of the middle of document edge `index` as drawn (for a real click).
+        const v = ui.active();
+        const e = v?.spec.edges[index];
+        const el = wrapper.current;
+        const a = e && renderer.current?.positionOf(e.from);
+        const b = e && renderer.current?.positionOf(e.to);
+        if (!e || !el || !a || !b) return null;
+        const [tx, ty, z] = store.getState().transform;
+        const box = el.getBoundingClientRect();
+        const sa = sizeOf(e.from);
+        const sb = sizeOf(e.to);
+        const fx = (a.x + sa.w + b.x) / 2;
+        const fy = (a.y + sa.h / 2 + b.y + sb.h / 2) / 2;
+        return { x: box.left + tx + fx * z, y: box.top + ty + fy * z };
+      },
       drawLog: (reset) => {
         const out = drawLog.slice();
         if (reset) drawLog.length = 0;
@@ -445,6 +459,15 @@ function CanvasInner({ view }: { view: DocumentView }) {
         const ids = sel.includes(hit) ? sel : [hit];
         if (!sel.includes(hit)) ui.select({ nodes: [hit], edges: [] });
         gesture.current = { kind: "drag", start: p, ids, moved: false };
+      } else if (!e.shiftKey && r.hitEdge(p, store.getState().transform[2]) !== null) {
+        // An edge or its label: selected (the inspector shows it), Ctrl toggles.
+        e.stopPropagation();
+        e.preventDefault();
+        const k = r.hitEdge(p, store.getState().transform[2]) as number;
+        const cur = ui.get().selection.edges;
+        if (e.ctrlKey || e.metaKey) ui.select({ nodes: [], edges: cur.includes(k) ? cur.filter((x) => x !== k) : [...cur, k] });
+        else ui.select({ nodes: [], edges: [k] });
+        return;
       } else if (e.shiftKey) {
         e.stopPropagation();
         e.preventDefault();
@@ -548,6 +571,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
           // In canvas mode a click on a drawn node reaches the pane too (after its pointerdown
           // selected the node): only a click on empty space clears the selection.
           if (ui.get().renderMode === "canvas" && renderer.current?.hit(toFlow(e))) return;
+          if (ui.get().renderMode === "canvas" && renderer.current?.hitEdge(toFlow(e), store.getState().transform[2]) != null) return;
           ui.select({ nodes: [], edges: [] });
         }}
         onMoveEnd={(_e, vp) => {

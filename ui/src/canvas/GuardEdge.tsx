@@ -8,7 +8,7 @@ import type { FlowEdge } from "./buildFlow";
 export const GuardEdge = memo(function GuardEdge(props: EdgeProps<FlowEdge>) {
   const { sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, selected, markerEnd } = props;
   const [path, lx, ly] = getBezierPath({ sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition });
-  const cls = `te${data?.guarded ? " te-guarded" : ""}${data?.errors ? " te-error" : ""}${selected ? " te-selected" : ""}`;
+  const cls = `te${data?.guarded ? " te-guarded" : ""}${data?.dashed ? " te-dashed" : ""}${data?.errors ? " te-error" : ""}${selected ? " te-selected" : ""}`;
   return (
     <>
       <BaseEdge path={path} className={cls} markerEnd={markerEnd} interactionWidth={14} />
@@ -21,7 +21,7 @@ export const GuardEdge = memo(function GuardEdge(props: EdgeProps<FlowEdge>) {
             title={data.firstProblem ?? data.label}
             onClick={(e) => {
               e.stopPropagation();
-              ui.select({ nodes: [], edges: [data.index] });
+              if (data.index >= 0) ui.select({ nodes: [], edges: [data.index] });
             }}
           >
             {shortLabel(data.label)}

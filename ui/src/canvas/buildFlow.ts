@@ -5,7 +5,7 @@ import type { Diagnostic, DocumentView, Point, TypeInfo } from "../bindings";
 import { categoryColor } from "../lib/colors";
 import { typeTitle } from "../lib/fuzzy";
 import { NODE_H, NODE_W, TERMINAL, isTerminal, terminalsInUse } from "../lib/geometry";
-import { predicateLabel } from "../lib/labels";
+import { edgeDecor } from "../lib/edgeDecor";
 
 export type GraphNodeData = {
   id: string;
@@ -34,7 +34,8 @@ export function rolesOf(view: DocumentView, id: string): string[] {
   return out;
 }
 export type TerminalData = { id: string };
-export type GuardEdgeData = { index: number; label: string; guarded: boolean; errors: number; firstProblem?: string };
+/** `index` -1: an edge drawn for the reader only (entry/finish mark, fallback route). */
+export type GuardEdgeData = { index: number; label: string; guarded: boolean; errors: number; firstProblem?: string; dashed?: boolean };
 
 /** Handles declared up front (React Flow's SSR form): edges to a node that is not rendered
  * (outside the view) still know where to attach, with no DOM measurement. */
@@ -143,10 +144,11 @@ export class FlowCache {
   buildEdges(view: DocumentView, selected: ReadonlySet<number>, problems: Problems, keep?: (e: { from: string; to: string }) => boolean): FlowEdge[] {
     const out: FlowEdge[] = [];
     const next = new Map<string, Cached<FlowEdge>>();
+    const decor = edgeDecor(view);
     view.spec.edges.forEach((e, index) => {
       if (keep && !keep(e)) return;
       const id = `e${index}`;
-      const label = e.when ? predicateLabel(e.when) : "";
+      const label = decor.labels[index] ?? "";
       const pr = problems.edges.get(index);
       const sel = selected.has(index);
       const key = `${e.from}|${e.to}|${label}|${pr?.errors ?? 0}|${pr?.first}|${sel}`;
@@ -160,8 +162,20 @@ export class FlowCache {
               target: e.to,
               type: "guard",
               selected: sel,
-              data: { index, label, guarded: !!e.when, errors: pr?.errors ?? 0, firstProblem: pr?.first },
+              data: { index, label, guarded: !!e.when || !!label, errors: pr?.errors ?? 0, firstProblem: pr?.first },
             };
+      next.set(id, { key, value });
+      out.push(value);
+    });
+    decor.extra.forEach((e, k) => {
+      if (keep && !keep(e)) return;
+      const id = `x${k}`;
+      const key = `${e.from}|${e.to}|${e.label}|${e.dashed}`;
+      const prev = this.edges.get(id);
+      const value: FlowEdge =
+        prev && prev.key === key
+          ? prev.value
+          : { id, source: e.from, target: e.to, type: "guard", selectable: false, data: { index: -1, label: e.label, guarded: false, errors: 0, dashed: e.dashed } };
       next.set(id, { key, value });
       out.push(value);
     });

@@ -17,6 +17,15 @@ export type Scene = {
   edgeFrom: Int32Array;
   edgeTo: Int32Array;
   guarded: Uint8Array;
+  /** Drawn dashed (a GRAPH.md judge's fallback route). */
+  dashed: Uint8Array;
+  /** The document edge each drawn edge is (-1: drawn only, never selected). */
+  edgeIndex: Int32Array;
+  /** Each edge's label ("" for none). */
+  edgeLabel: string[];
+  /** Per node: its type and a config summary ("" for none), drawn as the zoom grows. */
+  nodeType: string[];
+  summary: string[];
   index: Map<string, number>;
 };
 
@@ -25,7 +34,9 @@ export type SceneInput = {
   positions: Record<string, Point>;
   color: (id: string) => string;
   problem: (id: string) => 0 | 1 | 2;
-  edges: { from: string; to: string; guarded: boolean }[];
+  edges: { from: string; to: string; guarded: boolean; label?: string; dashed?: boolean; index?: number }[];
+  type?: (id: string) => string;
+  summary?: (id: string) => string;
 };
 
 export function buildScene(inp: SceneInput): Scene {
@@ -41,6 +52,11 @@ export function buildScene(inp: SceneInput): Scene {
     edgeFrom: new Int32Array(inp.edges.length),
     edgeTo: new Int32Array(inp.edges.length),
     guarded: new Uint8Array(inp.edges.length),
+    dashed: new Uint8Array(inp.edges.length),
+    edgeIndex: new Int32Array(inp.edges.length),
+    edgeLabel: new Array(inp.edges.length),
+    nodeType: new Array(n),
+    summary: new Array(n),
     index: new Map(),
   };
   inp.order.forEach((id, i) => {
@@ -52,12 +68,17 @@ export function buildScene(inp: SceneInput): Scene {
     s.h[i] = sz.h;
     s.color[i] = isTerminal(id) ? "terminal" : inp.color(id);
     s.problem[i] = inp.problem(id);
+    s.nodeType[i] = inp.type?.(id) ?? "";
+    s.summary[i] = inp.summary?.(id) ?? "";
     s.index.set(id, i);
   });
   inp.edges.forEach((e, k) => {
     s.edgeFrom[k] = s.index.get(e.from) ?? -1;
     s.edgeTo[k] = s.index.get(e.to) ?? -1;
-    s.guarded[k] = e.guarded ? 1 : 0;
+    s.guarded[k] = e.guarded || e.label ? 1 : 0;
+    s.dashed[k] = e.dashed ? 1 : 0;
+    s.edgeIndex[k] = e.index ?? k;
+    s.edgeLabel[k] = e.label ?? "";
   });
   return s;
 }
@@ -133,6 +154,51 @@ export class OverviewRenderer {
           else this.grid.set(k, [i]);
         }
     }
+  }
+
+  private selectedEdges = new Set<number>();
+  /** Node ids whose names the current drawing shows (what the end-to-end test reads). */
+  drawnNames = new Set<string>();
+
+  /** Document edge indices to draw selected. */
+  setSelectedEdges(indices: readonly number[]) {
+    const want = new Set(indices);
+    this.selectedEdges = new Set();
+    const s = this.scene;
+    if (s) for (let k = 0; k < s.edgeIndex.length; k++) if (want.has(s.edgeIndex[k])) this.selectedEdges.add(k);
+  }
+
+  /** The document edge under `p` (flow coordinates) at this zoom: its label, or its line
+   * within a few screen pixels; the nearest wins. Drawn-only edges are never hit. */
+  hitEdge(p: Point, zoom: number): number | null {
+    const s = this.scene;
+    if (!s) return null;
+    const tol = 5 / zoom;
+    let best = -1;
+    let bestD = Infinity;
+    const fe = edgeFont(zoom);
+    for (let k = 0; k < s.edgeFrom.length; k++) {
+      const a = s.edgeFrom[k];
+      const b = s.edgeTo[k];
+      if (a < 0 || b < 0 || s.edgeIndex[k] < 0) continue;
+      const ax = s.x[a] + s.w[a];
+      const ay = s.y[a] + s.h[a] / 2;
+      const bx = s.x[b];
+      const by = s.y[b] + s.h[b] / 2;
+      if (s.edgeLabel[k] && fe) {
+        const lw = labelWidth(s.edgeLabel[k], fe) / 2 + 4 / zoom;
+        const mx = (ax + bx) / 2;
+        const my = (ay + by) / 2;
+        if (Math.abs(p.x - mx) <= lw && Math.abs(p.y - my) <= fe * 0.8) return s.edgeIndex[k];
+      }
+      if (p.x < Math.min(ax, bx) - tol || p.x > Math.max(ax, bx) + tol || p.y < Math.min(ay, by) - tol || p.y > Math.max(ay, by) + tol) continue;
+      const d = segmentDistance(p.x, p.y, ax, ay, bx, by);
+      if (d <= tol && d < bestD) {
+        bestD = d;
+        best = k;
+      }
+    }
+    return best >= 0 ? s.edgeIndex[best] : null;
   }
 
   setSelected(ids: readonly string[]) {
@@ -374,7 +440,12 @@ export class OverviewRenderer {
       this.paintNodes(ctx, zoom, visible.slice(from, from + slice));
       yield;
     }
-    this.paintLabels(ctx, zoom, visible);
+    this.drawnNames = new Set();
+    for (let from = 0; from < visible.length; from += 150) {
+      this.paintLabels(ctx, zoom, visible.slice(from, from + 150));
+      yield;
+    }
+    this.paintEdgeLabels(ctx, view, zoom, visible);
     done(visible.length);
   }
 
@@ -385,7 +456,9 @@ export class OverviewRenderer {
     const visible = this.query(view);
     this.paintEdges(ctx, view, zoom, visible, 0, Infinity);
     this.paintNodes(ctx, zoom, visible);
+    this.drawnNames = new Set();
     this.paintLabels(ctx, zoom, visible);
+    this.paintEdgeLabels(ctx, view, zoom, visible);
     return visible.length;
   }
 
@@ -414,12 +487,15 @@ export class OverviewRenderer {
     // One device pixel: a hairline, which software rasterizers draw far faster than a stroke.
     const dpr = ctx.getTransform().a / zoom;
     ctx.lineWidth = 1 / (zoom * (dpr || 1));
-    for (const guarded of [0, 1]) {
-      ctx.strokeStyle = guarded ? th.guarded : th.edge;
+    for (const pass of [0, 1, 2]) {
+      // 0: plain, 1: guarded or labelled, 2: dashed (drawn-only routes such as a fallback).
+      const guarded = pass === 1 ? 1 : 0;
+      ctx.strokeStyle = pass === 0 ? th.edge : th.guarded;
+      ctx.setLineDash(pass === 2 ? [6 / zoom, 4 / zoom] : []);
       let n = 0;
       ctx.beginPath();
       for (let k = from; k < end; k++) {
-        if (s.guarded[k] !== guarded) continue;
+        if (pass === 2 ? !s.dashed[k] : s.dashed[k] || (s.guarded[k] ? 1 : 0) !== guarded) continue;
         const a = s.edgeFrom[k];
         const b = s.edgeTo[k];
         if (a < 0 || b < 0) continue;
@@ -437,6 +513,7 @@ export class OverviewRenderer {
       }
       ctx.stroke();
     }
+    ctx.setLineDash([]);
     return end < s.edgeFrom.length;
   }
 
@@ -490,14 +567,67 @@ export class OverviewRenderer {
     this.outline(ctx, nodes, (i) => s.problem[i] === 2, th.error, 2.5 * px);
   }
 
-  /** Ids, only when they would be legible and few enough to stay cheap. */
-  private paintLabels(ctx: CanvasRenderingContext2D, zoom: number, visible: number[]) {
+  /** Node names whenever they would be at least ~8 px tall on screen (the font grows in
+   * flow units as the zoom shrinks, up to what the box holds), then the type, then the config
+   * summary as the zoom grows (`nodeText`). */
+  private paintLabels(ctx: CanvasRenderingContext2D, zoom: number, nodes: number[]) {
     const s = this.scene;
-    if (!s || zoom < 0.3 || visible.length > 600) return;
+    const lines = nodeText(zoom);
+    if (!s || !lines) return;
     ctx.fillStyle = this.theme().text;
-    ctx.font = "600 15px system-ui, sans-serif";
     ctx.textBaseline = "middle";
-    for (const i of visible) if (s.color[i] !== "terminal") ctx.fillText(s.ids[i], this.X(i) + 18, this.Y(i) + s.h[i] / 2, s.w[i] - 24);
+    const drawn = this.drawnNames;
+    const font = (weight: number, px: number) => `${weight} ${px}px system-ui, sans-serif`;
+    ctx.font = font(600, lines.name);
+    for (const i of nodes) {
+      if (s.color[i] === "terminal") continue;
+      ctx.fillText(s.ids[i], this.X(i) + 16, this.Y(i) + lines.nameY, s.w[i] - 22);
+      drawn.add(s.ids[i]);
+    }
+    if (lines.type) {
+      ctx.font = font(400, lines.type);
+      ctx.globalAlpha = 0.75;
+      for (const i of nodes) if (s.nodeType[i]) ctx.fillText(s.nodeType[i], this.X(i) + 16, this.Y(i) + lines.typeY, s.w[i] - 22);
+      ctx.globalAlpha = 1;
+    }
+    if (lines.summary) {
+      ctx.font = font(400, lines.summary);
+      ctx.globalAlpha = 0.6;
+      for (const i of nodes) if (s.summary[i]) ctx.fillText(s.summary[i], this.X(i) + 16, this.Y(i) + lines.summaryY, s.w[i] - 22);
+      ctx.globalAlpha = 1;
+    }
+  }
+
+  /** Condition labels at the middle of their edges, on a plate, when legible (at most a few
+   * hundred: beyond that they would cover each other). */
+  private paintEdgeLabels(ctx: CanvasRenderingContext2D, view: Rect, zoom: number, visible: number[]) {
+    const s = this.scene;
+    const fe = edgeFont(zoom);
+    if (!s || !fe) return;
+    const vis = new Uint8Array(s.ids.length);
+    for (const i of visible) vis[i] = 1;
+    const th = this.theme();
+    ctx.font = `500 ${fe}px ui-monospace, monospace`;
+    ctx.textBaseline = "middle";
+    ctx.textAlign = "center";
+    let n = 0;
+    for (let k = 0; k < s.edgeFrom.length && n < 400; k++) {
+      const label = s.edgeLabel[k];
+      const a = s.edgeFrom[k];
+      const b = s.edgeTo[k];
+      if (!label || a < 0 || b < 0 || (!vis[a] && !vis[b])) continue;
+      const mx = (this.X(a) + s.w[a] + this.X(b)) / 2;
+      const my = (this.Y(a) + s.h[a] / 2 + this.Y(b) + s.h[b] / 2) / 2;
+      if (mx < view.x || mx > view.x + view.w || my < view.y || my > view.y + view.h) continue;
+      const text = label.length > 40 ? `${label.slice(0, 39)}…` : label;
+      const w = labelWidth(text, fe);
+      ctx.fillStyle = th.nodeBg;
+      ctx.fillRect(mx - w / 2 - 3, my - fe * 0.7, w + 6, fe * 1.4);
+      ctx.fillStyle = th.text;
+      ctx.fillText(text, mx, my, w);
+      n++;
+    }
+    ctx.textAlign = "start";
   }
 
   private outline(ctx: CanvasRenderingContext2D, among: Iterable<number>, pred: (i: number) => boolean, color: string, width: number) {
@@ -525,6 +655,19 @@ export class OverviewRenderer {
     if (!s) return;
     const th = this.theme();
     const px = 1 / zoom;
+    if (this.selectedEdges.size) {
+      ctx.beginPath();
+      for (const k of this.selectedEdges) {
+        const a = s.edgeFrom[k];
+        const b = s.edgeTo[k];
+        if (a < 0 || b < 0) continue;
+        ctx.moveTo(this.X(a) + s.w[a], this.Y(a) + s.h[a] / 2);
+        ctx.lineTo(this.X(b), this.Y(b) + s.h[b] / 2);
+      }
+      ctx.strokeStyle = th.selected;
+      ctx.lineWidth = 3 * px;
+      ctx.stroke();
+    }
     if (this.selected.size) {
       const inView = [...this.selected].filter((i) => s.x[i] < view.x + view.w && s.x[i] + s.w[i] > view.x && s.y[i] < view.y + view.h && s.y[i] + s.h[i] > view.y);
       this.outline(ctx, inView, () => true, th.selected, 3 * px);
@@ -586,4 +729,38 @@ function key(cx: number, cy: number) {
 
 function meets(s: Scene, i: number, r: Rect) {
   return s.x[i] < r.x + r.w && s.x[i] + s.w[i] > r.x && s.y[i] < r.y + r.h && s.y[i] + s.h[i] > r.y;
+}
+
+/** Font sizes (flow px) and baselines of a node's lines at this zoom, or null when even the
+ * name would be under ~8 screen px. The name's font grows as the zoom shrinks (up to 34 flow
+ * px, what a 60 px box holds beside its colour bar), so names stay readable down to ~24 %. */
+export function nodeText(zoom: number): { name: number; nameY: number; type: number; typeY: number; summary: number; summaryY: number } | null {
+  const name = Math.min(34, Math.max(15, 9 / zoom));
+  if (name * zoom < 8) return null;
+  // Room for a second line once the type would be ~7 px and the name fits above it.
+  const type = zoom >= 0.42 ? Math.min(15, Math.max(12, 7 / zoom)) : 0;
+  const summary = zoom >= 0.8 ? 11 : 0;
+  if (!type) return { name, nameY: 30, type: 0, typeY: 0, summary: 0, summaryY: 0 };
+  const n = Math.min(name, 22);
+  if (!summary) return { name: n, nameY: 20, type, typeY: 44, summary: 0, summaryY: 0 };
+  return { name: 15, nameY: 15, type: 12, typeY: 32, summary, summaryY: 48 };
+}
+
+/** The condition label font (flow px) at this zoom, or 0 when it would be under ~7 screen px. */
+export function edgeFont(zoom: number): number {
+  const f = Math.min(26, Math.max(11, 8 / zoom));
+  return f * zoom >= 7 ? f : 0;
+}
+
+/** An estimate of a monospace label's width (flow px), for plates and hit tests. */
+function labelWidth(text: string, font: number): number {
+  return Math.min(text.length, 40) * font * 0.6;
+}
+
+function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 ? Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / len2)) : 0;
+  return Math.hypot(px - (ax + t * dx), py - (ay + t * dy));
 }

@@ -2,7 +2,7 @@
 // messages.
 import { useState } from "react";
 import type { Diagnostic, DocumentView } from "../bindings";
-import { autoLayout, newDocument, openDocument, redo, resolveConflict, revealElement, runAction, save, toggleHelp, undo } from "../actions";
+import { autoLayout, cancelLayout, newDocument, openDocument, redo, resolveConflict, revealElement, runAction, save, toggleHelp, undo } from "../actions";
 import { SHORTCUTS } from "../shortcuts";
 import { ui, useUi } from "../store";
 import { Tabs } from "./Tabs";
@@ -12,6 +12,7 @@ const NONE: Diagnostic[] = [];
 
 export function Toolbar({ view }: { view: DocumentView | null }) {
   const busy = useUi((s) => s.layoutBusy);
+  const progress = useUi((s) => s.layoutProgress);
   return (
     <header className="toolbar" data-testid="toolbar">
       <div className="brand">Trellis</div>
@@ -40,7 +41,11 @@ export function Toolbar({ view }: { view: DocumentView | null }) {
         <button onClick={() => void undo()} data-testid="btn-undo" disabled={!view?.canUndo} title="Undo (Ctrl+Z)">↶</button>
         <button onClick={() => void redo()} data-testid="btn-redo" disabled={!view?.canRedo} title="Redo (Ctrl+Shift+Z)">↷</button>
         <span className="sep" />
-        <button onClick={() => void autoLayout()} data-testid="btn-layout" disabled={!view || busy} title="Automatic layout (Ctrl+Shift+L)">{busy ? "Laying out…" : "Auto layout"}</button>
+        {busy ? (
+          <button onClick={cancelLayout} data-testid="btn-layout-cancel" title="Stop the automatic layout (nothing is moved)">{`Laying out… ${Math.round(progress * 100)}% (cancel)`}</button>
+        ) : (
+          <button onClick={() => void autoLayout()} data-testid="btn-layout" disabled={!view} title="Automatic layout (Ctrl+Shift+L)">Auto layout</button>
+        )}
         <button onClick={() => toggleHelp()} data-testid="btn-help" title="Shortcuts (?)">?</button>
       </div>
     </header>

@@ -62,6 +62,10 @@ export type PerfApi = {
   domNodeCount(): number;
   drawnNodes(): number;
   lastCanvasDrawMs(): number;
+  /** Node ids whose names the overview drawing shows now (empty in the DOM drawing). */
+  overviewNames?(): string[];
+  /** Client coordinates of the middle of document edge `index` as the canvas draws it. */
+  edgePoint?(index: number): { x: number; y: number } | null;
   getViewport(): { x: number; y: number; zoom: number };
   setViewport(v: { x: number; y: number; zoom: number }): void;
   fitView(): void;

@@ -21,6 +21,8 @@ function fakeCanvas(client = { w: 900, h: 600 }) {
     fill() {},
     stroke() {},
     fillText() {},
+    fillRect() {},
+    setLineDash() {},
     drawImage: () => ops.drawImage++,
   } as unknown as CanvasRenderingContext2D;
   const c = { width: 0, height: 0, clientWidth: client.w, clientHeight: client.h, getContext: () => ctx } as unknown as HTMLCanvasElement;

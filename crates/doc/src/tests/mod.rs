@@ -2,6 +2,7 @@
 //! system and a manual clock.
 
 mod delta;
+mod auto_layout;
 mod journal;
 mod save;
 mod session;

@@ -1,0 +1,194 @@
+//! Automatic layout of a document's canvas with `trellis-layout`: what a document opened
+//! without positions is drawn at (once, before the first view), and what the "Auto layout"
+//! action computes. Node sizes are the canvas's (`ui/src/lib/geometry.ts`: nodes 200 x 60,
+//! the `__start__` and `__end__` circles 44 across); both terminals are always laid out, as
+//! the canvas always draws both.
+
+use indexmap::IndexMap;
+use trellis_layout::{Cancelled, Graph, Options, Size};
+use trellis_spec::{END, START};
+
+use crate::formats::view::display_spec;
+use crate::session::{Document, Session};
+use crate::Position;
+
+/// The canvas's node box.
+pub const NODE: Size = Size { w: 200.0, h: 60.0 };
+/// The canvas's terminal circle (`__start__`, `__end__`).
+pub const TERMINAL: Size = Size { w: 44.0, h: 44.0 };
+
+/// The canvas graph of a document, ready to lay out: its ids (nodes, then both terminals)
+/// and the graph in indices of those ids. Owned, so the layout can run without the session.
+#[derive(Debug, Clone, Default)]
+pub struct CanvasGraph {
+    pub ids: Vec<String>,
+    pub graph: Graph,
+}
+
+impl CanvasGraph {
+    pub fn of(document: &Document) -> CanvasGraph {
+        let projection;
+        let spec = match document {
+            Document::GraphSpec(s) => s,
+            other => {
+                projection = display_spec(other).unwrap_or_default();
+                &projection
+            }
+        };
+        let mut ids: Vec<String> = Vec::with_capacity(spec.nodes.len() + 2);
+        let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for id in spec.nodes.iter().map(|n| n.id.as_str()).chain([START, END]) {
+            // A duplicate id is reported by the validator; the first one is laid out.
+            if !index.contains_key(id) {
+                index.insert(id, ids.len());
+                ids.push(id.to_owned());
+            }
+        }
+        let sizes = ids.iter().map(|id| if id == START || id == END { TERMINAL } else { NODE }).collect();
+        let ends = spec.edges.iter().map(|e| (e.from.as_str(), e.to.as_str()));
+        let extra = drawn_only(document);
+        let edges = ends
+            .chain(extra.iter().map(|(a, b)| (a.as_str(), b.as_str())))
+            .filter_map(|(a, b)| Some((*index.get(a)?, *index.get(b)?)))
+            .collect();
+        CanvasGraph { ids, graph: Graph { sizes, edges } }
+    }
+
+    /// Positions by id; `progress` gets the fraction done and cancels by answering `false`.
+    pub fn layout(
+        &self,
+        progress: &mut dyn FnMut(f64) -> bool,
+    ) -> Result<IndexMap<String, Position>, Cancelled> {
+        let points = trellis_layout::layout_with(&self.graph, &Options::default(), progress)?;
+        Ok(self.ids.iter().zip(points).map(|(id, p)| (id.clone(), Position { x: p.x, y: p.y })).collect())
+    }
+}
+
+/// The edges the canvas draws that are not edges of the document (`ui/src/lib/edgeDecor.ts`):
+/// a Weaveflow entry point from `__start__` and finish point into `__end__`; a GRAPH.md entry,
+/// its exits, and every judge's fallback route. Laid out with the rest so the marks sit next
+/// to what they point at.
+fn drawn_only(document: &Document) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    match document {
+        Document::GraphSpec(_) => {}
+        Document::Weaveflow(d) => {
+            let def = d.definition();
+            if !def.entry_point.is_empty() {
+                out.push((START.to_owned(), def.entry_point.clone()));
+            }
+            if !def.finish_point.is_empty() {
+                out.push((def.finish_point.clone(), END.to_owned()));
+            }
+        }
+        Document::GraphMd(d) => {
+            let (t, _) = trellis_formats::graphmd::check(d);
+            if let Some(entry) = t.entry {
+                out.push((START.to_owned(), entry));
+            }
+            out.extend(t.exits.into_iter().map(|x| (x, END.to_owned())));
+            out.extend(t.nodes.into_iter().filter_map(|n| n.fallback.map(|f| (n.id, f))));
+        }
+    }
+    out
+}
+
+impl Session {
+    /// A document without a layout gets the automatic one before its first view, so it is
+    /// drawn once, at its final place. Not an undo step and not dirty; `layout_missing` stays
+    /// true so the next save writes the layout file. (A Weaveflow document keeps these
+    /// positions beside it, as the automatic `apply_layout` did: the file is not changed.)
+    ///
+    /// A document whose nodes are all placed but whose terminals are not (a Weaveflow file
+    /// keeps node positions only; an older layout file) gets its terminals placed beside their
+    /// neighbours where no node is.
+    pub fn lay_out_if_missing(&mut self) {
+        if self.document.node_ids().is_empty() {
+            return;
+        }
+        let canvas = CanvasGraph::of(&self.document);
+        if self.layout_missing {
+            if let Ok(positions) = canvas.layout(&mut |_| true) {
+                self.layout.positions = positions;
+            }
+            return;
+        }
+        place_terminals(&canvas, &mut self.layout.positions);
+    }
+}
+
+/// Puts each unplaced terminal left (`__start__`) or right (`__end__`) of the nodes it is
+/// connected to, at their mean height, then moves it down until it overlaps no box.
+fn place_terminals(canvas: &CanvasGraph, positions: &mut IndexMap<String, Position>) {
+    let placed: Vec<(f64, f64, f64, f64)> = canvas
+        .ids
+        .iter()
+        .zip(&canvas.graph.sizes)
+        .filter_map(|(id, s)| positions.get(id).map(|p| (p.x, p.y, s.w, s.h)))
+        .collect();
+    if placed.is_empty() {
+        return;
+    }
+    let min_x = placed.iter().map(|b| b.0).fold(f64::INFINITY, f64::min);
+    let max_x = placed.iter().map(|b| b.0 + b.2).fold(f64::NEG_INFINITY, f64::max);
+    let min_y = placed.iter().map(|b| b.1).fold(f64::INFINITY, f64::min);
+    for (t, start) in [(START, true), (END, false)] {
+        if positions.contains_key(t) {
+            continue;
+        }
+        let Some(ti) = canvas.ids.iter().position(|i| i == t) else { continue };
+        let neighbours: Vec<&Position> = canvas
+            .graph
+            .edges
+            .iter()
+            .filter_map(|&(a, b)| {
+                if a == ti {
+                    Some(b)
+                } else if b == ti {
+                    Some(a)
+                } else {
+                    None
+                }
+            })
+            .filter_map(|i| positions.get(&canvas.ids[i]))
+            .collect();
+        let (x, mut y) = if neighbours.is_empty() {
+            (if start { min_x - 120.0 } else { max_x + 76.0 }, min_y)
+        } else {
+            let y = neighbours.iter().map(|p| p.y).sum::<f64>() / neighbours.len() as f64
+                + (NODE.h - TERMINAL.h) / 2.0;
+            let x = if start {
+                neighbours.iter().map(|p| p.x).fold(f64::INFINITY, f64::min) - 120.0
+            } else {
+                neighbours.iter().map(|p| p.x + NODE.w).fold(f64::NEG_INFINITY, f64::max) + 76.0
+            };
+            (x, y)
+        };
+        let clear = 16.0;
+        let hits = |y: f64, boxes: &[(f64, f64, f64, f64)]| {
+            boxes
+                .iter()
+                .find(|b| {
+                    x < b.0 + b.2 + clear
+                        && b.0 < x + TERMINAL.w + clear
+                        && y < b.1 + b.3 + clear
+                        && b.1 < y + TERMINAL.h + clear
+                })
+                .map(|b| b.1 + b.3 + clear)
+        };
+        let mut boxes = placed.clone();
+        for (id, s) in [(START, TERMINAL), (END, TERMINAL)] {
+            if let Some(p) = positions.get(id) {
+                boxes.push((p.x, p.y, s.w, s.h));
+            }
+        }
+        // Each step moves below the box in the way: ends after at most one step per box.
+        for _ in 0..=boxes.len() {
+            match hits(y, &boxes) {
+                Some(below) => y = below,
+                None => break,
+            }
+        }
+        positions.insert(t.to_owned(), Position { x: x.round(), y: y.round() });
+    }
+}

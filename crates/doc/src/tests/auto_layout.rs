@@ -1,0 +1,135 @@
+//! Documents opened without positions are laid out once, by Rust, before their first view:
+//! every corpus document (three formats) and a generated 10,000-node graph get a position for
+//! every node and both terminals, with no two boxes overlapping and a readable shape.
+
+use std::path::{Path, PathBuf};
+
+use trellis_layout::quality::{bounds, overlaps};
+use trellis_layout::{Point, Size};
+
+use super::{clock, workspace};
+use crate::auto_layout::{CanvasGraph, NODE, TERMINAL};
+use crate::fs::FakeFs;
+use crate::workspace::Workspace;
+
+/// The drawn boxes of an open document, by the positions its layout holds.
+fn boxes(w: &Workspace, id: crate::DocId) -> (Vec<String>, Vec<Point>, Vec<Size>) {
+    let s = w.get(id).expect("open");
+    let canvas = CanvasGraph::of(s.document());
+    let mut pos = Vec::new();
+    for cid in &canvas.ids {
+        let p = s.layout().positions.get(cid).unwrap_or_else(|| panic!("no position for {cid}"));
+        pos.push(Point { x: p.x, y: p.y });
+    }
+    let sizes = canvas.ids.iter().map(|i| if i.starts_with("__") { TERMINAL } else { NODE }).collect();
+    (canvas.ids, pos, sizes)
+}
+
+/// No overlaps, and either small enough to read whole (fits 1920 x 1200 at 100 %) or within
+/// a factor 2.5 of 16:10.
+fn assert_readable(name: &str, pos: &[Point], sizes: &[Size]) {
+    let clash = overlaps(pos, sizes);
+    assert!(clash.is_empty(), "{name}: {} overlapping pairs, first {:?}", clash.len(), clash.first());
+    let (_, _, w, h) = bounds(pos, sizes).expect("boxes");
+    let aspect = w / h.max(1.0);
+    assert!(
+        (w <= 1920.0 && h <= 1200.0) || (0.64..=4.0).contains(&aspect),
+        "{name}: {w} x {h} px (aspect {aspect:.2})"
+    );
+}
+
+fn corpus_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("corpus folder {} unreadable: {e}", dir.display()));
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            corpus_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "json") || p.file_name().is_some_and(|n| n == "GRAPH.md")
+        {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_corpus_document_opens_laid_out_without_overlaps() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let mut files = Vec::new();
+    corpus_files(&root, &mut files);
+    files.sort();
+    let c = clock();
+    let fs = FakeFs::new();
+    let mut w = workspace(&fs, &c);
+    let mut laid_out = 0;
+    let mut formats = std::collections::BTreeSet::new();
+    for (k, f) in files.iter().enumerate() {
+        let text = std::fs::read_to_string(f).expect("corpus file");
+        let name = f.file_name().expect("name").to_string_lossy().into_owned();
+        let at = PathBuf::from(format!("/c/{k}/{name}"));
+        fs.put(at.to_str().expect("path"), &text);
+        // Some corpus cases are meant to be refused (not a document at all): nothing to lay out.
+        let Ok(id) = w.open(&at) else { continue };
+        let s = w.get(id).expect("open");
+        if s.document().node_ids().is_empty() {
+            continue;
+        }
+        assert!(!s.is_dirty() && !s.can_undo(), "{name}: the automatic layout is no edit");
+        formats.insert(format!("{:?}", s.format()));
+        let (_, pos, sizes) = boxes(&w, id);
+        if s.layout_missing() {
+            assert_readable(&name, &pos, &sizes);
+        } else {
+            // Positions the file keeps are the author's: only the terminals were added.
+            let n = pos.len();
+            for t in [n - 2, n - 1] {
+                for k in 0..n - 2 {
+                    let (p, q) = (pos[t], pos[k]);
+                    let (a, b) = (sizes[t], sizes[k]);
+                    let hit = p.x < q.x + b.w && q.x < p.x + a.w && p.y < q.y + b.h && q.y < p.y + a.h;
+                    assert!(!hit, "{name}: a terminal sits on a node");
+                }
+            }
+        }
+        laid_out += 1;
+    }
+    assert!(laid_out >= 15, "only {laid_out} corpus documents were laid out");
+    assert_eq!(formats.len(), 3, "all three formats: {formats:?}");
+}
+
+#[test]
+fn a_generated_10000_node_graph_opens_laid_out_in_a_16_10_box() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/big.json", trellis_spec::generate::generate_text(10_000, 7));
+    let mut w = workspace(&fs, &c);
+    let id = w.open(Path::new("/w/big.json")).expect("opens");
+    let (ids, pos, sizes) = boxes(&w, id);
+    assert_eq!(ids.len(), 10_002);
+    assert_readable("10,000 nodes", &pos, &sizes);
+    let (_, _, bw, bh) = bounds(&pos, &sizes).expect("boxes");
+    assert!((0.8..=3.2).contains(&(bw / bh)), "{bw} x {bh}");
+}
+
+#[test]
+fn a_document_with_a_layout_file_keeps_it_and_the_terminals_are_saved_too() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/support.json", crate::workspace::EXAMPLE);
+    fs.put(
+        "/w/support.layout.json",
+        r#"{"version":1,"positions":{"classify":{"x":5,"y":6},"__end__":{"x":900,"y":0}}}"#,
+    );
+    let mut w = workspace(&fs, &c);
+    let id = w.open(Path::new("/w/support.json")).expect("opens");
+    let s = w.get(id).expect("open");
+    assert!(!s.layout_missing());
+    let p = &s.layout().positions;
+    assert_eq!(
+        (p["classify"].x, p["classify"].y, p["__end__"].x),
+        (5.0, 6.0, 900.0),
+        "stored positions stay"
+    );
+    assert!(p.contains_key("__start__"), "the missing terminal is placed");
+    assert!(s.layout_text().contains("\"__end__\""), "terminal positions are written back");
+}

@@ -1,0 +1,50 @@
+// What the overview canvas draws of a document: nodes with their type and a config summary,
+// the document's edges with their labels (every format, `edgeDecor`), and the edges drawn for
+// the reader only (entry and finish marks, fallback routes).
+import type { DocumentView, Point, TypeInfo } from "../bindings";
+import { edgeDecor } from "../lib/edgeDecor";
+import { terminalsInUse } from "../lib/geometry";
+import type { Problems } from "./buildFlow";
+import type { SceneInput } from "./overview";
+
+/** `key: value` of the first scalar config fields, short. */
+export function configSummary(config: unknown): string {
+  if (!config || typeof config !== "object" || Array.isArray(config)) return "";
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(config as Record<string, unknown>)) {
+    if (v === null || typeof v === "object") continue;
+    const text = String(v);
+    parts.push(`${k}: ${text.length > 18 ? `${text.slice(0, 17)}…` : text}`);
+    if (parts.length === 2) break;
+  }
+  return parts.join(", ");
+}
+
+export function sceneInput(
+  view: DocumentView,
+  positions: Record<string, Point>,
+  color: (id: string) => string,
+  problems: Problems,
+  types: Map<string, TypeInfo>,
+): SceneInput {
+  const decor = edgeDecor(view);
+  const byId = new Map(view.spec.nodes.map((n) => [n.id, n]));
+  return {
+    order: [...view.spec.nodes.map((n) => n.id), ...terminalsInUse(view.spec)],
+    positions,
+    color,
+    problem: (id) => {
+      const p = problems.nodes.get(id);
+      return p?.errors ? 2 : p?.warnings ? 1 : 0;
+    },
+    edges: [
+      ...view.spec.edges.map((e, index) => ({ from: e.from, to: e.to, guarded: !!e.when, label: decor.labels[index], index })),
+      ...decor.extra.map((e) => ({ from: e.from, to: e.to, guarded: false, label: e.label, dashed: e.dashed, index: -1 })),
+    ],
+    type: (id) => {
+      const t = byId.get(id)?.type;
+      return t ? (types.get(t)?.title ?? t) : "";
+    },
+    summary: (id) => configSummary(byId.get(id)?.config),
+  };
+}
