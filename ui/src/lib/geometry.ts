@@ -1,5 +1,6 @@
-// Node sizes and positions shared by the DOM nodes, the overview canvas, the minimap and the
-// automatic layout, so all four agree on where a node is.
+// Node sizes and positions shared by the DOM nodes, the overview canvas and the minimap, so
+// all three agree on where a node is. Rust's automatic layout uses the same sizes
+// (crates/doc/src/auto_layout.rs: NODE, TERMINAL): change both together.
 import type { GraphSpec, Point } from "../bindings";
 import { END, START } from "./ids";
 
