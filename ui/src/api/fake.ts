@@ -1,7 +1,7 @@
 // The in-memory backend: applies the same edit operations Rust does, keeps undo/redo stacks of
 // snapshots, validates with a small stand-in validator, and "saves" by refusing documents with
 // errors. Used by Vitest and by the browser dev mode (no Tauri).
-import type { Diagnostic, DocumentSummary, DocumentView, Edit, ExportAnswer, GraphSpec, ImportAnswer, Layout, Position, SaveAnswer, TypeInfo, ViewDelta, Viewport } from "../bindings";
+import type { Diagnostic, DocumentSummary, DocumentView, Edit, ExportAnswer, GraphSpec, ImportAnswer, Layout, Position, SaveAnswer, TypeInfo, ViewDelta, Viewport, Point } from "../bindings";
 import { END, START, freshId } from "../lib/ids";
 import { FAKE_TYPES } from "./fakeRegistry";
 import { fakeValidate } from "./fakeValidate";
