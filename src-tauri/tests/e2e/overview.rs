@@ -3,7 +3,6 @@
 //! overview is selected and shown by the inspector.
 
 use serde_json::{json, Value};
-use thirtyfour::prelude::*;
 
 use crate::harness::{canonical, Desktop, Launch};
 

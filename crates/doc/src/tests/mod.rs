@@ -1,8 +1,8 @@
 //! Unit tests of sessions, the save pipeline, the journal and the workspace, on the fake file
 //! system and a manual clock.
 
-mod delta;
 mod auto_layout;
+mod delta;
 mod journal;
 mod save;
 mod session;
