@@ -62,7 +62,9 @@ export function installShortcuts(): () => void {
     const action = actionFor(e);
     if (!action) return;
     const editable = isEditable(e.target);
-    if (editable && !["save", "save-as", "escape", "find", "palette"].includes(action)) return;
+    // F6 types nothing, so it leaves a text field for the canvas too (else a keyboard user who
+    // has just typed a value has no way back to the graph but Tab through every panel).
+    if (editable && !["save", "save-as", "escape", "find", "palette", "focus-canvas"].includes(action)) return;
     if (action === "copy" || action === "cut") {
       // Let the browser fire the copy/cut event (it carries the clipboard); fall back if not.
       copyHandled = false;

@@ -6,4 +6,5 @@ mod desktop;
 mod find;
 mod formats;
 mod harness;
+mod keyboard;
 mod overview;
