@@ -30,4 +30,8 @@ pub const COMMANDS: &[&str] = &[
     "open_failures",
     "layout_document",
     "cancel_layout",
+    "apply_fix",
+    "registry_sources",
+    "edit_registry",
+    "undo_registry_edit",
 ];

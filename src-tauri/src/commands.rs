@@ -538,3 +538,118 @@ mod tests {
         assert_eq!(suggested_name("Untitled", None), "untitled.json");
     }
 }
+
+/// What applying a fix answers: the document's new view, and for a fix that wrote a registry
+/// file, a sentence saying which file and which types (the UI shows it as a notice).
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct FixAnswer {
+    pub view: DocumentView,
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notice: Option<String>,
+    /// The registry file written, when the fix wrote one.
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wrote: Option<String>,
+}
+
+/// Applies one fix of a diagnostic (`Diagnostic.fixes[i].edit`): a document edit (one undo
+/// step) or a registry write beside the document, after which every open document is
+/// revalidated and sent again as `document-changed`.
+#[tauri::command]
+pub fn apply_fix(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    doc_id: String,
+    fix: trellis_spec::FixEdit,
+) -> Answer<FixAnswer> {
+    use trellis_doc::fixes::FixOutcome;
+    let id = parse_id(&doc_id)?;
+    let outcome = state.ws().apply_fix(id, &fix)?;
+    let (notice, wrote) = match outcome {
+        FixOutcome::Edited(_) => (None, None),
+        FixOutcome::RegistryWritten { path, notice, events, .. } => {
+            let ws = state.ws();
+            // The other open documents see the new types too.
+            let others: Vec<_> = events
+                .into_iter()
+                .filter(|e| !matches!(e, trellis_doc::DocEvent::Revalidated { id: d, .. } if *d == id))
+                .collect();
+            crate::ui_sync::emit_doc_events(&app, &ws, &others);
+            (Some(notice), Some(path.display().to_string()))
+        }
+    };
+    touched(&app, &state, id);
+    Ok(FixAnswer { view: view(&state, id)?, notice, wrote })
+}
+
+/// The node types in force for a document, by source file (the registry editor's list).
+#[tauri::command]
+pub fn registry_sources(
+    state: State<'_, AppState>,
+    doc_id: String,
+) -> Answer<Vec<trellis_doc::registry_editor::RegistrySource>> {
+    let id = parse_id(&doc_id)?;
+    Ok(state.ws().registry_sources(id)?)
+}
+
+/// What a registry edit (or its undo) answers: the document's view after revalidation, and
+/// which file was written.
+#[derive(Debug, Clone, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct RegistryEditAnswer {
+    pub view: DocumentView,
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wrote: Option<String>,
+}
+
+fn after_registry_write(
+    app: &AppHandle,
+    state: &AppState,
+    id: DocId,
+    written: Option<trellis_doc::registry_editor::RegistryWrite>,
+) -> Answer<RegistryEditAnswer> {
+    let wrote = written.map(|w| {
+        let ws = state.ws();
+        crate::ui_sync::emit_doc_events(app, &ws, &w.events);
+        w.path.display().to_string()
+    });
+    Ok(RegistryEditAnswer { view: view(state, id)?, wrote })
+}
+
+/// Applies one registry editor edit to a registry file of the document (`file`: its index in
+/// the document's registry files; absent: the project registry beside it).
+#[tauri::command]
+pub fn edit_registry(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    doc_id: String,
+    file: Option<usize>,
+    edit: trellis_spec::registry_edit::RegistryEdit,
+) -> Answer<RegistryEditAnswer> {
+    let id = parse_id(&doc_id)?;
+    let written = {
+        let mut history = state.registry_history.lock().unwrap_or_else(|e| e.into_inner());
+        state.ws().edit_registry(id, file, &edit, &mut history)?
+    };
+    after_registry_write(&app, &state, id, Some(written))
+}
+
+/// Undoes the registry editor's last edit.
+#[tauri::command]
+pub fn undo_registry_edit(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    doc_id: String,
+) -> Answer<RegistryEditAnswer> {
+    let id = parse_id(&doc_id)?;
+    let written = {
+        let mut history = state.registry_history.lock().unwrap_or_else(|e| e.into_inner());
+        state.ws().undo_registry_edit(&mut history)?
+    };
+    after_registry_write(&app, &state, id, written)
+}

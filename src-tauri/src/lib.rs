@@ -60,6 +60,10 @@ pub fn run() {
             commands::open_failures,
             auto_layout::layout_document,
             auto_layout::cancel_layout,
+            commands::apply_fix,
+            commands::registry_sources,
+            commands::edit_registry,
+            commands::undo_registry_edit,
         ])
         .on_menu_event(menu::on_event)
         .on_window_event(|window, event| {

@@ -23,6 +23,8 @@ pub struct AppState {
     /// A Quit is asking about unsaved documents: a second Quit or close waits for it.
     pub quitting: AtomicBool,
     pub data_dir: PathBuf,
+    /// The registry editor's undo history (its own, apart from the documents').
+    pub registry_history: Mutex<trellis_doc::registry_editor::RegistryHistory>,
 }
 
 impl AppState {
@@ -34,6 +36,7 @@ impl AppState {
             active: Mutex::new(None),
             quitting: AtomicBool::new(false),
             data_dir,
+            registry_history: Mutex::default(),
         }
     }
 

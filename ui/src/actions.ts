@@ -1,7 +1,7 @@
 // Everything the user can do, as functions the shortcuts, the menu events, the toolbar and the
 // panels share. Each document change is one `Edit` sent to the backend; the answer (what
 // changed) is applied to the document view held in the store.
-import type { ConflictChoice, Edit, Element, Position, TypeInfo } from "./bindings";
+import type { ConflictChoice, Edit, Element, FixEdit, Position, TypeInfo } from "./bindings";
 import { errorMessage, type ExportFormat } from "./api/types";
 import { buildFragment, fragmentText, parseFragment, resolveClashes } from "./lib/clipboard";
 import { resolvePositions, type Rect, sizeOf, boundsOf } from "./lib/geometry";
@@ -38,6 +38,29 @@ export async function edit(e: Edit, docId = ui.get().activeId): Promise<boolean>
     ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [docId]: [] } }));
     ui.applyDelta(delta);
     for (const note of delta.notes) ui.toast("info", note.message);
+    return true;
+  } catch (err) {
+    ui.toast("error", errorMessage(err));
+    return false;
+  }
+}
+
+/** Rust's refusals already start with "not saved: "; the UI adds its own prefix once. */
+export function withoutNotSaved(message: string): string {
+  return message.replace(/^not saved:\s*/i, "");
+}
+
+/** Applies a diagnostic's fix (Rust turns it into an edit or a registry write). A fix that
+ * wrote a registry file says which one; the other open documents arrive as `changed` events. */
+export async function applyFix(fix: FixEdit, docId = ui.get().activeId): Promise<boolean> {
+  if (!docId) return false;
+  try {
+    const b = backend();
+    if (!b.applyFix) throw new Error("fixes are applied in the desktop app");
+    const answer = await b.applyFix(docId, fix);
+    ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [docId]: [] } }));
+    ui.putDoc(answer.view);
+    if (answer.notice) ui.toast("info", answer.notice);
     return true;
   } catch (err) {
     ui.toast("error", errorMessage(err));
@@ -98,14 +121,14 @@ export async function save(as = false) {
         severity: "error",
         message: out.conflict
           ? `${out.view.fileName} was not saved: the file changed on disk since it was opened. Nothing was written.`
-          : `${out.view.fileName} was not saved (the file on disk is unchanged): ${first?.message ?? "the document has errors"}`,
+          : `${out.view.fileName} was not saved (the file on disk is unchanged): ${withoutNotSaved(first?.message ?? "the document has errors")}`,
         pointer: first?.pointer ?? "",
         ...(first?.element ? { element: first.element } : {}),
       });
     }
     ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [v.id]: out.saved ? [] : extra }, problemsOpen: out.saved ? s.problemsOpen : true }));
     if (out.saved) ui.toast("info", `Saved ${out.view.fileName}.`);
-    else if (out.diagnostics.length) ui.toast("error", `Not saved: ${out.diagnostics[0].message}`);
+    else if (out.diagnostics.length) ui.toast("error", `Not saved: ${withoutNotSaved(out.diagnostics[0].message)}`);
   } catch (err) {
     ui.toast("error", `Save failed: ${errorMessage(err)}`);
   }

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod commands;
 mod git;
+mod hints;
 mod load;
 mod registries;
 mod report;
@@ -44,7 +45,7 @@ enum Command {
     Paths(commands::paths::Args),
     /// Print the JSON Schema of the GraphSpec document.
     Schema(commands::schema::Args),
-    /// List and show the node types of the registry.
+    /// List, show and infer the node types of the registry.
     Registry(commands::registry::Args),
     /// Show what changed between two documents (files or REV:PATH), element by element.
     Diff(commands::diff::Args),

@@ -6,9 +6,9 @@
 //! folders can see different registries, so the registry is looked up per document with
 //! [`Registries::registry_for`].
 //!
-//! Without any project registry (only the built-in one), a node type outside the built-in
-//! registry is a warning, not an error ([`Registries::soften`]): Trellis cannot know the types
-//! of the runtime a document is written for until a registry file describes them.
+//! A node type no registry describes is an error, with or without project registries (one
+//! rule for the command line and the app); its diagnostic carries fixes (describe the type:
+//! `trellis registry infer`), printed as hints.
 //!
 //! Problems in registry files are reported like document problems (file, line, column, the
 //! source line), once per file even when several documents discover the same file. Registry
@@ -20,7 +20,6 @@ use std::path::{Path, PathBuf};
 
 use trellis_doc::discovery::{codes, discover, Discovered, DiscoveryOptions, FileDiagnostic};
 use trellis_doc::fs::RealFs;
-use trellis_spec::checks::codes::UNKNOWN_TYPE;
 use trellis_spec::{Diagnostic, Registry, Severity};
 
 use crate::report::{Exit, FileReport};
@@ -40,80 +39,13 @@ pub struct Registries {
     pub exit: Option<Exit>,
     /// Every registry file read (built-in excluded), in layer order, without repeats.
     pub files: Vec<PathBuf>,
-    /// Documents (by folder) that have a project registry (a `--registry` file or a
-    /// discovered one); see [`Registries::soften`].
-    closed: HashMap<PathBuf, bool>,
-    closed_default: bool,
 }
 
 impl Registries {
-    /// Says once on stderr when some document has no project registry, so that types outside
-    /// the built-in registry are only warned about ([`Registries::soften`]).
-    pub fn announce(&self) {
-        let open =
-            if self.closed.is_empty() { !self.closed_default } else { self.closed.values().any(|c| !c) };
-        if open {
-            crate::report::note(
-                "no registry given (--registry FILE) or found (*.registry.json): \
-                 node types are not checked beyond the built-in registry",
-            );
-        }
-    }
-
     /// The registry to check `document` against.
     pub fn registry_for(&self, document: &Path) -> Option<&Registry> {
         self.by_folder.get(&folder_key(document)).or(self.registry.as_ref())
     }
-
-    /// Open world without a project registry: when `document` is checked against the built-in
-    /// registry alone, Trellis cannot know the node types of the runtime it is written for, so
-    /// a type outside the built-in registry is a warning (with a hint to add a registry file),
-    /// not an error, given once per type (a generated graph may use one type 50,000 times).
-    /// With any project registry the list is closed and every such node stays an error.
-    /// Returns true when something was softened.
-    pub fn soften(&self, document: &Path, diagnostics: &mut Vec<Diagnostic>) -> bool {
-        let closed = self.closed.get(&folder_key(document)).copied().unwrap_or(self.closed_default);
-        if closed {
-            return false;
-        }
-        let is_unknown = |d: &Diagnostic| d.code == UNKNOWN_TYPE && d.severity == Severity::Error;
-        if !diagnostics.iter().any(is_unknown) {
-            return false;
-        }
-        // Type name -> (index of its first diagnostic, how many nodes use it).
-        let mut first: HashMap<String, (usize, usize)> = HashMap::new();
-        let mut keep = vec![true; diagnostics.len()];
-        for (i, d) in diagnostics.iter().enumerate().filter(|(_, d)| is_unknown(d)) {
-            let name = type_named_in(&d.message).unwrap_or_else(|| d.message.clone());
-            let entry = first.entry(name).or_insert((i, 0));
-            entry.1 += 1;
-            if entry.0 != i {
-                keep[i] = false;
-            }
-        }
-        for (name, (i, count)) in &first {
-            let d = &mut diagnostics[*i];
-            d.severity = Severity::Warning;
-            let others = if *count > 1 { format!(" ({} nodes use this type)", count) } else { String::new() };
-            d.message = format!(
-                "{}{others}; no project registry was found, so this is not an error: describe type \"{name}\" \
-                 in a *.registry.json file next to the document",
-                d.message.split(". Known types:").next().unwrap_or(&d.message)
-            );
-        }
-        let mut index = 0;
-        diagnostics.retain(|_| {
-            index += 1;
-            keep[index - 1]
-        });
-        true
-    }
-}
-
-/// The type name in a `spec/unknown-type` message (`node "a" has type "t", which ...`).
-fn type_named_in(message: &str) -> Option<String> {
-    let rest = message.split_once("has type \"")?.1;
-    Some(rest.split_once("\", which")?.0.to_owned())
 }
 
 /// Loads the built-in registry, the `files` named with `--registry`, and (when `discover`)
@@ -137,12 +69,11 @@ pub fn load(files: &[PathBuf], discover_near: bool, near: &[PathBuf]) -> Registr
             }
         }
         collected.extend(d.diagnostics);
-        (d.registry, !files.is_empty())
+        d.registry
     };
     if !discover_near || near.is_empty() {
-        let (registry, closed) = take(discover(&RealFs, &base), &mut out, &mut collected);
+        let registry = take(discover(&RealFs, &base), &mut out, &mut collected);
         out.registry = Some(registry);
-        out.closed_default = closed;
     } else {
         for document in near {
             let key = folder_key(document);
@@ -150,12 +81,10 @@ pub fn load(files: &[PathBuf], discover_near: bool, near: &[PathBuf]) -> Registr
                 continue;
             }
             let options = DiscoveryOptions { start: Some(document.clone()), ..base.clone() };
-            let (registry, closed) = take(discover(&RealFs, &options), &mut out, &mut collected);
+            let registry = take(discover(&RealFs, &options), &mut out, &mut collected);
             if out.registry.is_none() {
                 out.registry = Some(registry.clone());
-                out.closed_default = closed;
             }
-            out.closed.insert(key.clone(), closed);
             out.by_folder.insert(key, registry);
         }
     }
@@ -254,41 +183,6 @@ mod tests {
         // --no-discover: built-in only.
         let regs = load(&[], false, std::slice::from_ref(&da));
         assert!(regs.registry_for(&da).is_some_and(|r| r.contains("llm") && !r.contains("only_a")));
-    }
-
-    #[test]
-    fn unknown_types_are_warnings_only_without_a_project_registry() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        std::fs::create_dir_all(dir.path().join("p/.git")).expect("mkdir");
-        std::fs::create_dir_all(dir.path().join("q/.git")).expect("mkdir");
-        std::fs::write(dir.path().join("q/t.registry.json"), r#"{"types":[{"type":"t"}]}"#).expect("write");
-        let (open, closed) = (dir.path().join("p/g.json"), dir.path().join("q/g.json"));
-        let regs = load(&[], true, &[open.clone(), closed.clone()]);
-        let unknown = || {
-            (0..3)
-                .map(|i| {
-                    Diagnostic::error(
-                        UNKNOWN_TYPE,
-                        format!("node \"n{i}\" has type \"x\", which is not in the registry. Known types: [\"llm\"]"),
-                    )
-                })
-                .collect::<Vec<_>>()
-        };
-        let mut ds = unknown();
-        assert!(regs.soften(&open, &mut ds));
-        assert_eq!(ds.len(), 1);
-        assert_eq!(ds[0].severity, Severity::Warning);
-        assert!(
-            ds[0].message.starts_with(
-                "node \"n0\" has type \"x\", which is not in the registry (3 nodes use this type);"
-            ),
-            "{}",
-            ds[0].message
-        );
-        let mut ds = unknown();
-        assert!(!regs.soften(&closed, &mut ds));
-        assert_eq!(ds.len(), 3);
-        assert_eq!(ds[0].severity, Severity::Error);
     }
 
     #[test]

@@ -156,6 +156,9 @@ fn human_one(out: &mut String, path: &str, index: Option<&LineIndex<'_>>, d: &Di
             let _ = writeln!(out, "{path}: {head} (at {})", d.pointer);
         }
     }
+    for fix in &d.fixes {
+        out.push_str(&format!("  = hint: {}\n", crate::hints::hint(path, fix)));
+    }
 }
 
 /// The source line of `span` (without its line break) and the byte index of the caret in it.
@@ -223,6 +226,8 @@ struct JsonDiagnostic<'a> {
     line: Option<u32>,
     column: Option<u32>,
     element: Option<&'a Element>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    fixes: &'a [trellis_spec::Fix],
 }
 
 /// The JSON form of all reports (one document, no trailing newline).
@@ -243,6 +248,7 @@ pub fn json(reports: &[FileReport]) -> String {
                         line: d.span.map(|s| s.line),
                         column: d.span.map(|s| s.column),
                         element: d.element.as_ref(),
+                        fixes: &d.fixes,
                     })
                     .collect(),
             })

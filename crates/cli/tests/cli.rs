@@ -38,6 +38,12 @@ fn case_path(name: &str) -> String {
     corpus().join("cases").join(name).display().to_string()
 }
 
+/// A registry describing the node types of the spec.test cases (`set_intent`, `say`) and the
+/// `t` of hand-written documents: a type no registry describes is an error.
+fn case_types(dir: &Path) -> String {
+    registry_file(dir, &["set_intent", "say", "t"])
+}
+
 fn registry_file(dir: &Path, types: &[&str]) -> String {
     let doc = json!({"types": types.iter().map(|t| json!({"type": t})).collect::<Vec<_>>()});
     let path = dir.join(format!("registry-{}.json", types.join("-")));
@@ -194,17 +200,35 @@ fn human_output_names_the_place_shows_the_line_and_a_caret() {
     );
     assert_eq!(lines[1], " 5 |       \"reducer\": \"eval_this\"");
     assert_eq!(lines[2], "   |       ^");
-    // Without a registry, that is said once, on stderr.
-    assert_eq!(stderr(&o).matches("no registry given").count(), 1, "{}", stderr(&o));
+    // No "open world" note any more: unknown types are errors with or without a registry.
+    assert!(!stderr(&o).contains("no registry given"), "{}", stderr(&o));
 }
 
 #[test]
-fn a_registry_checks_types_and_its_absence_is_announced() {
+fn a_type_no_registry_describes_is_an_error_with_a_hint_registry_or_not() {
     let tmp = tempfile::tempdir().unwrap();
     let doc = case_path("spec.test-DOC.json");
+    // Built-in registry only: still an error per node, each with its fixes as hints.
     let o = trellis(&["validate", &doc]);
-    assert_eq!(code(&o), 0, "{}", stdout(&o));
-    assert!(stderr(&o).contains("node types are not checked"));
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert_eq!(stdout(&o).matches("error spec/unknown-type").count(), 3, "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("  = hint: Describe type \"set_intent\" in a project registry"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains(": trellis registry infer "), "{}", stdout(&o));
+    assert!(!stderr(&o).contains("not checked"), "{}", stderr(&o));
+    // The JSON form carries the fixes as data.
+    let o = trellis(&["validate", "--format", "json", &doc]);
+    let v = json_out(&o);
+    let first = &v["files"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "spec/unknown-type")
+        .unwrap()["fixes"][0];
+    assert_eq!(first["edit"], json!({"kind": "describe_types", "types": ["set_intent"]}));
     let reg = registry_file(tmp.path(), &["say"]);
     let o = trellis(&["validate", "--registry", &reg, &doc]);
     assert_eq!(code(&o), 1);
@@ -435,7 +459,9 @@ fn simulate_reproduces_the_spec_test_runs_with_mocks_by_id() {
         "--mock",
         r#"browse={"messages":"browsed"}"#,
     ];
-    let (c, v, err) = simulate(&[&[doc.as_str(), "--input", "{}"], &mocks[..]].concat());
+    let tmp = tempfile::tempdir().unwrap();
+    let reg = case_types(tmp.path());
+    let (c, v, err) = simulate(&[&[doc.as_str(), "--registry", &reg, "--input", "{}"], &mocks[..]].concat());
     assert_eq!(c, 0, "{err}");
     assert_eq!(v["status"], "done");
     assert_eq!(v["state"]["messages"], json!(["bought"]));
@@ -459,7 +485,8 @@ fn simulate_reproduces_the_spec_test_runs_with_mocks_by_id() {
         "--mock",
         r#"browse={"messages":"browsed"}"#,
     ];
-    let (c, v, _) = simulate(&[&[browsing.as_str(), "--input", "{}"], &mocks[..]].concat());
+    let (c, v, _) =
+        simulate(&[&[browsing.as_str(), "--registry", &reg, "--input", "{}"], &mocks[..]].concat());
     assert_eq!(c, 0);
     assert_eq!(v["status"], "done");
     assert_eq!(v["state"]["messages"], json!(["browsed"]));
@@ -469,8 +496,16 @@ fn simulate_reproduces_the_spec_test_runs_with_mocks_by_id() {
 #[test]
 fn simulate_mocks_by_type_with_ids_winning_and_unmocked_nodes_return_nothing() {
     let doc = case_path("spec.test-DOC.json");
+    let tmp = tempfile::tempdir().unwrap();
+    let reg = case_types(tmp.path());
+    // Without a registry describing its types, the document is not run.
+    let (c, v, err) = simulate(&[doc.as_str()]);
+    assert_eq!((c, v), (1, Value::Null));
+    assert!(err.contains("spec/unknown-type") && err.contains("= hint: Describe type"), "{err}");
     let (c, v, _) = simulate(&[
         doc.as_str(),
+        "--registry",
+        &reg,
         "--input",
         r#"{"messages":"hello"}"#,
         "--mock",
@@ -483,7 +518,7 @@ fn simulate_mocks_by_type_with_ids_winning_and_unmocked_nodes_return_nothing() {
     assert_eq!(c, 0);
     assert_eq!(v["state"], json!({"messages": ["hello", "browsed", "twice"], "intent": "browse"}));
     // No mocks: intent never set, so only `neq "buy"` holds (an unset channel is not "buy").
-    let (c, v, _) = simulate(&[doc.as_str()]);
+    let (c, v, _) = simulate(&[doc.as_str(), "--registry", &reg]);
     assert_eq!(c, 0);
     assert_eq!(v["steps"][1]["fired"], json!([{"from": "classify", "to": "browse"}]));
     assert_eq!(v["state"], json!({}));
@@ -500,18 +535,20 @@ fn simulate_reports_limits_run_errors_bad_options_and_invalid_documents() {
     )
     .unwrap();
     let loop_doc = loop_doc.display().to_string();
-    let (c, v, err) = simulate(&[&loop_doc, "--mock", r#"spin={"n":1}"#, "--limit", "4"]);
+    let types = case_types(tmp.path());
+    let (c, v, err) =
+        simulate(&[&loop_doc, "--registry", &types, "--mock", r#"spin={"n":1}"#, "--limit", "4"]);
     assert_eq!(c, 1);
     assert_eq!(v["status"], "step_limit");
     assert_eq!(v["steps"].as_array().unwrap().len(), 5);
     assert_eq!(v["state"]["n"], json!([1, 1, 1, 1]));
     assert!(v["error"]["message"].as_str().unwrap().starts_with("exceeded 4 supersteps"), "{v}");
     assert!(err.contains("exceeded 4 supersteps"));
-    let (_, v, _) = simulate(&[&loop_doc]);
+    let (_, v, _) = simulate(&[&loop_doc, "--registry", &types]);
     assert_eq!(v["steps"].as_array().unwrap().len(), 26);
 
     // A mock that writes an undeclared channel.
-    let (c, v, _) = simulate(&[&loop_doc, "--mock", r#"t={"ghost":1}"#]);
+    let (c, v, _) = simulate(&[&loop_doc, "--registry", &types, "--mock", r#"t={"ghost":1}"#]);
     assert_eq!(c, 1);
     assert_eq!(v["status"], "error");
     assert_eq!(v["error"]["message"], "undeclared channel \"ghost\"");
@@ -561,7 +598,9 @@ fn simulate_mocks_a_node_whose_id_holds_an_equals_sign() {
             "edges":[{"from":"__start__","to":"a=b"}]}"#,
     )
     .unwrap();
-    let (c, v, err) = simulate(&[&path.display().to_string(), "--mock", r#"a=b={"v":"x=y"}"#]);
+    let reg = case_types(tmp.path());
+    let (c, v, err) =
+        simulate(&[&path.display().to_string(), "--registry", &reg, "--mock", r#"a=b={"v":"x=y"}"#]);
     assert_eq!(c, 0, "{err}");
     assert_eq!(v["state"], json!({"v": "x=y"}));
 }
@@ -629,10 +668,14 @@ fn a_dash_reads_standard_input() {
     let o = trellis_stdin(&["mermaid", "-"], &doc);
     assert_eq!(code(&o), 0);
     assert!(stdout(&o).starts_with("flowchart TD\n"));
+    let tmp = tempfile::tempdir().unwrap();
+    let reg = case_types(tmp.path());
     let o = trellis_stdin(
         &[
             "simulate",
             "-",
+            "--registry",
+            &reg,
             "--mock",
             r#"buy={"messages":"bought"}"#,
             "--mock",

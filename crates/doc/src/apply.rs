@@ -346,6 +346,10 @@ pub(crate) fn plan(
                     }
                 }
             }
+            // Config fields that name the channel follow too (same undo step).
+            if let Some(registry) = registry {
+                plan.prims.extend(crate::channel_configs::renamed(spec, registry, from, to));
+            }
         }
         Edit::RemoveChannel { name } => {
             if !spec.channels.contains_key(name) {
@@ -368,6 +372,9 @@ pub(crate) fn plan(
                     ),
                 )
                 .on_channel(name));
+            }
+            if let Some(registry) = registry {
+                crate::channel_configs::refuse_removal(spec, registry, name)?;
             }
             let mut after = spec.channels.clone();
             after.shift_remove(name);

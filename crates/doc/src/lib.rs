@@ -15,10 +15,12 @@
 
 mod apply;
 pub mod auto_layout;
+mod channel_configs;
 pub mod clock;
 pub mod delta;
 pub mod discovery;
 pub mod edit;
+pub mod fixes;
 pub mod formats;
 pub mod fs;
 mod history;
@@ -26,6 +28,8 @@ pub mod journal;
 pub mod layout;
 mod layout_read;
 pub mod list_edit;
+pub mod palette;
+pub mod registry_editor;
 pub mod save;
 pub mod session;
 pub mod view;

@@ -91,9 +91,8 @@ pub fn id_string(session: &Session) -> String {
 
 impl DocumentView {
     pub fn of(session: &Session) -> DocumentView {
-        let registry = &session.registries().registry;
-        let mut types: Vec<TypeInfo> = registry.types().map(|t| t.info.clone()).collect();
-        types.sort_by(|a, b| a.type_name.cmp(&b.type_name));
+        // Only the types the document's format can hold (`crate::palette`).
+        let types: Vec<TypeInfo> = crate::palette::palette(session);
         let mut diagnostics = session.registries().diagnostics.clone();
         diagnostics.extend(session.diagnostics().iter().cloned());
         DocumentView {

@@ -106,6 +106,8 @@ pub fn unknown_reducer(channel: &str, shown: &str) -> Diagnostic {
 pub fn check_nodes(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut seen: HashSet<&str> = HashSet::with_capacity(spec.nodes.len());
+    // The registry's names, listed once for the first unknown type ("did you mean" fixes).
+    let mut known: Option<Vec<&str>> = None;
     for (i, n) in spec.nodes.iter().enumerate() {
         // Pointers are built only for a problem: building one per node is an allocation per
         // node on every validation (each edit of a 100,000-node document).
@@ -127,7 +129,13 @@ pub fn check_nodes(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnos
             ),
             Some(t) => {
                 if let Some(registry) = registry {
-                    out.extend(check_type(registry, &n.id, t, &n.config, i));
+                    if let Some(mut d) = check_type(registry, &n.id, t, &n.config, i) {
+                        if d.code == codes::UNKNOWN_TYPE {
+                            let known = known.get_or_insert_with(|| registry.type_names().collect());
+                            d.fixes = crate::fixes::unknown_type(&n.id, t, known);
+                        }
+                        out.push(d);
+                    }
                 }
             }
         }
@@ -244,7 +252,8 @@ pub fn check_predicate(
                     "predicate references channel \"{channel}\", which this spec does not declare. Declared: {}",
                     declared_list()
                 ),
-            ),
+            )
+            .with_fix(crate::fixes::declare_channel(channel)),
             Some("channel"),
         ));
     }

@@ -19,7 +19,8 @@ use serde_json::{Map, Value};
 
 use crate::config_schema::{self, describe, field_label};
 use crate::diagnostic::{pointer, pointer_push, Diagnostic};
-use crate::manifest::strsim_hint;
+use crate::fixes;
+use crate::manifest::{closest, strsim_hint};
 use crate::model::GraphSpec;
 use crate::registry::{Registry, TypeInfo};
 
@@ -135,12 +136,17 @@ fn node_diagnostics(
                 .map(|name| {
                     let full = if label.is_empty() { name.clone() } else { format!("{label}.{name}") };
                     let hint = strsim_hint(name, known.iter().map(String::as_str));
-                    Diagnostic::error(
+                    let d = Diagnostic::error(
                         codes::UNKNOWN_FIELD,
                         format!("node \"{id}\": config field \"{full}\" is not defined by type \"{type_name}\"{hint}"),
                     )
                     .at(pointer_push(&at, name))
-                    .on_node(id)
+                    .on_node(id);
+                    // A rename is offered for top-level fields (what RenameConfigField edits).
+                    match closest(name, known.iter().map(String::as_str)) {
+                        Some(to) if label.is_empty() => d.with_fix(fixes::rename_config_field(id, name, to)),
+                        _ => d,
+                    }
                 })
                 .collect()
         }

@@ -126,6 +126,47 @@ pub struct Diagnostic {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub element: Option<Element>,
+    /// Ways out of the problem, best first: buttons in the app, hints on the command line.
+    #[ts(as = "Option<Vec<Fix>>", optional)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fixes: Vec<Fix>,
+}
+
+/// A way out of a problem (biome's advice, an LSP code action): a sentence for the button or
+/// hint, and the change it makes, as data. `crates/doc` turns the change into an ordinary
+/// document edit (one undo step) or a registry write; the command line prints the title.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Fix {
+    /// What the fix does, as a button label ("Change the type to \"llm\"").
+    pub title: String,
+    pub edit: FixEdit,
+}
+
+/// The change a [`Fix`] makes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+#[ts(export)]
+pub enum FixEdit {
+    /// Describe these node types in the project registry beside the document, each config
+    /// schema inferred from the document's configs (`trellis registry infer`).
+    DescribeTypes { types: Vec<String> },
+    /// Change a node's type (a close known type: "did you mean").
+    SetNodeType {
+        node: String,
+        #[serde(rename = "type")]
+        type_name: String,
+    },
+    /// Declare a channel (reducer `last_write`).
+    DeclareChannel { name: String },
+    /// Rename a top-level field of a node's config, keeping its value.
+    RenameConfigField { node: String, from: String, to: String },
+}
+
+impl Fix {
+    pub fn new(title: impl Into<String>, edit: FixEdit) -> Fix {
+        Fix { title: title.into(), edit }
+    }
 }
 
 impl Diagnostic {
@@ -137,6 +178,7 @@ impl Diagnostic {
             pointer: String::new(),
             span: None,
             element: None,
+            fixes: Vec::new(),
         }
     }
     pub fn error(code: &str, message: impl Into<String>) -> Self {
@@ -168,6 +210,11 @@ impl Diagnostic {
     }
     pub fn on_edge(self, index: usize, from: impl Into<String>, to: impl Into<String>) -> Self {
         self.on(Element::Edge { index, from: from.into(), to: to.into() })
+    }
+    /// Offers a way out.
+    pub fn with_fix(mut self, fix: Fix) -> Self {
+        self.fixes.push(fix);
+        self
     }
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error

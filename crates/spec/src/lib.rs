@@ -6,13 +6,16 @@
 pub mod analysis;
 pub mod builder;
 pub mod builtin;
+pub mod channel_refs;
 pub mod checks;
 pub mod config_check;
 pub mod config_schema;
 pub mod diagnostic;
 pub mod executor;
+pub mod fixes;
 pub mod generate;
 pub mod graph;
+pub mod infer;
 pub mod json;
 pub mod line_index;
 pub mod manifest;
@@ -23,6 +26,7 @@ pub mod predicate;
 pub mod read;
 mod read_stream;
 pub mod registry;
+pub mod registry_edit;
 pub mod schema;
 pub mod shape_warnings;
 pub mod span_locator;
@@ -30,7 +34,7 @@ pub mod validate;
 pub mod writer;
 
 pub use builder::GraphBuilder;
-pub use diagnostic::{Diagnostic, Element, LineIndex, Severity, Span};
+pub use diagnostic::{Diagnostic, Element, Fix, FixEdit, LineIndex, Severity, Span};
 pub use graph::{
     from_spec, from_spec_owned, from_spec_validated, to_spec, Channel, CompiledGraph, Edge, Graph, Guard,
     Node, Reducer, Router,

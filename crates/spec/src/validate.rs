@@ -31,6 +31,7 @@ pub fn validate(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic
     out.extend(analysis::analyze(spec));
     if let Some(registry) = registry {
         out.extend(config_check::check_configs(spec, registry));
+        out.extend(crate::channel_refs::check_config_channels(spec, registry));
     }
     out
 }

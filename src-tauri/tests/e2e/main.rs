@@ -8,3 +8,4 @@ mod formats;
 mod harness;
 mod keyboard;
 mod overview;
+mod registry;

@@ -1,12 +1,12 @@
 // The in-memory backend: applies the same edit operations Rust does, keeps undo/redo stacks of
 // snapshots, validates with a small stand-in validator, and "saves" by refusing documents with
 // errors. Used by Vitest and by the browser dev mode (no Tauri).
-import type { Diagnostic, DocumentSummary, DocumentView, Edit, ExportAnswer, GraphSpec, ImportAnswer, Layout, Position, SaveAnswer, TypeInfo, ViewDelta, Viewport, Point } from "../bindings";
+import type { Diagnostic, DocumentSummary, DocumentView, Edit, ExportAnswer, GraphSpec, ImportAnswer, Layout, Position, SaveAnswer, TypeInfo, ViewDelta, Viewport, Point, FixEdit, RegistrySource } from "../bindings";
 import { END, START, freshId } from "../lib/ids";
 import { FAKE_TYPES } from "./fakeRegistry";
 import { fakeValidate } from "./fakeValidate";
 import { type Seed, seed } from "./fakeDocs";
-import type { Backend, BackendEvent, ExportFormat } from "./types";
+import type { Backend, BackendEvent, ExportFormat, FixAnswer, RegistryEditAnswer } from "./types";
 
 type Snapshot = { spec: GraphSpec; layout: Layout };
 type Doc = Seed & { id: string; layout: Layout; undo: Snapshot[]; redo: Snapshot[]; savedText: string | null; saveDiagnostics: Diagnostic[] };
@@ -240,6 +240,37 @@ export class FakeBackend implements Backend {
     return true;
   }
   async setActive() {}
+  /** The browser preview has the built-in types only, read-only; editing needs the app. */
+  async registrySources(): Promise<RegistrySource[]> {
+    return [{ source: "built-in", writable: false, types: this.registry }];
+  }
+  async editRegistry(): Promise<RegistryEditAnswer> {
+    throw new Error("registry files are edited in the desktop app only");
+  }
+  async undoRegistryEdit(): Promise<RegistryEditAnswer> {
+    throw new Error("registry files are edited in the desktop app only");
+  }
+  /** Document fixes become the same edits Rust makes; registry fixes need the real app. */
+  async applyFix(docId: string, fix: FixEdit): Promise<FixAnswer> {
+    const d = this.doc(docId);
+    switch (fix.kind) {
+      case "set_node_type":
+        await this.applyEdit(docId, { op: "set_node_type", id: fix.node, type: fix.type });
+        return { view: this.view(this.doc(docId)) };
+      case "declare_channel":
+        await this.applyEdit(docId, { op: "add_channel", name: fix.name, reducer: "last_write" });
+        return { view: this.view(this.doc(docId)) };
+      case "rename_config_field": {
+        const node = d.spec.nodes.find((n) => n.id === fix.node);
+        if (!node) throw new Error(`there is no node "${fix.node}" any more`);
+        const config = Object.fromEntries(Object.entries(node.config ?? {}).map(([k, v]) => [k === fix.from ? fix.to : k, v]));
+        await this.applyEdit(docId, { op: "set_config", id: fix.node, config });
+        return { view: this.view(this.doc(docId)) };
+      }
+      case "describe_types":
+        throw new Error("describing types writes a registry file: only the desktop app does that");
+    }
+  }
   async resolveConflict(docId: string) {
     return this.view(this.doc(docId));
   }

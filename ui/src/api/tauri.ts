@@ -2,9 +2,9 @@
 // the ts-rs bindings of the Rust type the command returns; nothing is reshaped here.
 import { invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
-import type { ConflictChoice, DocumentClosed, DocumentSummary, DocumentView, Edit, ExportAnswer, ImportAnswer, JournalState, Point, SaveAnswer, ViewDelta, Viewport } from "../bindings";
+import type { ConflictChoice, DocumentClosed, DocumentSummary, DocumentView, Edit, ExportAnswer, ImportAnswer, JournalState, Point, SaveAnswer, ViewDelta, Viewport, FixEdit, RegistryEdit, RegistrySource } from "../bindings";
 import type { LayoutProgress } from "../bindings/LayoutProgress";
-import type { Backend, BackendEvent, ExportFormat } from "./types";
+import type { Backend, BackendEvent, ExportFormat, FixAnswer, RegistryEditAnswer } from "./types";
 
 export class TauriBackend implements Backend {
   readonly kind = "tauri" as const;
@@ -75,6 +75,18 @@ export class TauriBackend implements Backend {
     invoke("cancel_layout").catch(() => {});
   }
 
+  async applyFix(docId: string, fix: FixEdit): Promise<FixAnswer> {
+    return invoke<FixAnswer>("apply_fix", { docId, fix });
+  }
+  async registrySources(docId: string) {
+    return invoke<RegistrySource[]>("registry_sources", { docId });
+  }
+  async editRegistry(docId: string, file: number | undefined, edit: RegistryEdit) {
+    return invoke<RegistryEditAnswer>("edit_registry", { docId, file: file ?? null, edit });
+  }
+  async undoRegistryEdit(docId: string) {
+    return invoke<RegistryEditAnswer>("undo_registry_edit", { docId });
+  }
   subscribe(handler: (e: BackendEvent) => void) {
     const offs: Promise<() => void>[] = [
       listen<DocumentView>("document-changed", (e) => handler({ type: "changed", view: e.payload })),

@@ -1,9 +1,14 @@
 // The one interface between the UI and whatever owns the document: Rust through Tauri in the
 // app, an in-memory fake in the browser demo mode. Every type is generated from Rust.
-import type { ConflictChoice, Diagnostic, DocFormat, DocumentSummary, DocumentView, Edit, ExportAnswer, ImportAnswer, Point, SaveAnswer, ViewDelta, Viewport } from "../bindings";
+import type { ConflictChoice, Diagnostic, DocFormat, DocumentSummary, DocumentView, Edit, ExportAnswer, ImportAnswer, Point, SaveAnswer, ViewDelta, Viewport, FixEdit, RegistryEdit, RegistrySource } from "../bindings";
 
 /** The formats File > Export writes. */
 export type ExportFormat = DocFormat;
+
+/** What `apply_fix` answers (Rust's `FixAnswer`, with the UI's view type). */
+export type FixAnswer = { view: DocumentView; notice?: string; wrote?: string };
+/** What `edit_registry` and `undo_registry_edit` answer (Rust's `RegistryEditAnswer`). */
+export type RegistryEditAnswer = { view: DocumentView; wrote?: string };
 
 export type BackendEvent =
   | { type: "changed"; view: DocumentView }
@@ -48,6 +53,16 @@ export interface Backend {
   layoutDocument(docId: string, onProgress: (fraction: number) => void): Promise<Record<string, Point> | null>;
   /** Cancels the running `layoutDocument`, if any. */
   cancelLayout(): void;
+  /** Applies a diagnostic's fix: a document edit, or a registry file written beside the
+   * document (then `wrote` names it and every open document is revalidated). */
+  applyFix?(docId: string, fix: FixEdit): Promise<FixAnswer>;
+  /** The registries in force for a document, by source file (built-in first, read-only). */
+  registrySources?(docId: string): Promise<RegistrySource[]>;
+  /** Edits a registry file (`file`: its index; undefined: the project registry beside the
+   * document); every open document is revalidated. Rejects with the reason when refused. */
+  editRegistry?(docId: string, file: number | undefined, edit: RegistryEdit): Promise<RegistryEditAnswer>;
+  /** Undoes the registry editor's last edit. */
+  undoRegistryEdit?(docId: string): Promise<RegistryEditAnswer>;
   /** Subscribes to pushed events; returns the unsubscribe function. */
   subscribe(handler: (e: BackendEvent) => void): () => void;
 }

@@ -2,6 +2,7 @@
 // Memoized: React Flow re-renders it only when its data object changes (see FlowCache).
 import { Handle, type NodeProps, Position } from "@xyflow/react";
 import { memo } from "react";
+import { applyFix } from "../actions";
 import type { FlowNode, GraphNodeData, TerminalData } from "./buildFlow";
 
 export const GraphNode = memo(function GraphNode({ data, selected }: NodeProps<FlowNode & { data: GraphNodeData }>) {
@@ -30,6 +31,20 @@ export const GraphNode = memo(function GraphNode({ data, selected }: NodeProps<F
         <span className={`tn-badge ${data.errors ? "err" : "warn"}`} data-testid={`node-badge-${data.id}`} aria-hidden>
           {problems}
         </span>
+      )}
+      {data.firstFix && (
+        <button
+          className="tn-fix nodrag"
+          data-testid={`node-fix-${data.id}`}
+          title={data.firstFix.title}
+          aria-label={data.firstFix.title}
+          onClick={(e) => {
+            e.stopPropagation();
+            if (data.firstFix) void applyFix(data.firstFix.edit);
+          }}
+        >
+          fix
+        </button>
       )}
       <Handle type="source" position={Position.Right} className="tn-handle" data-testid={`handle-out-${data.id}`} />
     </div>

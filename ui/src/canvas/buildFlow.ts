@@ -1,7 +1,7 @@
 // DocumentView -> React Flow nodes and edges, reusing the objects of elements that did not
 // change, so React Flow (which compares by identity) re-renders only what an edit touched.
 import { type Edge, type Node, Position } from "@xyflow/react";
-import type { Diagnostic, DocumentView, Point, TypeInfo } from "../bindings";
+import type { Diagnostic, DocumentView, Fix, Point, TypeInfo } from "../bindings";
 import { categoryColor } from "../lib/colors";
 import { typeTitle } from "../lib/fuzzy";
 import { NODE_H, NODE_W, TERMINAL, isTerminal, terminalsInUse } from "../lib/geometry";
@@ -15,6 +15,8 @@ export type GraphNodeData = {
   errors: number;
   warnings: number;
   firstProblem?: string;
+  /** The first fix the node's problems offer (a button on its badge). */
+  firstFix?: Fix;
   unknownType: boolean;
   /** Weaveflow `entry_point`/`finish_point`, GRAPH.md `entry`/`exits`: "entry", "finish", "exit". */
   roles?: string[];
@@ -52,7 +54,7 @@ export type FlowNode = Node<GraphNodeData, "graph"> | Node<TerminalData, "termin
 export type FlowEdge = Edge<GuardEdgeData, "guard">;
 
 export type Problems = {
-  nodes: Map<string, { errors: number; warnings: number; first?: string }>;
+  nodes: Map<string, { errors: number; warnings: number; first?: string; fix?: Fix }>;
   edges: Map<number, { errors: number; first?: string }>;
 };
 
@@ -67,6 +69,7 @@ export function problemsOf(diagnostics: Diagnostic[]): Problems {
       if (d.severity === "error") p.errors++;
       else p.warnings++;
       p.first ??= d.message;
+      p.fix ??= d.fixes?.[0];
       nodes.set(el.id, p);
     } else if (el.kind === "edge") {
       const p = edges.get(el.index) ?? { errors: 0 };
@@ -96,7 +99,7 @@ export class FlowCache {
       const pr = problems.nodes.get(n.id);
       const sel = selected.has(n.id);
       const roles = rolesOf(view, n.id);
-      const key = `${n.type}|${t?.title}|${t?.category}|${pr?.errors ?? 0}|${pr?.warnings ?? 0}|${pr?.first}|${p.x}|${p.y}|${sel}|${roles.join(",")}`;
+      const key = `${n.type}|${t?.title}|${t?.category}|${pr?.errors ?? 0}|${pr?.warnings ?? 0}|${pr?.first}|${pr?.fix?.title}|${p.x}|${p.y}|${sel}|${roles.join(",")}`;
       const prev = this.nodes.get(n.id);
       let value: FlowNode;
       if (prev && prev.key === key) value = prev.value;
@@ -117,6 +120,7 @@ export class FlowCache {
             errors: pr?.errors ?? 0,
             warnings: pr?.warnings ?? 0,
             firstProblem: pr?.first,
+            firstFix: pr?.fix,
             // Weaveflow and GRAPH.md types are not in the GraphSpec registry: not "unknown".
             unknownType: !t && view.format !== "weaveflow" && view.format !== "graphmd",
             roles,

@@ -6,6 +6,7 @@ import { autoLayout, cancelLayout, newDocument, openDocument, redo, resolveConfl
 import { SHORTCUTS } from "../shortcuts";
 import { ui, useUi } from "../store";
 import { Tabs } from "./Tabs";
+import { DescribeAllButton, FixButtons } from "./FixButtons";
 
 /** One shared empty list: a zustand selector must not return a new array on each call. */
 const NONE: Diagnostic[] = [];
@@ -53,7 +54,10 @@ export function Toolbar({ view }: { view: DocumentView | null }) {
 }
 
 export function allDiagnostics(view: DocumentView, extra: Diagnostic[]): Diagnostic[] {
-  return [...extra, ...view.diagnostics];
+  // A save refused for errors stops being a problem once the errors are gone (a conflict
+  // with an outside change stays until it is resolved).
+  const live = view.diagnostics.some((d) => d.severity === "error") ? extra : extra.filter((d) => !(d.code.startsWith("save/") && d.code !== "save/conflict"));
+  return [...live, ...view.diagnostics];
 }
 
 export function ProblemsPanel({ view }: { view: DocumentView }) {
@@ -67,6 +71,7 @@ export function ProblemsPanel({ view }: { view: DocumentView }) {
     <section className="problems" data-testid="problems-panel">
       <div className="panel-head">
         Problems <span className="muted">({all.length})</span>
+        <DescribeAllButton diagnostics={all} docId={view.id} />
         <button className="link" onClick={() => ui.set({ problemsOpen: false })} aria-label="close problems">×</button>
       </div>
       <ul>
@@ -77,6 +82,7 @@ export function ProblemsPanel({ view }: { view: DocumentView }) {
             <span className="msg">{d.message}</span>
             <code className="code">{d.code}</code>
             {d.span ? <span className="muted">{d.span.line}:{d.span.column}</span> : d.pointer ? <code className="muted ptr">{d.pointer}</code> : null}
+            <FixButtons diagnostic={d} docId={view.id} />
           </li>
         ))}
       </ul>

@@ -1,8 +1,9 @@
 // The inspector: the selected node, edge, or (nothing selected) the graph itself.
 import { useEffect, useMemo, useState } from "react";
 import type { DocumentView, ReducerName, TypeInfo } from "../bindings";
-import { edit } from "../actions";
+import { applyFix, edit } from "../actions";
 import { categoryColor } from "../lib/colors";
+import { configChannelUses } from "../lib/channelRefs";
 import { END, START } from "../lib/ids";
 import { predicateLabel } from "../lib/labels";
 import { unknownFields } from "../lib/schemaForm";
@@ -11,6 +12,7 @@ import { ConditionBuilder } from "./ConditionBuilder";
 import { GraphMdInspector } from "./GraphMdInspector";
 import { WeaveflowInspector } from "./WeaveflowInspector";
 import { SchemaForm } from "./SchemaForm";
+import { FixButtons } from "./FixButtons";
 
 const REDUCERS: ReducerName[] = ["last_write", "append", "merge"];
 
@@ -105,8 +107,17 @@ function NodeInspector({ view, id }: { view: DocumentView; id: string }) {
         </div>
       )}
       {nodeLevel.map((d, i) => (
-        <div key={i} className={`inline-${d.severity}`}>{d.message}</div>
+        <div key={i} className={`inline-${d.severity}`} data-testid="node-problem" data-code={d.code}>
+          {d.message} <FixButtons diagnostic={d} docId={view.id} />
+        </div>
       ))}
+      {diags
+        .filter((d) => !nodeLevel.includes(d) && (d.fixes?.length ?? 0) > 0)
+        .map((d, i) => (
+          <div key={`f${i}`} className={`inline-${d.severity}`} data-testid="node-problem" data-code={d.code}>
+            {d.message} <FixButtons diagnostic={d} docId={view.id} />
+          </div>
+        ))}
       {t?.description && <p className="muted small">{t.description}</p>}
       <div className="panel-sub">Config</div>
       <SchemaForm nodeId={node.id} nodeIndex={index} config={node.config} schema={t?.config_schema} diagnostics={diags} />
@@ -177,6 +188,8 @@ function GraphInspector({ view }: { view: DocumentView }) {
   const used = new Map<string, number>();
   for (const e of view.spec.edges) if (typeof e.when?.channel === "string") used.set(e.when.channel, (used.get(e.when.channel) ?? 0) + 1);
   const undeclared = [...used.keys()].filter((c) => !(c in view.spec.channels));
+  // Config fields that name channels count as uses too.
+  for (const [c, k] of configChannelUses(view)) used.set(c, (used.get(c) ?? 0) + k);
   const add = async (n: string) => {
     if (await edit({ op: "add_channel", name: n.trim(), reducer })) setName("");
   };
@@ -193,7 +206,7 @@ function GraphInspector({ view }: { view: DocumentView }) {
           <tr>
             <th>name</th>
             <th>reducer</th>
-            <th title="edges whose condition reads it">used</th>
+            <th title="edge conditions that read it and config fields that name it">used</th>
             <th />
           </tr>
         </thead>
@@ -238,7 +251,7 @@ function GraphInspector({ view }: { view: DocumentView }) {
       {undeclared.map((c) => (
         <div key={c} className="inline-error">
           Conditions read “{c}”, which is not declared.{" "}
-          <button className="link" data-testid={`declare-${c}`} onClick={() => void edit({ op: "add_channel", name: c, reducer: "last_write" })}>Declare it (last_write)</button>
+          <button className="link" data-testid={`declare-${c}`} onClick={() => void applyFix({ kind: "declare_channel", name: c })}>Declare it (last_write)</button>
         </div>
       ))}
       {channelDiags.map((d, i) => (

@@ -10,6 +10,7 @@ import { categoryColor } from "../lib/colors";
 import { groupByCategory, makeTypeSearch } from "../lib/fuzzy";
 import { fieldsFromSchema } from "../lib/schemaForm";
 import { useUi } from "../store";
+import { RegistryEditor } from "./RegistryEditor";
 
 export function RegistryPanel({ types }: { types: TypeInfo[] }) {
   const [query, setQuery] = useState("");
@@ -31,10 +32,21 @@ export function RegistryPanel({ types }: { types: TypeInfo[] }) {
   useEffect(() => setActive(0), [query]);
 
   const shown = detail ? types.find((t) => t.type === detail) : undefined;
+  const docId = useUi((s) => s.activeId);
+  const [editing, setEditing] = useState(false);
 
+  if (editing && docId)
+    return (
+      <aside className="panel registry" data-testid="registry-panel">
+        <RegistryEditor docId={docId} onClose={() => setEditing(false)} />
+      </aside>
+    );
   return (
     <aside className="panel registry" data-testid="registry-panel">
-      <div className="panel-head">Node types</div>
+      <div className="panel-head">
+        Node types
+        <button className="link" data-testid="registry-edit-toggle" title="Create and edit the node types of the project registry" onClick={() => setEditing(true)}>Edit…</button>
+      </div>
       <input
         ref={input}
         className="search"

@@ -8,6 +8,7 @@ pub mod merge;
 pub mod mermaid;
 pub mod paths;
 pub mod registry;
+pub mod registry_infer;
 pub mod schema;
 pub mod simulate;
 pub mod validate;

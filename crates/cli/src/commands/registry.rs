@@ -1,4 +1,5 @@
-//! `trellis registry list [--format json]` and `trellis registry show TYPE [--format json]`.
+//! `trellis registry list [--format json]` and `trellis registry show TYPE [--format json]`
+//! (`registry infer` is in `registry_infer.rs`).
 //!
 //! Both use the registries a document in the current folder (or `--near PATH`) would be
 //! checked against: the built-in registry, the `--registry` files and, unless
@@ -57,12 +58,16 @@ pub enum RegistryCommand {
         #[command(flatten)]
         sources: Sources,
     },
+    /// Write a manifest describing every node type the documents use that no registry
+    /// describes (config schemas inferred from their configs).
+    Infer(super::registry_infer::InferArgs),
 }
 
 pub fn run(args: Args) -> Exit {
     match args.command {
         RegistryCommand::List { format, sources } => list(format, &sources),
         RegistryCommand::Show { type_name, format, sources } => show(&type_name, format, &sources),
+        RegistryCommand::Infer(args) => super::registry_infer::run(args),
     }
 }
 

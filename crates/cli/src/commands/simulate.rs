@@ -60,7 +60,6 @@ pub fn run(args: Args) -> Exit {
         Err(message) => return usage(&message),
     };
     let regs = registries::load(&args.registries, !args.no_discover, std::slice::from_ref(&args.file));
-    regs.announce();
     if let Some(exit) = regs.exit {
         report::print(&regs.reports, OutputFormat::Human, true);
         return exit;
@@ -82,7 +81,6 @@ pub fn run(args: Args) -> Exit {
         }
     }
     diagnostics.extend(validate(&spec, regs.registry.as_ref()));
-    regs.soften(&args.file, &mut diagnostics);
     json::fill_spans(&source.text, &mut diagnostics);
     let has_errors = trellis_spec::diagnostic::has_errors(&diagnostics);
     if !diagnostics.is_empty() {

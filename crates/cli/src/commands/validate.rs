@@ -34,17 +34,12 @@ pub struct Args {
 
 pub fn run(args: Args) -> Exit {
     let mut regs = registries::load(&args.registries, !args.no_discover, &args.files);
-    regs.announce();
     let mut exit = regs.exit.unwrap_or(Exit::Clean);
     let mut reports = Vec::new();
     // In the human form, files that could not be read at all are reported on stderr.
     let mut unreadable = Vec::new();
     for path in &args.files {
-        let (mut r, mut e) = check(path, regs.registry_for(path), &args.weaveflow_version);
-        // Only the built-in registry: unknown types are warnings (see registries.rs).
-        if regs.soften(path, &mut r.diagnostics) && e == Exit::Problems && !r.has_errors() {
-            e = Exit::Clean;
-        }
+        let (r, e) = check(path, regs.registry_for(path), &args.weaveflow_version);
         exit = exit.max(e);
         if e == Exit::Usage && args.format == OutputFormat::Human {
             unreadable.push(r);

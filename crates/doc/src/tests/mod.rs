@@ -3,6 +3,7 @@
 
 mod auto_layout;
 mod delta;
+mod fixes;
 mod journal;
 mod save;
 mod session;

@@ -129,8 +129,13 @@ fn removing_a_channel_read_by_predicates_names_the_edges() {
     assert_eq!(d.code, codes::CHANNEL_IN_USE);
     assert!(d.message.contains("\"classify\" -> \"answer\""), "{}", d.message);
     assert!(d.message.contains("\"classify\" -> \"open_ticket\""), "{}", d.message);
-    s.apply(&edit(json!({"op": "remove_channel", "name": "ticket"}))).expect("unused channel goes");
-    assert!(!s.spec().expect("spec").channels.contains_key("ticket"));
+    // A channel named by a config field (`x-trellis-channel`) is in use too.
+    let d = s.apply(&edit(json!({"op": "remove_channel", "name": "ticket"}))).expect_err("named by a config");
+    assert_eq!(d.code, codes::CHANNEL_IN_USE);
+    assert!(d.message.contains("\"open_ticket\" (output_channel)"), "{}", d.message);
+    s.apply(&edit(json!({"op": "add_channel", "name": "spare", "reducer": "last_write"}))).expect("added");
+    s.apply(&edit(json!({"op": "remove_channel", "name": "spare"}))).expect("unused channel goes");
+    assert!(!s.spec().expect("spec").channels.contains_key("spare"));
 }
 
 #[test]

@@ -429,17 +429,14 @@ fn registry_rules(def: &GraphDefinition, registry: Option<&Registry>, out: &mut 
             if let Some(r) = registry {
                 known.extend(r.type_names());
             }
-            out.push(
-                Diagnostic::error(
-                    codes::UNKNOWN_NODE_TYPE,
-                    format!(
-                        "graph node \"{id}\" has unknown type \"{t}\". Known types: {}",
-                        known.join(", ")
-                    ),
-                )
-                .at(format!("{base}/type"))
-                .on_node(id),
-            );
+            let mut d = Diagnostic::error(
+                codes::UNKNOWN_NODE_TYPE,
+                format!("graph node \"{id}\" has unknown type \"{t}\". Known types: {}", known.join(", ")),
+            )
+            .at(format!("{base}/type"))
+            .on_node(id);
+            d.fixes = trellis_spec::fixes::unknown_type(id, t, &known);
+            out.push(d);
         }
     }
 
