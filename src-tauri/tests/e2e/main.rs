@@ -1,6 +1,7 @@
 //! End-to-end tests through the real app: `cargo nextest run -p trellis-app --features e2e`
 //! (build the UI first: `npm run build`). See `harness.rs` for how the app is started.
 
+mod a11y;
 mod canvas;
 mod desktop;
 mod find;

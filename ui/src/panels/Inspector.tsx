@@ -37,12 +37,13 @@ export function Inspector({ view }: { view: DocumentView }) {
 }
 
 /** A text input that commits on Enter or blur, and reverts on Escape. */
-function CommitInput({ value, onCommit, testid, placeholder }: { value: string; onCommit: (v: string) => void; testid: string; placeholder?: string }) {
+function CommitInput({ value, onCommit, testid, placeholder, label }: { value: string; onCommit: (v: string) => void; testid: string; placeholder?: string; label?: string }) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   return (
     <input
       data-testid={testid}
+      aria-label={label}
       value={text}
       placeholder={placeholder}
       onChange={(e) => setText(e.target.value)}
@@ -74,13 +75,13 @@ function NodeInspector({ view, id }: { view: DocumentView; id: string }) {
       </div>
       <div className="field">
         <label>id</label>
-        <CommitInput testid="node-id-input" value={node.id} onCommit={async (v) => {
+        <CommitInput testid="node-id-input" label="node id" value={node.id} onCommit={async (v) => {
           if (await edit({ op: "rename_node", from: node.id, to: v })) useUi.setState({ selection: { nodes: [v], edges: [] } });
         }} />
       </div>
       <div className="field">
         <label>type</label>
-        <select data-testid="node-type-select" value={pendingType ?? node.type ?? ""} onChange={(e) => {
+        <select data-testid="node-type-select" aria-label="node type" value={pendingType ?? node.type ?? ""} onChange={(e) => {
           const next = e.target.value;
           const warn = unknownFields(node.config, types.get(next)?.config_schema);
           if (warn.length) setPendingType(next);
@@ -146,7 +147,7 @@ function RawConfig({ id, config }: { id: string; config: Record<string, unknown>
   };
   return (
     <div className="raw">
-      <textarea data-testid="config-raw" rows={8} value={text} spellCheck={false} onChange={(e) => setText(e.target.value)} />
+      <textarea data-testid="config-raw" aria-label="config as JSON" rows={8} value={text} spellCheck={false} onChange={(e) => setText(e.target.value)} />
       {err && <div className="inline-error">{err}</div>}
       <div className="row">
         <button data-testid="config-raw-apply" disabled={text === shown} onClick={apply}>Apply JSON</button>

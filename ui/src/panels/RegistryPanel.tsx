@@ -105,9 +105,12 @@ export function RegistryPanel({ types }: { types: TypeInfo[] }) {
                   <span className="reg-title">{t.title || t.type}</span>
                   <code className="reg-type">{t.type}</code>
                   {t.deprecated ? <span className="deprecated">deprecated</span> : null}
-                  <button className="reg-add" title="Add at the centre" data-testid={`registry-add-${t.type}`} onClick={(e) => (e.stopPropagation(), void addNode(t))}>
+                  {/* A pointer shortcut, not a control: an option may not hold a focusable
+                      element (axe-core's nested-interactive); from the keyboard, Enter in the
+                      search adds the highlighted type. */}
+                  <span className="reg-add" title="Add at the centre" aria-hidden data-testid={`registry-add-${t.type}`} onClick={(e) => (e.stopPropagation(), void addNode(t))}>
                     +
-                  </button>
+                  </span>
                 </div>
               );
             })}

@@ -43,14 +43,16 @@ export function Tabs() {
 
   return (
     <div className="tabs-area">
-      <div className="tabs" role="tablist" aria-label="Open documents" ref={strip}>
+      {/* A group of buttons, not a tablist: a tablist may hold only tabs, and each tab here has
+          its close button beside it (axe-core's aria-required-children). */}
+      <div className="tabs" role="group" aria-label="Open documents" ref={strip}>
         {order.map((id) => {
           const d = docs[id];
           const name = d?.fileName ?? id;
           const active = id === activeId;
           return (
             <div key={id} className={`tab${active ? " active" : ""}`} title={d?.path ?? name}>
-              <button role="tab" aria-selected={active} className="tab-name" data-testid="tab" data-doc-id={id} data-dirty={String(!!d?.dirty)} onClick={() => activate(id)} onAuxClick={(e) => e.button === 1 && void closeTab(id)}>
+              <button aria-current={active ? "page" : undefined} className="tab-name" data-testid="tab" data-doc-id={id} data-dirty={String(!!d?.dirty)} onClick={() => activate(id)} onAuxClick={(e) => e.button === 1 && void closeTab(id)}>
                 {name}
                 {d?.dirty ? <span className="dirty" data-testid="dirty-marker" aria-label="unsaved changes"> ●</span> : null}
               </button>

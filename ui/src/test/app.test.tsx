@@ -77,7 +77,7 @@ describe("the app on Rust's documents and answers", () => {
   it("the registry's add button creates a node with a fresh id and the type's defaults, selected", async () => {
     const { q, backend } = await mount([support], "add-llm");
     await act(async () => {
-      (q('[data-testid="registry-add-llm"]') as HTMLButtonElement).click();
+      (q('[data-testid="registry-add-llm"]') as HTMLElement).click();
     });
     expect(backend.unexpected).toEqual([]);
     const v = ui.get().docs[support.id];
