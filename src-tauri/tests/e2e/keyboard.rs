@@ -117,7 +117,9 @@ async fn a_graph_with_a_condition_built_with_the_keyboard_only_saves_its_canonic
         .collect();
     let (a, b, c) = (ids[0].as_str(), ids[1].as_str(), ids[2].as_str());
 
-    // A channel for the condition, in the graph inspector (Esc clears the selection).
+    // The channels, in the graph inspector (Esc clears the selection): one for the condition,
+    // and the two the llm and http defaults name (undeclared, they are errors and stop the save).
+    // `intent` comes first in any order, so the condition builder starts on it.
     key(&app, Key::Escape).await;
     app.wait_js(
         "return document.querySelector('[data-testid=inspector]')?.dataset.kind === 'graph';",
@@ -125,12 +127,15 @@ async fn a_graph_with_a_condition_built_with_the_keyboard_only_saves_its_canonic
     )
     .await;
     tab_to(&app, "channel-new-name").await;
-    keys(&app, "route").await;
-    key(&app, Key::Enter).await;
-    app.wait_view(&id, "the channel", |v| !v["spec"]["channels"]["route"].is_null()).await;
+    for name in ["intent", "messages", "response"] {
+        keys(&app, name).await;
+        key(&app, Key::Enter).await;
+        app.wait_view(&id, "the channel", |v| !v["spec"]["channels"][name].is_null()).await;
+        app.wait_js("return document.activeElement?.dataset?.testid === 'channel-new-name' && document.activeElement.value === '';", "the name box, empty").await;
+    }
 
     // F6: the canvas, nothing selected, so the focus starts on Start. Wire
-    // start -> a -> b (when route == "yes") -> end, and a -> c -> end.
+    // start -> a -> b (when intent == "yes") -> end, and a -> c -> end.
     key(&app, Key::Escape).await;
     key(&app, Key::F6).await;
     canvas_focus_on(&app, "node:__start__").await;
@@ -153,7 +158,7 @@ async fn a_graph_with_a_condition_built_with_the_keyboard_only_saves_its_canonic
     keys(&app, "yes").await;
     key(&app, Key::Enter).await;
     app.wait_view(&id, "the condition", |v| {
-        v["spec"]["edges"][1]["when"] == json!({"channel": "route", "eq": "yes"})
+        v["spec"]["edges"][1]["when"] == json!({"channel": "intent", "eq": "yes"})
     })
     .await;
 
@@ -174,7 +179,13 @@ async fn a_graph_with_a_condition_built_with_the_keyboard_only_saves_its_canonic
 
     // Ctrl+S: an untitled document, so Save As (answered by TRELLIS_TEST_DIALOG_PATH).
     app.chord(&[Key::Control], "s").await;
-    crate::harness::wait_fs("the saved file", || target.exists()).await;
+    let deadline = Instant::now() + PATIENCE;
+    while !target.exists() {
+        if Instant::now() > deadline {
+            panic!("not saved; the document says {}", app.view(&id).await["diagnostics"]);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
     let saved = read(&target);
     let parsed = trellis_spec::read::parse_spec(&saved).spec.expect("the saved file is a GraphSpec");
     assert_eq!(
@@ -183,7 +194,9 @@ async fn a_graph_with_a_condition_built_with_the_keyboard_only_saves_its_canonic
         "the bytes on disk are the canonical text"
     );
     let v: Value = serde_json::from_str(&saved).expect("json");
-    assert_eq!(v["channels"], json!({"route": {"reducer": "last_write"}}));
+    for name in ["intent", "messages", "response"] {
+        assert_eq!(v["channels"][name], json!({"reducer": "last_write"}), "{name} declared");
+    }
     let nodes: Vec<&str> =
         v["nodes"].as_array().expect("nodes").iter().filter_map(|n| n["id"].as_str()).collect();
     assert_eq!(nodes, [a, b, c]);
@@ -201,7 +214,7 @@ async fn a_graph_with_a_condition_built_with_the_keyboard_only_saves_its_canonic
         .collect();
     let want: Vec<(String, String, Value)> = [
         ("__start__", a, Value::Null),
-        (a, b, json!({"channel": "route", "eq": "yes"})),
+        (a, b, json!({"channel": "intent", "eq": "yes"})),
         (b, "__end__", Value::Null),
         (a, c, Value::Null),
         (c, "__end__", Value::Null),
