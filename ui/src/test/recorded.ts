@@ -3,11 +3,18 @@
 // `tests/ui_fixtures.rs`, rerun by `npm test`). It computes nothing: an edit the script did not
 // record (in that order) is refused and listed in `unexpected`, so a UI that drifts from Rust
 // fails its test instead of meeting a stand-in that agrees with it.
-import type { Diagnostic, DocumentView, Edit, ExportAnswer, ImportAnswer, ViewDelta } from "../bindings";
-import type { Backend, ExportFormat } from "../api/types";
+import type { Diagnostic, DocumentView, Edit, ExportAnswer, FixEdit, ImportAnswer, ViewDelta } from "../bindings";
+import type { Backend, ExportFormat, FixAnswer } from "../api/types";
 import text from "./fixtures/documents.json?raw";
 
-type Step = { change: Edit | "undo" | "redo"; answer?: ViewDelta; refused?: { message: string; diagnostics: Diagnostic[] } };
+type Change = Edit | "undo" | "redo" | { fix: FixEdit };
+type Step = {
+  change: Change;
+  answer?: ViewDelta;
+  /** What `apply_fix` answered: the whole view after the fix's edit. */
+  view?: DocumentView;
+  refused?: { message: string; diagnostics: Diagnostic[] };
+};
 type Fixture = {
   example: { view: DocumentView };
   support: { view: DocumentView };
@@ -22,10 +29,25 @@ type Fixture = {
 export const rust = JSON.parse(text) as Fixture;
 
 /** Positions depend on the canvas the test runs in; everything else must be what Rust saw. */
-function comparable(change: Step["change"]): string {
+function comparable(change: Change): string {
   if (typeof change === "string") return change;
   const { position: _p, positions: _ps, ...rest } = change as Record<string, unknown>;
-  return JSON.stringify(rest, Object.keys(rest).sort());
+  return JSON.stringify(sorted(rest));
+}
+
+/** `v` with the keys of every object in sorted order, so key order never tells two changes
+ * apart (an array replacer in JSON.stringify would also drop nested keys such as a config's). */
+function sorted(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sorted);
+  if (v && typeof v === "object") {
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries(
+      Object.keys(o)
+        .sort()
+        .map((k) => [k, sorted(o[k])]),
+    );
+  }
+  return v;
 }
 
 export class RecordedBackend implements Backend {
@@ -48,16 +70,23 @@ export class RecordedBackend implements Backend {
     return this.script.length;
   }
 
-  private replay(change: Step["change"]): Promise<ViewDelta> {
+  private next(change: Change): Step {
     const next = this.script[0];
     if (!next || comparable(next.change) !== comparable(change)) {
       const what = `${comparable(change)} (the script expected ${next ? comparable(next.change) : "nothing"})`;
       this.unexpected.push(what);
-      return Promise.reject(new Error(`not in Rust's script: ${what}`));
+      throw new Error(`not in Rust's script: ${what}`);
     }
     this.script.shift();
-    if (next.refused) return Promise.reject(next.refused);
-    return Promise.resolve(next.answer as ViewDelta);
+    if (next.refused) throw next.refused;
+    return next;
+  }
+  private replay(change: Change): Promise<ViewDelta> {
+    try {
+      return Promise.resolve(this.next(change).answer as ViewDelta);
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
   private view(id: string): DocumentView {
     const v = this.docs.find((d) => d.id === id);
@@ -77,6 +106,9 @@ export class RecordedBackend implements Backend {
   }
   applyEdit(_id: string, edit: Edit) {
     return this.replay(edit);
+  }
+  async applyFix(_id: string, fix: FixEdit): Promise<FixAnswer> {
+    return { view: this.next({ fix }).view as DocumentView };
   }
   undo() {
     return this.replay("undo");

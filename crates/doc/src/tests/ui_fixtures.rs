@@ -9,10 +9,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use serde_json::{json, Map, Value};
+use trellis_spec::FixEdit;
 
 use super::{clock, registries};
 use crate::delta::Change;
 use crate::edit::Edit;
+use crate::fixes;
 use crate::formats::convert::convert_document;
 use crate::fs::FakeFs;
 use crate::session::{DocFormat, DocId, Session};
@@ -56,6 +58,15 @@ fn script(s: &mut Session, steps: &[Value]) -> Value {
     let recorded: Vec<Value> = steps
         .iter()
         .map(|step| {
+            // A document fix (`{"fix": ...}`) is applied as `apply_fix` applies it: the edit it
+            // stands for, answered with the whole view.
+            if let Some(fix) = step.get("fix") {
+                let fix: FixEdit = serde_json::from_value(fix.clone()).expect("a fix");
+                let edit =
+                    fixes::edit_for(&fix, s.document()).expect("the fix applies").expect("a document fix");
+                s.answer(Change::Edit(&edit)).expect("the fix's edit is accepted");
+                return json!({"change": step, "view": view(s)});
+            }
             let answer = match step.as_str() {
                 Some("undo") => s.answer(Change::Undo),
                 Some("redo") => s.answer(Change::Redo),
@@ -90,7 +101,7 @@ fn export_fixtures_documents() {
         "declare-intent-then-undo".into(),
         script(
             &mut support(&c),
-            &[json!({"op": "add_channel", "name": "intent", "reducer": "last_write"}), json!("undo")],
+            &[json!({"fix": {"kind": "declare_channel", "name": "intent"}}), json!("undo")],
         ),
     );
     scripts.insert(
