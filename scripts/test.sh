@@ -29,6 +29,9 @@ if git rev-parse --git-dir >/dev/null 2>&1 &&
 fi
 npm run typecheck --silent
 
+echo "== UI lint and format (Biome; warnings are listed by npm run lint)"
+(cd ui && npx biome check --diagnostic-level=error .)
+
 echo "== UI tests (Vitest)"
 npm run test:ui --silent
 

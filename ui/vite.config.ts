@@ -16,7 +16,12 @@ export default defineConfig({
     chunkSizeWarningLimit: 2500,
     sourcemap: false,
     // baseline.html: plain React Flow, the reference the canvas benchmarks compare against.
-    rollupOptions: { input: { main: fileURLToPath(new URL("index.html", import.meta.url)), baseline: fileURLToPath(new URL("baseline.html", import.meta.url)) } },
+    rollupOptions: {
+      input: {
+        main: fileURLToPath(new URL("index.html", import.meta.url)),
+        baseline: fileURLToPath(new URL("baseline.html", import.meta.url)),
+      },
+    },
   },
   worker: { format: "es" },
   // A render of the whole app takes 1-2 s on an idle 2-core machine and several times that while

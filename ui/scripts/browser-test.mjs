@@ -21,7 +21,10 @@ async function open(doc) {
   await p.waitForSelector('[data-testid="app"][data-ready="true"]');
   return { p, errors, ctx };
 }
-const doc = (p) => p.evaluate(() => window.__trellisFake.view(window.__trellisFake.docs.get(document.querySelector('[data-testid="app"]').dataset.activeDoc)));
+const doc = (p) =>
+  p.evaluate(() =>
+    window.__trellisFake.view(window.__trellisFake.docs.get(document.querySelector('[data-testid="app"]').dataset.activeDoc)),
+  );
 
 async function test(name, fn) {
   const t = Date.now();
@@ -39,7 +42,7 @@ await test("the support-agent document names the undeclared channel; save is ref
   const rows = p.locator('[data-testid="problem"]');
   await rows.first().waitFor();
   assert.equal(await rows.first().getAttribute("data-code"), "spec/undeclared-channel");
-  assert.match(await rows.first().innerText(), /"intent"/);
+  assert.match(await rows.first().textContent(), /"intent"/);
   assert.equal(await p.getAttribute('[data-testid="problem-count"]', "data-errors"), "1");
   await rows.first().click();
   assert.equal(await p.getAttribute('[data-testid="inspector"]', "data-kind"), "edge");
@@ -62,14 +65,23 @@ await test("build the support graph from an empty document: drag, wire, form, co
   await p.keyboard.press("Enter");
   await p.locator(".react-flow__node[data-id=http]").waitFor();
   let v = await doc(p);
-  assert.deepEqual(v.spec.nodes.map((n) => [n.id, n.type]), [["llm", "llm"], ["http", "http"]]);
+  assert.deepEqual(
+    v.spec.nodes.map((n) => [n.id, n.type]),
+    [
+      ["llm", "llm"],
+      ["http", "http"],
+    ],
+  );
   assert.equal(v.spec.nodes[0].config.model, "claude-opus-4-8", "defaults applied");
   // Fill the http config through the form.
   await p.locator(".react-flow__node[data-id=http]").click();
   const url = p.locator('[data-testid="config-field"][data-path="/url"] input');
   await url.fill("https://shop.example.com/checkout");
   await url.press("Enter");
-  await p.waitForFunction(() => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).spec.nodes[1].config.url === "https://shop.example.com/checkout");
+  await p.waitForFunction(
+    () =>
+      window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).spec.nodes[1].config.url === "https://shop.example.com/checkout",
+  );
   // Rename through the inspector.
   const idInput = p.locator('[data-testid="node-id-input"]');
   await idInput.fill("checkout");
@@ -96,7 +108,7 @@ await test("build the support graph from an empty document: drag, wire, form, co
   await p.fill('[data-testid="condition-value"]', "buy");
   await p.press('[data-testid="condition-value"]', "Enter");
   await p.locator('[data-testid="edge-label-0"]').waitFor();
-  assert.equal(await p.locator('[data-testid="edge-label-0"]').innerText(), 'intent == "buy"');
+  assert.equal(await p.locator('[data-testid="edge-label-0"]').textContent(), 'intent == "buy"');
   v = await doc(p);
   assert.deepEqual(v.spec.edges, [{ from: "llm", to: "checkout", when: { channel: "intent", eq: "buy" } }]);
   assert.deepEqual(errors, []);
@@ -112,13 +124,14 @@ await test("refused connection shows its reason", async () => {
   await p.mouse.move(to.x + 5, to.y + 5, { steps: 12 });
   await p.mouse.up();
   await p.locator('[data-testid="toast"][data-level="error"]').waitFor();
-  assert.match(await p.locator('[data-testid="toast"][data-level="error"]').innerText(), /__start__/);
+  assert.match(await p.locator('[data-testid="toast"][data-level="error"]').textContent(), /__start__/);
 });
 
 await test("copy three nodes, paste into another document (system clipboard), undo, redo", async () => {
   const { p } = await open("example,support");
   await p.evaluate(() => window.__trellisPerf.setViewport({ x: 0, y: 0, zoom: 0.6 }));
-  for (const [i, id] of ["classify", "lookup", "answer"].entries()) await p.locator(`.react-flow__node[data-id=${id}]`).click({ modifiers: i ? ["Control"] : [] });
+  for (const [i, id] of ["classify", "lookup", "answer"].entries())
+    await p.locator(`.react-flow__node[data-id=${id}]`).click({ modifiers: i ? ["Control"] : [] });
   await p.keyboard.press("Control+c");
   await p.waitForTimeout(200);
   const text = await p.evaluate(() => navigator.clipboard.readText());
@@ -134,7 +147,9 @@ await test("copy three nodes, paste into another document (system clipboard), un
   await p.waitForFunction(() => window.__trellisFake.view(window.__trellisFake.docs.get("doc-2")).spec.nodes.length === 5);
   // Pasting again renames clashing ids.
   await p.keyboard.press("Control+v");
-  await p.waitForFunction(() => window.__trellisFake.view(window.__trellisFake.docs.get("doc-2")).spec.nodes.some((n) => n.id === "classify_2"));
+  await p.waitForFunction(() =>
+    window.__trellisFake.view(window.__trellisFake.docs.get("doc-2")).spec.nodes.some((n) => n.id === "classify_2"),
+  );
 });
 
 await test("help overlay, select all, delete, duplicate", async () => {
@@ -162,7 +177,10 @@ await test("drag a node, box select and multi-drag (DOM), then select and drag o
   await p.mouse.move(b.x + 160, b.y + 90, { steps: 8 });
   await p.mouse.up();
   // (React Flow starts the drag after the first move step, so the distance is a little short.)
-  await p.waitForFunction((x) => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).layout.positions.classify.x > x, before.x + 70);
+  await p.waitForFunction(
+    (x) => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).layout.positions.classify.x > x,
+    before.x + 70,
+  );
   const after = await pos("classify");
   assert.ok(after.y > before.y + 40, "moved down too");
   // Box select two nodes with Shift+drag, then move both.
@@ -182,7 +200,10 @@ await test("drag a node, box select and multi-drag (DOM), then select and drag o
   await p.mouse.down();
   await p.mouse.move(l.x + 60, l.y + 130, { steps: 8 });
   await p.mouse.up();
-  await p.waitForFunction((y) => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).layout.positions.lookup.y > y, l0.y + 70);
+  await p.waitForFunction(
+    (y) => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).layout.positions.lookup.y > y,
+    l0.y + 70,
+  );
   const l1 = await pos("lookup");
   const a1 = await pos("answer");
   assert.deepEqual([a1.x - a0.x, a1.y - a0.y], [l1.x - l0.x, l1.y - l0.y], "both selected nodes moved together");
@@ -198,7 +219,10 @@ await test("drag a node, box select and multi-drag (DOM), then select and drag o
   await p.mouse.down();
   await p.mouse.move(sx + 30, sy, { steps: 6 });
   await p.mouse.up();
-  await p.waitForFunction((x) => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).layout.positions.checkout.x > x, k.x + 70);
+  await p.waitForFunction(
+    (x) => window.__trellisFake.view(window.__trellisFake.docs.get("doc-1")).layout.positions.checkout.x > x,
+    k.x + 70,
+  );
   assert.deepEqual(errors, []);
 });
 
@@ -212,7 +236,8 @@ await test("automatic layout runs in the worker under the app's CSP, as one undo
     let n = 0;
     for (let i = 0; i < ids.length; i++)
       for (let j = i + 1; j < ids.length; j++) {
-        const a = pos[ids[i]], b = pos[ids[j]];
+        const a = pos[ids[i]],
+          b = pos[ids[j]];
         if (a.x < b.x + 200 && b.x < a.x + 200 && a.y < b.y + 60 && b.y < a.y + 60) n++;
       }
     return n;

@@ -5,7 +5,14 @@ import { extname, join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const DIST = process.env.UI_DIST ?? fileURLToPath(new URL("../dist/", import.meta.url));
-const TYPES = { ".html": "text/html", ".js": "text/javascript", ".css": "text/css", ".json": "application/json", ".svg": "image/svg+xml", ".png": "image/png" };
+const TYPES = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".json": "application/json",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+};
 
 const CSP = [
   "default-src 'self'",
@@ -31,7 +38,9 @@ export function serve(port = 0) {
     res.writeHead(200, { "content-type": TYPES[extname(path)] ?? "application/octet-stream", "content-security-policy": CSP });
     createReadStream(path).pipe(res);
   });
-  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` })));
+  return new Promise((resolve) =>
+    server.listen(port, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` })),
+  );
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

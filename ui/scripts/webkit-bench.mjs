@@ -20,9 +20,23 @@ async function measure(pageUrl) {
     if (p) return p; const r = document.querySelector(".react-flow__pane").getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 };`);
   await wk.exec("window.__trellisPerf.startSampling()");
   const moves = [];
-  for (let i = 1; i <= 30; i++) moves.push({ type: "pointerMove", duration: 16, x: Math.round(start.x - i * 10), y: Math.round(start.y - i * 4) });
-  for (let i = 29; i >= 0; i--) moves.push({ type: "pointerMove", duration: 16, x: Math.round(start.x - i * 10), y: Math.round(start.y - i * 4) });
-  await wk.actions([{ type: "pointer", id: "mouse", parameters: { pointerType: "mouse" }, actions: [{ type: "pointerMove", duration: 0, x: Math.round(start.x), y: Math.round(start.y) }, { type: "pointerDown", button: 0 }, ...moves, { type: "pointerUp", button: 0 }] }]);
+  for (let i = 1; i <= 30; i++)
+    moves.push({ type: "pointerMove", duration: 16, x: Math.round(start.x - i * 10), y: Math.round(start.y - i * 4) });
+  for (let i = 29; i >= 0; i--)
+    moves.push({ type: "pointerMove", duration: 16, x: Math.round(start.x - i * 10), y: Math.round(start.y - i * 4) });
+  await wk.actions([
+    {
+      type: "pointer",
+      id: "mouse",
+      parameters: { pointerType: "mouse" },
+      actions: [
+        { type: "pointerMove", duration: 0, x: Math.round(start.x), y: Math.round(start.y) },
+        { type: "pointerDown", button: 0 },
+        ...moves,
+        { type: "pointerUp", button: 0 },
+      ],
+    },
+  ]);
   // Zoom in and out in steps around the centre (wheel actions are not in WebKitWebDriver).
   await wk.run(`const done = arguments[arguments.length - 1]; const P = window.__trellisPerf; const v = P.getViewport();
     const el = document.querySelector(".react-flow__pane").getBoundingClientRect(); const cx = el.width / 2, cy = el.height / 2;
@@ -39,7 +53,9 @@ try {
   for (const n of sizes) {
     const trellis = await measure(`${url}index.html?doc=big:${n}`);
     const base = await measure(`${url}baseline.html?n=${n}`);
-    console.log(JSON.stringify({ engine: "WebKitGTK MiniBrowser", n, trellis, base, ratioP95: +(base.p95 / Math.max(1, trellis.p95)).toFixed(1) }));
+    console.log(
+      JSON.stringify({ engine: "WebKitGTK MiniBrowser", n, trellis, base, ratioP95: +(base.p95 / Math.max(1, trellis.p95)).toFixed(1) }),
+    );
   }
 } finally {
   await wk.close();

@@ -35,7 +35,10 @@ function procs() {
   }
   return out;
 }
-const cpu = (name) => procs().filter((p) => p.comm.startsWith(name)).reduce((a, p) => a + p.cpuTicks, 0);
+const cpu = (name) =>
+  procs()
+    .filter((p) => p.comm.startsWith(name))
+    .reduce((a, p) => a + p.cpuTicks, 0);
 function pssMb(name) {
   let kb = 0;
   for (const p of procs().filter((q) => q.comm.startsWith(name))) {
@@ -46,7 +49,13 @@ function pssMb(name) {
 }
 
 const r1 = (x) => Math.round(x * 10) / 10;
-const brief = (s) => ({ frames: s.frames, median: r1(s.median), p95: r1(s.p95), max: r1(s.max), missed: s.samples.filter((x) => x > 25).length });
+const brief = (s) => ({
+  frames: s.frames,
+  median: r1(s.median),
+  p95: r1(s.p95),
+  max: r1(s.max),
+  missed: s.samples.filter((x) => x > 25).length,
+});
 
 async function measure(page) {
   const base = page.startsWith("baseline:") ? `${url}baseline.html?n=${page.split(":")[1]}` : `${url}index.html?${page}`;
@@ -64,8 +73,21 @@ async function measure(page) {
   const c0 = { web: cpu("WebKitWebProces"), ui: cpu("MiniBrowser") };
   await wk.exec("window.__trellisPerf.startSampling(); window.__trellisPerf.drawLog?.(true)");
   const moves = [];
-  for (let i = 1; i <= 60; i++) moves.push({ type: "pointerMove", duration: 16, origin: "viewport", x: Math.round(start.x - i * 6), y: Math.round(start.y - i * 3) });
-  await wk.actions([{ type: "pointer", id: "mouse", parameters: { pointerType: "mouse" }, actions: [{ type: "pointerMove", duration: 0, x: Math.round(start.x), y: Math.round(start.y) }, { type: "pointerDown", button: 0 }, ...moves, { type: "pointerUp", button: 0 }] }]);
+  for (let i = 1; i <= 60; i++)
+    moves.push({ type: "pointerMove", duration: 16, origin: "viewport", x: Math.round(start.x - i * 6), y: Math.round(start.y - i * 3) });
+  await wk.actions([
+    {
+      type: "pointer",
+      id: "mouse",
+      parameters: { pointerType: "mouse" },
+      actions: [
+        { type: "pointerMove", duration: 0, x: Math.round(start.x), y: Math.round(start.y) },
+        { type: "pointerDown", button: 0 },
+        ...moves,
+        { type: "pointerUp", button: 0 },
+      ],
+    },
+  ]);
   const pan = await wk.exec("return window.__trellisPerf.stopSampling()");
   const panDraw = await wk.exec("return window.__trellisPerf.drawLog ? window.__trellisPerf.drawLog(true) : []");
   const c1 = { web: cpu("WebKitWebProces"), ui: cpu("MiniBrowser") };
@@ -84,8 +106,12 @@ async function measure(page) {
   const c2 = { web: cpu("WebKitWebProces"), ui: cpu("MiniBrowser") };
   await new Promise((r) => setTimeout(r, 1000));
   const mode = await wk.exec("return window.__trellisPerf.renderMode()");
-  const perFrame = (a, b, frames) => ({ web: r1(((b.web - a.web) * 10) / Math.max(1, frames)), ui: r1(((b.ui - a.ui) * 10) / Math.max(1, frames)) });
-  const drawStats = (d) => (d.length ? { n: d.length, median: r1([...d].sort((a, b) => a - b)[Math.floor(d.length / 2)]), max: r1(Math.max(...d)) } : null);
+  const perFrame = (a, b, frames) => ({
+    web: r1(((b.web - a.web) * 10) / Math.max(1, frames)),
+    ui: r1(((b.ui - a.ui) * 10) / Math.max(1, frames)),
+  });
+  const drawStats = (d) =>
+    d.length ? { n: d.length, median: r1([...d].sort((a, b) => a - b)[Math.floor(d.length / 2)]), max: r1(Math.max(...d)) } : null;
   return {
     page,
     mode,

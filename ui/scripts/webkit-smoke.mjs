@@ -26,7 +26,12 @@ try {
   assert.equal(added, true, "llm node added");
   // The system clipboard through WebKit's copy/paste events: select all, copy, paste.
   const CTRL = "\uE009";
-  const chord = (k) => [{ type: "keyDown", value: CTRL }, { type: "keyDown", value: k }, { type: "keyUp", value: k }, { type: "keyUp", value: CTRL }];
+  const chord = (k) => [
+    { type: "keyDown", value: CTRL },
+    { type: "keyDown", value: k },
+    { type: "keyUp", value: k },
+    { type: "keyUp", value: CTRL },
+  ];
   await wk.exec(`document.activeElement && document.activeElement.blur();`);
   await wk.actions([{ type: "key", id: "kb", actions: [...chord("a"), ...chord("c"), { type: "pause", duration: 200 }, ...chord("v")] }]);
   const pasted = await wk.run(`const done = arguments[arguments.length - 1]; const t0 = Date.now();

@@ -18,7 +18,9 @@ function freePort() {
 
 async function startXvfb() {
   if (process.env.DISPLAY) return { display: process.env.DISPLAY, proc: null };
-  const proc = spawn("Xvfb", ["-displayfd", "1", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"], { stdio: ["ignore", "pipe", "ignore"] });
+  const proc = spawn("Xvfb", ["-displayfd", "1", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"], {
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const display = await new Promise((resolve, reject) => {
     proc.stdout.once("data", (d) => resolve(`:${String(d).trim()}`));
     proc.once("exit", (c) => reject(new Error(`Xvfb exited ${c}`)));
@@ -40,9 +42,13 @@ export async function webkit() {
     }
   }
   const call = async (method, path, body) => {
-    const res = await fetch(`${base}${path}`, { method, headers: { "content-type": "application/json" }, body: body ? JSON.stringify(body) : undefined });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     const json = await res.json();
-    if (json.value && json.value.error) throw new Error(`${json.value.error}: ${json.value.message}`);
+    if (json.value?.error) throw new Error(`${json.value.error}: ${json.value.message}`);
     return json.value;
   };
   const s = await call("POST", "/session", {

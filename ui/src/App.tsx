@@ -49,7 +49,13 @@ export function App({ backend }: { backend: Backend }) {
   }, [backend]);
 
   return (
-    <div className="app" data-testid="app" data-backend={backend.kind} data-active-doc={activeId ?? ""} data-ready={String(!!activeId && readyDoc === activeId)}>
+    <div
+      className="app"
+      data-testid="app"
+      data-backend={backend.kind}
+      data-active-doc={activeId ?? ""}
+      data-ready={String(!!activeId && readyDoc === activeId)}
+    >
       <Toolbar view={view} />
       <div className="main">
         {registryOpen && view && <RegistryPanel types={view.registry} />}

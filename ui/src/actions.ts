@@ -114,7 +114,11 @@ export async function save(as = false) {
     const known = new Set(out.view.diagnostics.map((d) => `${d.code}|${d.pointer}|${d.message}`));
     const extra = out.diagnostics.filter((d) => !known.has(`${d.code}|${d.pointer}|${d.message}`));
     // The refusal itself always gets a row, even when its reasons are already listed.
-    if (!out.saved && (out.diagnostics.length || out.conflict) && ![...extra, ...out.view.diagnostics].some((d) => d.code.startsWith("save/"))) {
+    if (
+      !out.saved &&
+      (out.diagnostics.length || out.conflict) &&
+      ![...extra, ...out.view.diagnostics].some((d) => d.code.startsWith("save/"))
+    ) {
       const first = out.diagnostics.find((d) => d.severity === "error") ?? out.diagnostics[0];
       extra.unshift({
         code: out.conflict ? "save/conflict" : "save/refused",
@@ -126,7 +130,10 @@ export async function save(as = false) {
         ...(first?.element ? { element: first.element } : {}),
       });
     }
-    ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [v.id]: out.saved ? [] : extra }, problemsOpen: out.saved ? s.problemsOpen : true }));
+    ui.set((s) => ({
+      extraDiagnostics: { ...s.extraDiagnostics, [v.id]: out.saved ? [] : extra },
+      problemsOpen: out.saved ? s.problemsOpen : true,
+    }));
     if (out.saved) ui.toast("info", `Saved ${out.view.fileName}.`);
     else if (out.diagnostics.length) ui.toast("error", `Not saved: ${withoutNotSaved(out.diagnostics[0].message)}`);
   } catch (err) {
@@ -193,7 +200,10 @@ export async function importDocument() {
     const n = out.losses.length;
     // Also in the problems panel, where each loss links to its element (until the first edit).
     if (n) ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [out.view.id]: out.losses }, problemsOpen: true }));
-    ui.toast(n ? "warning" : "info", n ? `Imported with ${n} loss${n === 1 ? "" : "es"}: see the notices. Save it to keep it.` : "Imported. Save it to keep it.");
+    ui.toast(
+      n ? "warning" : "info",
+      n ? `Imported with ${n} loss${n === 1 ? "" : "es"}: see the notices. Save it to keep it.` : "Imported. Save it to keep it.",
+    );
   } catch (err) {
     ui.toast("error", `Import failed: ${errorMessage(err)}`);
   }
@@ -205,7 +215,10 @@ export async function closeDocument() {
   try {
     if (await backend().close(id)) ui.dropDoc(id);
     const next = ui.get().activeId;
-    if (next) void backend().setActive(next).catch(() => {});
+    if (next)
+      void backend()
+        .setActive(next)
+        .catch(() => {});
   } catch (err) {
     ui.toast("error", errorMessage(err));
   }
@@ -345,13 +358,19 @@ export async function addNode(t: TypeInfo, at?: Position) {
   const v = ui.active();
   if (!v) return;
   const id = freshId(t.type, new Set(v.spec.nodes.map((n) => n.id)));
-  const c = at ?? (() => {
-    const m = canvas?.centre() ?? { x: 0, y: 0 };
-    const s = sizeOf(id);
-    return { x: Math.round(m.x - s.w / 2), y: Math.round(m.y - s.h / 2) };
-  })();
-  const config = t.defaults && typeof t.defaults === "object" && !Array.isArray(t.defaults) ? structuredClone(t.defaults as Record<string, unknown>) : {};
-  if (await edit({ op: "add_node", id, type: t.type, config, position: { x: Math.round(c.x), y: Math.round(c.y) } })) ui.select({ nodes: [id], edges: [] });
+  const c =
+    at ??
+    (() => {
+      const m = canvas?.centre() ?? { x: 0, y: 0 };
+      const s = sizeOf(id);
+      return { x: Math.round(m.x - s.w / 2), y: Math.round(m.y - s.h / 2) };
+    })();
+  const config =
+    t.defaults && typeof t.defaults === "object" && !Array.isArray(t.defaults)
+      ? structuredClone(t.defaults as Record<string, unknown>)
+      : {};
+  if (await edit({ op: "add_node", id, type: t.type, config, position: { x: Math.round(c.x), y: Math.round(c.y) } }))
+    ui.select({ nodes: [id], edges: [] });
 }
 
 /** Lays the graph out with the backend's engine (Rust, off the UI thread, with progress) and

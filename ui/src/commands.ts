@@ -43,7 +43,13 @@ export const COMMANDS: readonly Command[] = [
   { action: "copy", label: "Copy (as GraphSpec JSON)", group: "Edit", keys: m("C") },
   { action: "paste", label: "Paste (clashing ids get fresh ones)", group: "Edit", keys: m("V") },
   { action: "duplicate", label: "Duplicate", group: "Edit", keys: m("D") },
-  { action: "delete", label: "Delete the focused or selected elements", group: "Edit", keys: IS_MAC ? "⌫ / Delete" : "Delete / Backspace", also: "remove" },
+  {
+    action: "delete",
+    label: "Delete the focused or selected elements",
+    group: "Edit",
+    keys: IS_MAC ? "⌫ / Delete" : "Delete / Backspace",
+    also: "remove",
+  },
 
   { action: "select-all", label: "Select all", group: "Selection", keys: m("A") },
   { label: "Box select", group: "Selection", keys: "Shift+drag" },
@@ -61,7 +67,13 @@ export const COMMANDS: readonly Command[] = [
   { action: "toggle-problems", label: "Show or hide the problems panel", group: "View", also: "errors warnings" },
   { action: "toggle-theme", label: "Toggle light / dark theme", group: "View" },
 
-  { action: "focus-canvas", label: "Focus the canvas (to work on the graph with the keyboard)", group: "Keyboard", keys: "F6", also: "keyboard" },
+  {
+    action: "focus-canvas",
+    label: "Focus the canvas (to work on the graph with the keyboard)",
+    group: "Keyboard",
+    keys: "F6",
+    also: "keyboard",
+  },
   { label: "Move the focus to the nearest node that way", group: "Keyboard", keys: "←/→/↑/↓", scope: "canvas" },
   { label: "Follow the edges (→ successor, ← back, ↓/↑ siblings)", group: "Keyboard", keys: `${MOD}+←/→/↑/↓`, scope: "canvas" },
   { label: "Focus the next edge leaving the focused node", group: "Keyboard", keys: "E", scope: "canvas" },

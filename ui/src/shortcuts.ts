@@ -9,11 +9,16 @@ export { IS_MAC, MOD } from "./commands";
 export type Shortcut = { keys: string; action: string; label: string; group: string };
 
 /** The help overlay's rows, from the one list of commands (commands.ts). */
-export const SHORTCUTS: Shortcut[] = HELP_ROWS.map((c) => ({ keys: c.keys ?? "", action: c.action ?? c.label, label: c.label, group: c.group }));
+export const SHORTCUTS: Shortcut[] = HELP_ROWS.map((c) => ({
+  keys: c.keys ?? "",
+  action: c.action ?? c.label,
+  label: c.label,
+  group: c.group,
+}));
 
 export function isEditable(t: EventTarget | null): boolean {
   const el = t as HTMLElement | null;
-  if (!el || !el.tagName) return false;
+  if (!el?.tagName) return false;
   const tag = el.tagName;
   return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || el.isContentEditable;
 }

@@ -71,9 +71,18 @@ export const ui = {
       let selection = s.selection;
       if ((activate || s.activeId === view.id) && prev) {
         const ids = new Set(view.spec.nodes.map((n) => n.id).concat(["__start__", "__end__"]));
-        selection = { nodes: s.selection.nodes.filter((n) => ids.has(n)), edges: s.selection.edges.filter((i) => i < view.spec.edges.length), graph: s.selection.graph };
+        selection = {
+          nodes: s.selection.nodes.filter((n) => ids.has(n)),
+          edges: s.selection.edges.filter((i) => i < view.spec.edges.length),
+          graph: s.selection.graph,
+        };
       }
-      return { docs: { ...s.docs, [view.id]: view }, order, activeId: activate || !s.activeId ? view.id : s.activeId, selection: activate && s.activeId !== view.id ? { nodes: [], edges: [] } : selection };
+      return {
+        docs: { ...s.docs, [view.id]: view },
+        order,
+        activeId: activate || !s.activeId ? view.id : s.activeId,
+        selection: activate && s.activeId !== view.id ? { nodes: [], edges: [] } : selection,
+      };
     });
   },
   /** Applies what an edit, undo or redo answered to the view held (no-op if it was closed). */

@@ -1,7 +1,24 @@
 // The in-memory backend: applies the same edit operations Rust does, keeps undo/redo stacks of
 // snapshots, validates with a small stand-in validator, and "saves" by refusing documents with
 // errors. Used by Vitest and by the browser dev mode (no Tauri).
-import type { Diagnostic, DocumentSummary, DocumentView, Edit, ExportAnswer, GraphSpec, ImportAnswer, Layout, Position, SaveAnswer, TypeInfo, ViewDelta, Viewport, Point, FixEdit, RegistrySource } from "../bindings";
+import type {
+  Diagnostic,
+  DocumentSummary,
+  DocumentView,
+  Edit,
+  ExportAnswer,
+  GraphSpec,
+  ImportAnswer,
+  Layout,
+  Position,
+  SaveAnswer,
+  TypeInfo,
+  ViewDelta,
+  Viewport,
+  Point,
+  FixEdit,
+  RegistrySource,
+} from "../bindings";
 import { END, START, freshId } from "../lib/ids";
 import { FAKE_TYPES } from "./fakeRegistry";
 import { fakeValidate } from "./fakeValidate";
@@ -9,7 +26,14 @@ import { type Seed, seed } from "./fakeDocs";
 import type { Backend, BackendEvent, ExportFormat, FixAnswer, RegistryEditAnswer } from "./types";
 
 type Snapshot = { spec: GraphSpec; layout: Layout };
-type Doc = Seed & { id: string; layout: Layout; undo: Snapshot[]; redo: Snapshot[]; savedText: string | null; saveDiagnostics: Diagnostic[] };
+type Doc = Seed & {
+  id: string;
+  layout: Layout;
+  undo: Snapshot[];
+  redo: Snapshot[];
+  savedText: string | null;
+  saveDiagnostics: Diagnostic[];
+};
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -17,7 +41,7 @@ function canonical(spec: GraphSpec): string {
   return `${JSON.stringify(spec, null, 2)}\n`;
 }
 
-function unescape(seg: string) {
+function unescapePointer(seg: string) {
   return seg.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
@@ -25,7 +49,7 @@ function unescape(seg: string) {
 export function setAtPointer(root: Record<string, unknown>, pointer: string, value: unknown, remove: boolean) {
   if (pointer === "" || pointer === "/") throw new Error("set_config_field needs a path inside the config, e.g. /model");
   if (!pointer.startsWith("/")) throw new Error(`"${pointer}" is not a JSON Pointer (it must start with /)`);
-  const segs = pointer.slice(1).split("/").map(unescape);
+  const segs = pointer.slice(1).split("/").map(unescapePointer);
   let cur: Record<string, unknown> | unknown[] = root;
   for (let i = 0; i < segs.length - 1; i++) {
     const s = segs[i];
@@ -64,7 +88,15 @@ export class FakeBackend implements Backend {
 
   private create(s: Seed): Doc {
     const id = `doc-${++this.counter}`;
-    const doc: Doc = { ...s, id, layout: { positions: s.positions }, undo: [], redo: [], savedText: s.path ? canonical(s.spec) : null, saveDiagnostics: [] };
+    const doc: Doc = {
+      ...s,
+      id,
+      layout: { positions: s.positions },
+      undo: [],
+      redo: [],
+      savedText: s.path ? canonical(s.spec) : null,
+      saveDiagnostics: [],
+    };
     this.docs.set(id, doc);
     this.order.push(id);
     return doc;
@@ -192,7 +224,15 @@ export class FakeBackend implements Backend {
     const d = this.doc(docId);
     const errors = fakeValidate(d.spec, this.registry).filter((x) => x.severity === "error");
     if (errors.length) {
-      d.saveDiagnostics = [{ code: "save/refused", severity: "error", message: `${d.fileName} was not saved: ${errors.length} error${errors.length > 1 ? "s" : ""} must be fixed first (the file on disk is unchanged).`, pointer: "", element: { kind: "graph" } }];
+      d.saveDiagnostics = [
+        {
+          code: "save/refused",
+          severity: "error",
+          message: `${d.fileName} was not saved: ${errors.length} error${errors.length > 1 ? "s" : ""} must be fixed first (the file on disk is unchanged).`,
+          pointer: "",
+          element: { kind: "graph" },
+        },
+      ];
       return { saved: false, view: this.view(d), diagnostics: [...d.saveDiagnostics, ...errors], conflict: false };
     }
     if (!d.path) return this.saveAs(docId);
@@ -277,7 +317,7 @@ export class FakeBackend implements Backend {
   setViewport(docId: string, viewport: Viewport) {
     const d = this.docs.get(docId);
     if (d) d.layout.viewport = viewport;
-  }  /** The stand-in for Rust's layout engine: elkjs in-process (tests and the browser dev
+  } /** The stand-in for Rust's layout engine: elkjs in-process (tests and the browser dev
    * mode only; the app lays out in Rust). */
   async layoutDocument(docId: string, onProgress: (fraction: number) => void): Promise<Record<string, Point> | null> {
     const spec = structuredClone(this.doc(docId).spec);
@@ -360,7 +400,8 @@ export function apply(spec: GraphSpec, layout: Layout, edit: Edit, registry: Typ
     case "connect": {
       if (edit.to === START) throw new Error("An edge cannot go into __start__.");
       if (edit.from === END) throw new Error("An edge cannot leave __end__.");
-      if (spec.edges.some((e) => e.from === edit.from && e.to === edit.to && JSON.stringify(e.when) === JSON.stringify(edit.when))) throw new Error(`There is already an edge from "${edit.from}" to "${edit.to}".`);
+      if (spec.edges.some((e) => e.from === edit.from && e.to === edit.to && JSON.stringify(e.when) === JSON.stringify(edit.when)))
+        throw new Error(`There is already an edge from "${edit.from}" to "${edit.to}".`);
       spec.edges.push(edit.when ? { from: edit.from, to: edit.to, when: edit.when } : { from: edit.from, to: edit.to });
       return;
     }
@@ -390,7 +431,10 @@ export function apply(spec: GraphSpec, layout: Layout, edit: Edit, registry: Typ
     }
     case "remove_channel": {
       const users = spec.edges.map((e, i) => ({ e, i })).filter(({ e }) => e.when?.channel === edit.name);
-      if (users.length) throw new Error(`Channel "${edit.name}" is read by the condition of ${users.map(({ e }) => `${e.from} -> ${e.to}`).join(", ")}; change those conditions first.`);
+      if (users.length)
+        throw new Error(
+          `Channel "${edit.name}" is read by the condition of ${users.map(({ e }) => `${e.from} -> ${e.to}`).join(", ")}; change those conditions first.`,
+        );
       delete spec.channels[edit.name];
       return;
     }

@@ -24,7 +24,11 @@ export const EXAMPLE: GraphSpec = {
   name: "triage-example",
   channels: { messages: { reducer: "append" }, intent: { reducer: "last_write" }, items: { reducer: "append" } },
   nodes: [
-    { id: "classify", type: "classifier", config: { model: "claude-haiku-4-5", labels: ["buy", "refund", "other"], target_channel: "intent", input_channel: "messages" } },
+    {
+      id: "classify",
+      type: "classifier",
+      config: { model: "claude-haiku-4-5", labels: ["buy", "refund", "other"], target_channel: "intent", input_channel: "messages" },
+    },
     { id: "lookup", type: "retrieval", config: { index: "products", top_k: 5 } },
     { id: "answer", type: "llm", config: { model: "claude-opus-4-8", temperature: 0.3, tools: ["search"] } },
     { id: "checkout", type: "http", config: { url: "https://shop.example.com/checkout", method: "POST" } },
@@ -43,8 +47,10 @@ export const EXAMPLE: GraphSpec = {
 };
 
 export function seed(name: string): Seed {
-  if (name === "support") return { fileName: "support-agent.json", path: "/corpus/support-agent.json", spec: structuredClone(SUPPORT), positions: {} };
-  if (name === "empty") return { fileName: "untitled.json", path: null, spec: { name: null, channels: {}, nodes: [], edges: [] }, positions: {} };
+  if (name === "support")
+    return { fileName: "support-agent.json", path: "/corpus/support-agent.json", spec: structuredClone(SUPPORT), positions: {} };
+  if (name === "empty")
+    return { fileName: "untitled.json", path: null, spec: { name: null, channels: {}, nodes: [], edges: [] }, positions: {} };
   const big = /^big:(\d+)$/.exec(name);
   if (big) {
     const { spec, positions } = generateGraph(Math.min(100000, Number(big[1])));

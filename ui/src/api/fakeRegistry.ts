@@ -3,10 +3,26 @@
 import type { TypeInfo } from "../bindings";
 
 const str = (title: string, extra: Record<string, unknown> = {}) => ({ type: "string", title, ...extra });
-const num = (title: string, minimum?: number, maximum?: number, extra: Record<string, unknown> = {}) => ({ type: "number", title, ...(minimum !== undefined ? { minimum } : {}), ...(maximum !== undefined ? { maximum } : {}), ...extra });
-const int = (title: string, minimum?: number, maximum?: number) => ({ type: "integer", title, ...(minimum !== undefined ? { minimum } : {}), ...(maximum !== undefined ? { maximum } : {}) });
+const num = (title: string, minimum?: number, maximum?: number, extra: Record<string, unknown> = {}) => ({
+  type: "number",
+  title,
+  ...(minimum !== undefined ? { minimum } : {}),
+  ...(maximum !== undefined ? { maximum } : {}),
+  ...extra,
+});
+const int = (title: string, minimum?: number, maximum?: number) => ({
+  type: "integer",
+  title,
+  ...(minimum !== undefined ? { minimum } : {}),
+  ...(maximum !== undefined ? { maximum } : {}),
+});
 const strings = (title: string) => ({ type: "array", title, items: { type: "string" } });
-const obj = (properties: Record<string, unknown>, required: string[] = []) => ({ type: "object", additionalProperties: false, properties, required });
+const obj = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: "object",
+  additionalProperties: false,
+  properties,
+  required,
+});
 
 export const FAKE_TYPES: TypeInfo[] = [
   {
@@ -15,15 +31,18 @@ export const FAKE_TYPES: TypeInfo[] = [
     category: "AI",
     description: "Calls a language model with a prompt built from state channels.",
     docs: "Sends the **prompt template** to a model and writes the answer to `output_channel`.\n\n- `temperature` goes from 0 to 2\n- `tools` names tools the model may call\n\n<script>alert('docs are never raw HTML')</script>",
-    config_schema: obj({
-      model: str("Model", { minLength: 1 }),
-      system: str("System prompt"),
-      prompt: str("Prompt template"),
-      temperature: num("Temperature", 0, 2),
-      max_tokens: int("Max tokens", 1, 200000),
-      tools: strings("Tool names"),
-      output_channel: str("Output channel"),
-    }, ["model"]),
+    config_schema: obj(
+      {
+        model: str("Model", { minLength: 1 }),
+        system: str("System prompt"),
+        prompt: str("Prompt template"),
+        temperature: num("Temperature", 0, 2),
+        max_tokens: int("Max tokens", 1, 200000),
+        tools: strings("Tool names"),
+        output_channel: str("Output channel"),
+      },
+      ["model"],
+    ),
     defaults: { model: "claude-opus-4-8", temperature: 0.7, max_tokens: 1024, tools: [] },
   },
   {
@@ -32,13 +51,16 @@ export const FAKE_TYPES: TypeInfo[] = [
     category: "Integration",
     description: "Sends an HTTP request and stores the response.",
     docs: "Calls `url` with `method`. Headers are sent as given; the body is a template.",
-    config_schema: obj({
-      url: str("URL", { format: "uri", minLength: 1 }),
-      method: { type: "string", title: "Method", enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] },
-      headers: { type: "object", title: "Headers", additionalProperties: { type: "string" } },
-      body: str("Body template"),
-      timeout_ms: int("Timeout (ms)", 1, 600000),
-    }, ["url"]),
+    config_schema: obj(
+      {
+        url: str("URL", { format: "uri", minLength: 1 }),
+        method: { type: "string", title: "Method", enum: ["GET", "POST", "PUT", "PATCH", "DELETE"] },
+        headers: { type: "object", title: "Headers", additionalProperties: { type: "string" } },
+        body: str("Body template"),
+        timeout_ms: int("Timeout (ms)", 1, 600000),
+      },
+      ["url"],
+    ),
     defaults: { url: "https://example.com/api", method: "GET", headers: {}, timeout_ms: 30000 },
   },
   {
@@ -46,7 +68,14 @@ export const FAKE_TYPES: TypeInfo[] = [
     title: "Tool call",
     category: "Tools",
     description: "Runs a named tool with arguments taken from state.",
-    config_schema: obj({ tool: str("Tool name", { minLength: 1 }), arguments: { type: "object", title: "Arguments", additionalProperties: { type: "string" } }, output_channel: str("Output channel") }, ["tool"]),
+    config_schema: obj(
+      {
+        tool: str("Tool name", { minLength: 1 }),
+        arguments: { type: "object", title: "Arguments", additionalProperties: { type: "string" } },
+        output_channel: str("Output channel"),
+      },
+      ["tool"],
+    ),
     defaults: { tool: "search", arguments: {} },
   },
   {
@@ -54,7 +83,14 @@ export const FAKE_TYPES: TypeInfo[] = [
     title: "MCP tool call",
     category: "Tools",
     description: "Calls a tool on an MCP server.",
-    config_schema: obj({ server: str("Server"), tool: str("Tool"), arguments: { type: "object", title: "Arguments", additionalProperties: { type: "string" } } }, ["server", "tool"]),
+    config_schema: obj(
+      {
+        server: str("Server"),
+        tool: str("Tool"),
+        arguments: { type: "object", title: "Arguments", additionalProperties: { type: "string" } },
+      },
+      ["server", "tool"],
+    ),
     defaults: { server: "local", tool: "read_file", arguments: {} },
   },
   {
@@ -70,7 +106,14 @@ export const FAKE_TYPES: TypeInfo[] = [
     title: "Append message",
     category: "State",
     description: "Appends a chat message to the messages channel.",
-    config_schema: obj({ role: { type: "string", title: "Role", enum: ["user", "assistant", "system"] }, content: str("Content template"), channel: str("Channel") }, ["role"]),
+    config_schema: obj(
+      {
+        role: { type: "string", title: "Role", enum: ["user", "assistant", "system"] },
+        content: str("Content template"),
+        channel: str("Channel"),
+      },
+      ["role"],
+    ),
     defaults: { role: "assistant", content: "", channel: "messages" },
   },
   {
@@ -78,7 +121,10 @@ export const FAKE_TYPES: TypeInfo[] = [
     title: "Classifier",
     category: "AI",
     description: "Classifies the input into one of a set of labels and writes the label to a channel.",
-    config_schema: obj({ model: str("Model"), labels: strings("Labels"), target_channel: str("Target channel"), input_channel: str("Input channel") }, ["labels", "target_channel"]),
+    config_schema: obj(
+      { model: str("Model"), labels: strings("Labels"), target_channel: str("Target channel"), input_channel: str("Input channel") },
+      ["labels", "target_channel"],
+    ),
     defaults: { model: "claude-haiku-4-5", labels: ["buy", "support", "other"], target_channel: "intent", input_channel: "messages" },
   },
   {
@@ -86,23 +132,38 @@ export const FAKE_TYPES: TypeInfo[] = [
     title: "Judge",
     category: "Evaluation",
     description: "Asks a decision model questions about the state and routes on its verdict.",
-    config_schema: obj({
-      seat: { type: "string", title: "Seat", enum: ["gate", "router", "critic"] },
-      decision_model: str("Decision model"),
-      questions: strings("Questions"),
-      options: strings("Options"),
-      confidence_threshold: num("Confidence threshold", 0, 1),
-      timeout_s: int("Timeout (s)", 1, 3600),
-      fallback: str("Fallback option"),
-    }, ["seat", "questions"]),
-    defaults: { seat: "gate", decision_model: "claude-sonnet-4-5", questions: ["Is the answer grounded?"], options: ["yes", "no"], confidence_threshold: 0.8, timeout_s: 60 },
+    config_schema: obj(
+      {
+        seat: { type: "string", title: "Seat", enum: ["gate", "router", "critic"] },
+        decision_model: str("Decision model"),
+        questions: strings("Questions"),
+        options: strings("Options"),
+        confidence_threshold: num("Confidence threshold", 0, 1),
+        timeout_s: int("Timeout (s)", 1, 3600),
+        fallback: str("Fallback option"),
+      },
+      ["seat", "questions"],
+    ),
+    defaults: {
+      seat: "gate",
+      decision_model: "claude-sonnet-4-5",
+      questions: ["Is the answer grounded?"],
+      options: ["yes", "no"],
+      confidence_threshold: 0.8,
+      timeout_s: 60,
+    },
   },
   {
     type: "human_approval",
     title: "Human approval",
     category: "Human",
     description: "Pauses until a person approves or rejects.",
-    config_schema: obj({ prompt: str("Question for the approver"), assignee: str("Assignee"), timeout_s: int("Timeout (s)", 1), required: { type: "boolean", title: "Required" } }),
+    config_schema: obj({
+      prompt: str("Question for the approver"),
+      assignee: str("Assignee"),
+      timeout_s: int("Timeout (s)", 1),
+      required: { type: "boolean", title: "Required" },
+    }),
     defaults: { prompt: "Approve?", required: true },
   },
   {
@@ -118,7 +179,10 @@ export const FAKE_TYPES: TypeInfo[] = [
     title: "Retrieval",
     category: "Retrieval",
     description: "Searches a vector index and writes the top matches.",
-    config_schema: obj({ index: str("Index"), top_k: int("Top k", 1, 100), query_channel: str("Query channel"), output_channel: str("Output channel") }, ["index"]),
+    config_schema: obj(
+      { index: str("Index"), top_k: int("Top k", 1, 100), query_channel: str("Query channel"), output_channel: str("Output channel") },
+      ["index"],
+    ),
     defaults: { index: "docs", top_k: 5 },
   },
   {
@@ -145,5 +209,12 @@ export const FAKE_TYPES: TypeInfo[] = [
     config_schema: obj({ namespace: str("Namespace"), key: str("Key"), channel: str("Channel") }, ["key", "channel"]),
     defaults: { namespace: "default", key: "profile", channel: "profile" },
   },
-  { type: "noop", title: "No-op", category: "Control", description: "Does nothing; useful as a join point.", config_schema: obj({}), defaults: {} },
+  {
+    type: "noop",
+    title: "No-op",
+    category: "Control",
+    description: "Does nothing; useful as a join point.",
+    config_schema: obj({}),
+    defaults: {},
+  },
 ];

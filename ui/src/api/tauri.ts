@@ -2,7 +2,23 @@
 // the ts-rs bindings of the Rust type the command returns; nothing is reshaped here.
 import { invoke } from "@tauri-apps/api/core";
 import { listen } from "@tauri-apps/api/event";
-import type { ConflictChoice, DocumentClosed, DocumentSummary, DocumentView, Edit, ExportAnswer, ImportAnswer, JournalState, Point, SaveAnswer, ViewDelta, Viewport, FixEdit, RegistryEdit, RegistrySource } from "../bindings";
+import type {
+  ConflictChoice,
+  DocumentClosed,
+  DocumentSummary,
+  DocumentView,
+  Edit,
+  ExportAnswer,
+  ImportAnswer,
+  JournalState,
+  Point,
+  SaveAnswer,
+  ViewDelta,
+  Viewport,
+  FixEdit,
+  RegistryEdit,
+  RegistrySource,
+} from "../bindings";
 import type { LayoutProgress } from "../bindings/LayoutProgress";
 import type { Backend, BackendEvent, ExportFormat, FixAnswer, RegistryEditAnswer } from "./types";
 

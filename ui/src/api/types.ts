@@ -1,6 +1,22 @@
 // The one interface between the UI and whatever owns the document: Rust through Tauri in the
 // app, an in-memory fake in the browser demo mode. Every type is generated from Rust.
-import type { ConflictChoice, Diagnostic, DocFormat, DocumentSummary, DocumentView, Edit, ExportAnswer, ImportAnswer, Point, SaveAnswer, ViewDelta, Viewport, FixEdit, RegistryEdit, RegistrySource } from "../bindings";
+import type {
+  ConflictChoice,
+  Diagnostic,
+  DocFormat,
+  DocumentSummary,
+  DocumentView,
+  Edit,
+  ExportAnswer,
+  ImportAnswer,
+  Point,
+  SaveAnswer,
+  ViewDelta,
+  Viewport,
+  FixEdit,
+  RegistryEdit,
+  RegistrySource,
+} from "../bindings";
 
 /** The formats File > Export writes. */
 export type ExportFormat = DocFormat;

@@ -309,7 +309,8 @@ function CanvasInner({ view }: { view: DocumentView }) {
       edgeCount: () => ui.active()?.spec.edges.length ?? 0,
       renderMode: () => ui.get().renderMode,
       domNodeCount: () => document.querySelectorAll(".react-flow__node").length,
-      drawnNodes: () => (ui.get().renderMode === "canvas" ? (renderer.current?.lastDrawn ?? 0) : document.querySelectorAll(".react-flow__node").length),
+      drawnNodes: () =>
+        ui.get().renderMode === "canvas" ? (renderer.current?.lastDrawn ?? 0) : document.querySelectorAll(".react-flow__node").length,
       lastCanvasDrawMs: () => renderer.current?.lastDrawMs ?? 0,
       overviewNames: () => (ui.get().renderMode === "canvas" ? [...(renderer.current?.drawnNames ?? [])] : []),
       edgePoint: (index: number) => {
@@ -346,7 +347,10 @@ function CanvasInner({ view }: { view: DocumentView }) {
         const box = el.getBoundingClientRect();
         for (let fy = 0.5; fy < 0.95; fy += 0.037)
           for (let fx = 0.5; fx < 0.95; fx += 0.041) {
-            for (const [x, y] of [[box.left + box.width * fx, box.top + box.height * fy], [box.left + box.width * (1 - fx), box.top + box.height * (1 - fy)]]) {
+            for (const [x, y] of [
+              [box.left + box.width * fx, box.top + box.height * fy],
+              [box.left + box.width * (1 - fx), box.top + box.height * (1 - fy)],
+            ]) {
               const p = rf.screenToFlowPosition({ x, y });
               if (!r.hit(p) && !r.hit({ x: p.x - 30, y: p.y }) && !r.hit({ x: p.x + 30, y: p.y })) return { x, y };
             }
@@ -504,7 +508,12 @@ function CanvasInner({ view }: { view: DocumentView }) {
       if (g.kind === "box") {
         r.setBox(null);
         if (g.moved) {
-          const box = { x: Math.min(p.x, g.start.x), y: Math.min(p.y, g.start.y), w: Math.abs(p.x - g.start.x), h: Math.abs(p.y - g.start.y) };
+          const box = {
+            x: Math.min(p.x, g.start.x),
+            y: Math.min(p.y, g.start.y),
+            w: Math.abs(p.x - g.start.x),
+            h: Math.abs(p.y - g.start.y),
+          };
           const ids = r.idsIn(box);
           ui.select({ nodes: [...new Set([...ui.get().selection.nodes, ...ids])], edges: [] });
         }
@@ -577,7 +586,8 @@ function CanvasInner({ view }: { view: DocumentView }) {
         onMoveEnd={(_e, vp) => {
           // Kept in the layout sidecar by Rust (not an undo step, not dirty).
           const b = ui.get().backend;
-          if (b && opened.current === view.id) b.setViewport(view.id, { x: Math.round(vp.x), y: Math.round(vp.y), zoom: Math.round(vp.zoom * 1000) / 1000 });
+          if (b && opened.current === view.id)
+            b.setViewport(view.id, { x: Math.round(vp.x), y: Math.round(vp.y), zoom: Math.round(vp.zoom * 1000) / 1000 });
         }}
         onlyRenderVisibleElements
         colorMode={theme}

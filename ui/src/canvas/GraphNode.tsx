@@ -21,11 +21,18 @@ export const GraphNode = memo(function GraphNode({ data, selected }: NodeProps<F
       <Handle type="target" position={Position.Left} className="tn-handle" data-testid={`handle-in-${data.id}`} />
       <div className="tn-bar" />
       <div className="tn-body">
-        <div className="tn-id" data-testid="node-id">{data.id}</div>
-        <div className="tn-type">{data.title}{data.unknownType && data.type ? ` (${data.type}?)` : ""}</div>
+        <div className="tn-id" data-testid="node-id">
+          {data.id}
+        </div>
+        <div className="tn-type">
+          {data.title}
+          {data.unknownType && data.type ? ` (${data.type}?)` : ""}
+        </div>
       </div>
       {data.roles?.map((r) => (
-        <span key={r} className={`tn-role tn-role-${r}`} data-testid={`node-role-${data.id}-${r}`}>{r}</span>
+        <span key={r} className={`tn-role tn-role-${r}`} data-testid={`node-role-${data.id}-${r}`}>
+          {r}
+        </span>
       ))}
       {problems > 0 && (
         <span className={`tn-badge ${data.errors ? "err" : "warn"}`} data-testid={`node-badge-${data.id}`} aria-hidden>
@@ -62,10 +69,28 @@ export function nodeLabel(d: Pick<GraphNodeData, "id" | "type" | "errors" | "war
 export const TerminalNode = memo(function TerminalNode({ data, selected }: NodeProps<FlowNode & { data: TerminalData }>) {
   const start = data.id === "__start__";
   return (
-    <div className={`tt ${start ? "tt-start" : "tt-end"}${selected ? " tn-selected" : ""}`} data-testid={`node-${data.id}`} data-node-id={data.id} title={start ? "__start__: where the graph begins" : "__end__: where the graph ends"} role="group" aria-roledescription="node" aria-label={start ? "start node" : "end node"}>
-      <Handle type="target" position={Position.Left} className={`tn-handle${start ? " tn-handle-ghost" : ""}`} data-testid={`handle-in-${data.id}`} />
+    <div
+      className={`tt ${start ? "tt-start" : "tt-end"}${selected ? " tn-selected" : ""}`}
+      data-testid={`node-${data.id}`}
+      data-node-id={data.id}
+      title={start ? "__start__: where the graph begins" : "__end__: where the graph ends"}
+      role="group"
+      aria-roledescription="node"
+      aria-label={start ? "start node" : "end node"}
+    >
+      <Handle
+        type="target"
+        position={Position.Left}
+        className={`tn-handle${start ? " tn-handle-ghost" : ""}`}
+        data-testid={`handle-in-${data.id}`}
+      />
       <span className="tt-label">{start ? "start" : "end"}</span>
-      <Handle type="source" position={Position.Right} className={`tn-handle${start ? "" : " tn-handle-ghost"}`} data-testid={`handle-out-${data.id}`} />
+      <Handle
+        type="source"
+        position={Position.Right}
+        className={`tn-handle${start ? "" : " tn-handle-ghost"}`}
+        data-testid={`handle-out-${data.id}`}
+      />
     </div>
   );
 });

@@ -88,7 +88,14 @@ export class FlowCache {
   private edges = new Map<string, Cached<FlowEdge>>();
 
   /** The nodes, or only those in `only` (the DOM window: React Flow never holds 5,000). */
-  buildNodes(view: DocumentView, positions: Record<string, Point>, selected: ReadonlySet<string>, problems: Problems, types: Map<string, TypeInfo>, only?: ReadonlySet<string>): FlowNode[] {
+  buildNodes(
+    view: DocumentView,
+    positions: Record<string, Point>,
+    selected: ReadonlySet<string>,
+    problems: Problems,
+    types: Map<string, TypeInfo>,
+    only?: ReadonlySet<string>,
+  ): FlowNode[] {
     const out: FlowNode[] = [];
     const next = new Map<string, Cached<FlowNode>>();
     for (const n of view.spec.nodes) {
@@ -136,7 +143,19 @@ export class FlowCache {
       const sel = selected.has(id);
       const key = `${p.x}|${p.y}|${sel}`;
       const prev = this.nodes.get(id);
-      const value: FlowNode = prev && prev.key === key ? prev.value : { id, type: "terminal", position: p, width: TERMINAL, height: TERMINAL, handles: TERMINAL_HANDLES, selected: sel, data: { id } };
+      const value: FlowNode =
+        prev && prev.key === key
+          ? prev.value
+          : {
+              id,
+              type: "terminal",
+              position: p,
+              width: TERMINAL,
+              height: TERMINAL,
+              handles: TERMINAL_HANDLES,
+              selected: sel,
+              data: { id },
+            };
       next.set(id, { key, value });
       out.push(value);
     }
@@ -145,7 +164,12 @@ export class FlowCache {
   }
 
   /** The edges, or only those `keep` accepts. */
-  buildEdges(view: DocumentView, selected: ReadonlySet<number>, problems: Problems, keep?: (e: { from: string; to: string }) => boolean): FlowEdge[] {
+  buildEdges(
+    view: DocumentView,
+    selected: ReadonlySet<number>,
+    problems: Problems,
+    keep?: (e: { from: string; to: string }) => boolean,
+  ): FlowEdge[] {
     const out: FlowEdge[] = [];
     const next = new Map<string, Cached<FlowEdge>>();
     const decor = edgeDecor(view);
@@ -179,7 +203,14 @@ export class FlowCache {
       const value: FlowEdge =
         prev && prev.key === key
           ? prev.value
-          : { id, source: e.from, target: e.to, type: "guard", selectable: false, data: { index: -1, label: e.label, guarded: false, errors: 0, dashed: e.dashed } };
+          : {
+              id,
+              source: e.from,
+              target: e.to,
+              type: "guard",
+              selectable: false,
+              data: { index: -1, label: e.label, guarded: false, errors: 0, dashed: e.dashed },
+            };
       next.set(id, { key, value });
       out.push(value);
     });

@@ -94,7 +94,16 @@ const gpu = typeof location !== "undefined" && new URLSearchParams(location.sear
 const CPU_BITMAP: CanvasRenderingContext2DSettings | undefined = gpu ? undefined : { willReadFrequently: true };
 const CPU_SCREEN = CPU_BITMAP;
 
-export type Theme = { edge: string; guarded: string; selected: string; error: string; warning: string; terminal: string; text: string; nodeBg: string };
+export type Theme = {
+  edge: string;
+  guarded: string;
+  selected: string;
+  error: string;
+  warning: string;
+  terminal: string;
+  text: string;
+  nodeBg: string;
+};
 
 export class OverviewRenderer {
   private scene: Scene | null = null;
@@ -191,7 +200,8 @@ export class OverviewRenderer {
         const my = (ay + by) / 2;
         if (Math.abs(p.x - mx) <= lw && Math.abs(p.y - my) <= fe * 0.8) return s.edgeIndex[k];
       }
-      if (p.x < Math.min(ax, bx) - tol || p.x > Math.max(ax, bx) + tol || p.y < Math.min(ay, by) - tol || p.y > Math.max(ay, by) + tol) continue;
+      if (p.x < Math.min(ax, bx) - tol || p.x > Math.max(ax, bx) + tol || p.y < Math.min(ay, by) - tol || p.y > Math.max(ay, by) + tol)
+        continue;
       const d = segmentDistance(p.x, p.y, ax, ay, bx, by);
       if (d <= tol && d < bestD) {
         bestD = d;
@@ -206,7 +216,8 @@ export class OverviewRenderer {
   }
 
   setDragOffset(ids: readonly string[] | null, dx = 0, dy = 0) {
-    if (!ids) this.dropCache(); // the drag ended: positions are about to change
+    if (!ids)
+      this.dropCache(); // the drag ended: positions are about to change
     else if (this.job) {
       // A background repaint must not pick up the drag's offsets.
       free(this.job.bmp);
@@ -464,12 +475,12 @@ export class OverviewRenderer {
 
   private X(i: number) {
     const off = this.offset;
-    return (this.scene as Scene).x[i] + (off && off.ids.has(i) ? off.dx : 0);
+    return (this.scene as Scene).x[i] + (off?.ids.has(i) ? off.dx : 0);
   }
 
   private Y(i: number) {
     const off = this.offset;
-    return (this.scene as Scene).y[i] + (off && off.ids.has(i) ? off.dy : 0);
+    return (this.scene as Scene).y[i] + (off?.ids.has(i) ? off.dy : 0);
   }
 
   /** Edges with index in [from, to): plain and guarded paths, stroked in chunks (one huge
@@ -503,7 +514,12 @@ export class OverviewRenderer {
         const ay = this.Y(a) + s.h[a] / 2;
         const bx = this.X(b);
         const by = this.Y(b) + s.h[b] / 2;
-        if (!vis[a] && !vis[b] && (Math.max(ax, bx) < view.x || Math.min(ax, bx) > vx1 || Math.max(ay, by) < view.y || Math.min(ay, by) > vy1)) continue;
+        if (
+          !vis[a] &&
+          !vis[b] &&
+          (Math.max(ax, bx) < view.x || Math.min(ax, bx) > vx1 || Math.max(ay, by) < view.y || Math.min(ay, by) > vy1)
+        )
+          continue;
         ctx.moveTo(ax, ay);
         ctx.lineTo(bx, by);
         if (++n % 256 === 0) {
@@ -638,8 +654,8 @@ export class OverviewRenderer {
     let any = false;
     for (const i of among)
       if (pred(i)) {
-        const dx = off && off.ids.has(i) ? off.dx : 0;
-        const dy = off && off.ids.has(i) ? off.dy : 0;
+        const dx = off?.ids.has(i) ? off.dx : 0;
+        const dy = off?.ids.has(i) ? off.dy : 0;
         ctx.rect(s.x[i] + dx, s.y[i] + dy, s.w[i], s.h[i]);
         any = true;
       }
@@ -669,7 +685,9 @@ export class OverviewRenderer {
       ctx.stroke();
     }
     if (this.selected.size) {
-      const inView = [...this.selected].filter((i) => s.x[i] < view.x + view.w && s.x[i] + s.w[i] > view.x && s.y[i] < view.y + view.h && s.y[i] + s.h[i] > view.y);
+      const inView = [...this.selected].filter(
+        (i) => s.x[i] < view.x + view.w && s.x[i] + s.w[i] > view.x && s.y[i] < view.y + view.h && s.y[i] + s.h[i] > view.y,
+      );
       this.outline(ctx, inView, () => true, th.selected, 3 * px);
     }
     if (this.box) {
@@ -734,7 +752,9 @@ function meets(s: Scene, i: number, r: Rect) {
 /** Font sizes (flow px) and baselines of a node's lines at this zoom, or null when even the
  * name would be under ~8 screen px. The name's font grows as the zoom shrinks (up to 34 flow
  * px, what a 60 px box holds beside its colour bar), so names stay readable down to ~24 %. */
-export function nodeText(zoom: number): { name: number; nameY: number; type: number; typeY: number; summary: number; summaryY: number } | null {
+export function nodeText(
+  zoom: number,
+): { name: number; nameY: number; type: number; typeY: number; summary: number; summaryY: number } | null {
   const name = Math.min(34, Math.max(15, 9 / zoom));
   if (name * zoom < 8) return null;
   // Room for a second line once the type would be ~7 px and the name fits above it.

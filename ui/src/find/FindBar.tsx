@@ -34,7 +34,14 @@ export function FindBar() {
   const index = indexOf(view, extra ?? NO_EXTRA);
   const first = current >= 0 ? Math.max(0, Math.min(current - 5, hits.length - SHOWN)) : 0;
   const shown = hits.slice(first, first + SHOWN);
-  const count = hits.length === 0 ? (query.trim() ? "no matches" : "") : current >= 0 ? `${current + 1} of ${hits.length}` : `${hits.length} match${hits.length === 1 ? "" : "es"}`;
+  const count =
+    hits.length === 0
+      ? query.trim()
+        ? "no matches"
+        : ""
+      : current >= 0
+        ? `${current + 1} of ${hits.length}`
+        : `${hits.length} match${hits.length === 1 ? "" : "es"}`;
   return (
     <div className="find-bar" role="search" data-testid="find-bar">
       <div className="find-row">
@@ -72,7 +79,12 @@ export function FindBar() {
         <button aria-label="next match (Enter)" title="Next (Enter)" onClick={() => next(1)} disabled={!hits.length}>
           ↓
         </button>
-        <button aria-label="close and stay here (Alt+Enter)" title="Close, stay here (Alt+Enter)" data-testid="find-close" onClick={() => closeFind(false)}>
+        <button
+          aria-label="close and stay here (Alt+Enter)"
+          title="Close, stay here (Alt+Enter)"
+          data-testid="find-close"
+          onClick={() => closeFind(false)}
+        >
           ×
         </button>
       </div>

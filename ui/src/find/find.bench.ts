@@ -10,7 +10,24 @@ import { indexOf, openFind, setQuery } from "./findState";
 
 const N = Number(process.env.FIND_BENCH_N ?? 100_000);
 const g = generateGraph(N);
-const view = { id: "1", path: null, fileName: "big.json", format: "graphspec", dirty: false, spec: g.spec, weaveflow: null, graphmd: null, layout: { positions: g.positions, viewport: null }, layoutMissing: false, diagnostics: [], registry: [], canUndo: false, canRedo: false, notices: [], conflict: null } as unknown as DocumentView;
+const view = {
+  id: "1",
+  path: null,
+  fileName: "big.json",
+  format: "graphspec",
+  dirty: false,
+  spec: g.spec,
+  weaveflow: null,
+  graphmd: null,
+  layout: { positions: g.positions, viewport: null },
+  layoutMissing: false,
+  diagnostics: [],
+  registry: [],
+  canUndo: false,
+  canRedo: false,
+  notices: [],
+  conflict: null,
+} as unknown as DocumentView;
 ui.set({ docs: { "1": view }, order: ["1"], activeId: "1", extraDiagnostics: {} });
 indexOf(view);
 openFind();
@@ -19,9 +36,9 @@ openFind();
 const typed = "api.example.com/v1/items/77777".split("").map((_, i, a) => a.slice(0, i + 1).join(""));
 
 describe(`find on ${N.toLocaleString("en")} nodes`, () => {
-  bench("one keystroke (setQuery), many matches: \"l\"", () => setQuery("l"));
-  bench("one keystroke (setQuery), one match: \"items/77777\"", () => setQuery("items/77777"));
-  bench("one keystroke (setQuery), no match: \"zzzz\"", () => setQuery("zzzz"));
+  bench('one keystroke (setQuery), many matches: "l"', () => setQuery("l"));
+  bench('one keystroke (setQuery), one match: "items/77777"', () => setQuery("items/77777"));
+  bench('one keystroke (setQuery), no match: "zzzz"', () => setQuery("zzzz"));
   bench("typing a 30-character query, each keystroke answered (30 setQuery)", () => {
     for (const q of typed) setQuery(q);
   });

@@ -32,8 +32,9 @@ export function configText(config: unknown, cap = 4000): string {
     if (len > cap || depth > 12) return;
     if (v === null || v === undefined) return;
     if (typeof v === "object") {
-      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`, depth + 1));
-      else for (const [k, x] of Object.entries(v as Record<string, unknown>)) walk(x, path ? `${path}.${k}` : k, depth + 1);
+      if (Array.isArray(v)) {
+        for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`, depth + 1);
+      } else for (const [k, x] of Object.entries(v as Record<string, unknown>)) walk(x, path ? `${path}.${k}` : k, depth + 1);
       return;
     }
     const s = `${path}=${String(v).slice(0, cap)}`;
@@ -48,7 +49,9 @@ export function configText(config: unknown, cap = 4000): string {
  * front-matter fields), by node id. */
 function sourceNodeText(view: DocumentView): Map<string, string> {
   const m = new Map<string, string>();
-  const nodes = (view.weaveflow?.definition as { nodes?: unknown } | undefined)?.nodes ?? (view.graphmd?.front as { nodes?: unknown } | undefined)?.nodes;
+  const nodes =
+    (view.weaveflow?.definition as { nodes?: unknown } | undefined)?.nodes ??
+    (view.graphmd?.front as { nodes?: unknown } | undefined)?.nodes;
   const add = (id: unknown, entry: unknown) => {
     if (typeof id === "string") m.set(id, configText(entry, 2000));
   };
@@ -95,11 +98,29 @@ export class FindIndex {
       const cond = e.when ? predicateLabel(e.when) : "";
       const fs: Field[] = [{ name: "condition", text: [cond, wfEdges[i] ?? ""].filter(Boolean).join("\n") }];
       if (!fs[0].text) return; // an unconditional edge has nothing of its own to find
-      this.push({ kind: "edge", label: `${e.from} → ${e.to}`, detail: cond || "condition", element: { kind: "edge", index: i, from: e.from, to: e.to }, nodes: [e.from, e.to] }, fs);
+      this.push(
+        {
+          kind: "edge",
+          label: `${e.from} → ${e.to}`,
+          detail: cond || "condition",
+          element: { kind: "edge", index: i, from: e.from, to: e.to },
+          nodes: [e.from, e.to],
+        },
+        fs,
+      );
     });
     for (const [name, ch] of Object.entries(view.spec.channels ?? {})) {
       const reducer = (ch as { reducer?: unknown })?.reducer;
-      this.push({ kind: "channel", label: name, detail: typeof reducer === "string" ? reducer : "channel", element: { kind: "channel", name }, nodes: [] }, [{ name: "channel", text: name }]);
+      this.push(
+        {
+          kind: "channel",
+          label: name,
+          detail: typeof reducer === "string" ? reducer : "channel",
+          element: { kind: "channel", name },
+          nodes: [],
+        },
+        [{ name: "channel", text: name }],
+      );
     }
     for (const d of [...extra, ...view.diagnostics]) {
       this.push(

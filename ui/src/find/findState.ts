@@ -23,7 +23,6 @@ export type FindState = {
 
 export const useFind = create<FindState>(() => ({ open: false, query: "", hits: [], current: -1, focusTick: 0, saved: null }));
 
-
 /** One shared empty list, so "no extra diagnostics" is the same key every time. */
 export const NO_EXTRA: Diagnostic[] = [];
 

@@ -41,18 +41,36 @@ export function CanvasOverlays({ view, positions }: { view: DocumentView; positi
   );
 }
 
-function FocusRing({ view, positions, t }: { view: DocumentView; positions: Record<string, Point>; t: { tx: number; ty: number; z: number } }) {
+function FocusRing({
+  view,
+  positions,
+  t,
+}: {
+  view: DocumentView;
+  positions: Record<string, Point>;
+  t: { tx: number; ty: number; z: number };
+}) {
   const focus = useFocus((s) => s.focus);
   const text = useMemo(() => announce(view, focus), [view, focus]);
   let ring: React.ReactNode = null;
   if (focus) {
-    const ids = focus.kind === "node" ? [focus.id] : [view.spec.edges[focus.index]?.from, view.spec.edges[focus.index]?.to].filter((x): x is string => !!x);
+    const ids =
+      focus.kind === "node"
+        ? [focus.id]
+        : [view.spec.edges[focus.index]?.from, view.spec.edges[focus.index]?.to].filter((x): x is string => !!x);
     const boxes = ids.map((id) => (positions[id] ? { p: positions[id], s: sizeOf(id) } : null)).filter((b) => !!b);
     if (boxes.length) {
       const { tx, ty, z } = t;
       if (focus.kind === "node") {
         const { p, s } = boxes[0];
-        ring = <div className="focus-ring" data-testid="focus-ring" data-focus={`node:${focus.id}`} style={{ left: p.x * z + tx - 5, top: p.y * z + ty - 5, width: s.w * z + 10, height: s.h * z + 10 }} />;
+        ring = (
+          <div
+            className="focus-ring"
+            data-testid="focus-ring"
+            data-focus={`node:${focus.id}`}
+            style={{ left: p.x * z + tx - 5, top: p.y * z + ty - 5, width: s.w * z + 10, height: s.h * z + 10 }}
+          />
+        );
       } else if (boxes.length === 2) {
         const a = { x: (boxes[0].p.x + boxes[0].s.w) * z + tx, y: (boxes[0].p.y + boxes[0].s.h / 2) * z + ty };
         const b = { x: boxes[1].p.x * z + tx, y: (boxes[1].p.y + boxes[1].s.h / 2) * z + ty };

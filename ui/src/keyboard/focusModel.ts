@@ -88,7 +88,12 @@ export function nextEdge(spec: GraphSpec, focus: Focus): number | null {
 }
 
 /** What a screen reader says for the focus: "node planner, type planner, 2 errors". */
-export function describeFocus(spec: GraphSpec, focus: Focus, problems: (id: string) => { errors: number; warnings: number }, condition: (i: number) => string): string {
+export function describeFocus(
+  spec: GraphSpec,
+  focus: Focus,
+  problems: (id: string) => { errors: number; warnings: number },
+  condition: (i: number) => string,
+): string {
   if (!focus) return "";
   const count = (n: number, what: string) => (n ? `, ${n} ${what}${n === 1 ? "" : "s"}` : "");
   if (focus.kind === "node") {

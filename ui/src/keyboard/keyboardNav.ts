@@ -97,7 +97,9 @@ function inspect(f: Focus) {
   if (f.kind === "node") ui.select({ nodes: [f.id], edges: [] });
   else ui.select({ nodes: [], edges: [f.index] });
   setTimeout(() => {
-    const first = document.querySelector<HTMLElement>('[data-testid="inspector"] input, [data-testid="inspector"] select, [data-testid="inspector"] textarea');
+    const first = document.querySelector<HTMLElement>(
+      '[data-testid="inspector"] input, [data-testid="inspector"] select, [data-testid="inspector"] textarea',
+    );
     first?.focus();
   }, 0);
 }
@@ -131,7 +133,7 @@ export function onCanvasKey(e: KeyboardEvent): boolean {
     return true;
   }
   if (dir) {
-    if (!f) return setFocus(firstFocus()), true;
+    if (!f) return (setFocus(firstFocus()), true);
     if (f.kind === "edge") {
       const edge = v.spec.edges[f.index];
       if (edge) setFocus({ kind: "node", id: dir === "left" || dir === "up" ? edge.from : edge.to });

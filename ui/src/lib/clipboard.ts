@@ -9,11 +9,7 @@ export type Fragment = GraphSpec & { layout?: { positions: Record<string, Point>
 
 /** The selected nodes, the edges among them (and to selected terminals), the channels their
  * predicates read, and positions relative to the selection's top-left corner. */
-export function buildFragment(
-  spec: GraphSpec,
-  positions: Record<string, Point>,
-  selected: ReadonlySet<string>,
-): Fragment {
+export function buildFragment(spec: GraphSpec, positions: Record<string, Point>, selected: ReadonlySet<string>): Fragment {
   const nodes = spec.nodes.filter((n) => selected.has(n.id)).map((n) => structuredClone(n));
   const inFrag = (id: string) => selected.has(id);
   const edges = spec.edges
@@ -64,7 +60,7 @@ export function parseFragment(text: string): ParsedFragment | { error: string } 
   let rawNodes: unknown[];
   let rawEdges: unknown[] = [];
   let rawChannels: unknown = {};
-  let rawPositions: unknown = undefined;
+  let rawPositions: unknown;
   if (Array.isArray(value)) rawNodes = value;
   else if (isObj(value) && ("nodes" in value || "edges" in value || "channels" in value)) {
     rawNodes = Array.isArray(value.nodes) ? value.nodes : [];
@@ -72,7 +68,11 @@ export function parseFragment(text: string): ParsedFragment | { error: string } 
     rawChannels = value.channels ?? {};
     rawPositions = isObj(value.layout) ? value.layout.positions : value.positions;
   } else if (isObj(value) && typeof value.id === "string") rawNodes = [value];
-  else return { error: "The clipboard holds JSON but not a graph fragment: expected an object with `nodes` (a GraphSpec), an array of nodes, or one node `{id, type, config}`." };
+  else
+    return {
+      error:
+        "The clipboard holds JSON but not a graph fragment: expected an object with `nodes` (a GraphSpec), an array of nodes, or one node `{id, type, config}`.",
+    };
 
   const nodes: NodeSpec[] = [];
   const seen = new Set<string>();

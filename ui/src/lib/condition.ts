@@ -151,6 +151,12 @@ export function withOperator(m: ConditionModel, op: Operator): ConditionModel {
     const text = m.op === "eq" || m.op === "neq" ? (cur.ok && m.text !== "" ? jsJson([cur.value]) : "") : m.text;
     return { ...m, op, valueType: "json", text };
   }
-  if (m.op === "in" || m.op === "truthy" || m.op === "gt" || m.op === "lt") return { ...m, op, valueType: m.op === "gt" || m.op === "lt" ? "number" : "string", text: m.op === "gt" || m.op === "lt" ? m.text : "" };
+  if (m.op === "in" || m.op === "truthy" || m.op === "gt" || m.op === "lt")
+    return {
+      ...m,
+      op,
+      valueType: m.op === "gt" || m.op === "lt" ? "number" : "string",
+      text: m.op === "gt" || m.op === "lt" ? m.text : "",
+    };
   return { ...m, op };
 }

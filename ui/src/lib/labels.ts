@@ -7,7 +7,7 @@ export type Operator = "eq" | "neq" | "in" | "gt" | "lt" | "truthy";
 /** Operators in the engine's precedence order: the first one present is the one used. */
 export const OPERATORS: readonly Operator[] = ["eq", "neq", "in", "gt", "lt", "truthy"];
 
-const has = (p: object, k: string) => Object.prototype.hasOwnProperty.call(p, k);
+const has = (p: object, k: string) => Object.hasOwn(p, k);
 
 /** The operator the engine uses: the first present, a non-array `in` not counting. */
 export function operatorOf(p: Predicate): Operator | null {

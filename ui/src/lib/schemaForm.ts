@@ -107,7 +107,9 @@ export function coerce(f: Pick<FieldDef, "kind" | "enumValues">, raw: string | b
     case "enum": {
       if (raw === "") return { ok: true, remove: true };
       const hit = (f.enumValues ?? []).find((v) => jsonKey(v) === raw);
-      return hit === undefined && raw !== jsonKey(undefined) ? { ok: false, error: "Choose one of the listed values." } : { ok: true, value: hit };
+      return hit === undefined && raw !== jsonKey(undefined)
+        ? { ok: false, error: "Choose one of the listed values." }
+        : { ok: true, value: hit };
     }
     case "number":
     case "integer": {
@@ -121,7 +123,10 @@ export function coerce(f: Pick<FieldDef, "kind" | "enumValues">, raw: string | b
     case "boolean":
       return raw === "true" ? { ok: true, value: true } : raw === "false" ? { ok: true, value: false } : { ok: true, remove: true };
     case "string-list": {
-      const items = raw.split("\n").map((x) => x.trim()).filter((x) => x !== "");
+      const items = raw
+        .split("\n")
+        .map((x) => x.trim())
+        .filter((x) => x !== "");
       return { ok: true, value: items };
     }
     case "string-map": {
@@ -164,7 +169,11 @@ export function display(f: Pick<FieldDef, "kind">, v: unknown): string {
     case "string-list":
       return Array.isArray(v) ? v.map((x) => (typeof x === "string" ? x : JSON.stringify(x))).join("\n") : JSON.stringify(v);
     case "string-map":
-      return isObj(v) ? Object.entries(v).map(([k, x]) => `${k}: ${typeof x === "string" ? x : JSON.stringify(x)}`).join("\n") : JSON.stringify(v);
+      return isObj(v)
+        ? Object.entries(v)
+            .map(([k, x]) => `${k}: ${typeof x === "string" ? x : JSON.stringify(x)}`)
+            .join("\n")
+        : JSON.stringify(v);
     case "json":
       return JSON.stringify(v, null, 2);
   }

@@ -6,7 +6,14 @@ import { edit } from "../actions";
 import { type ConditionModel, type ValueType, fromPredicate, parseValue, toPredicate, withOperator } from "../lib/condition";
 import { OPERATORS, predicateLabel } from "../lib/labels";
 
-const OP_TEXT: Record<string, string> = { eq: "equals (==)", neq: "differs (!=)", in: "is one of (in)", gt: "greater than (>)", lt: "less than (<)", truthy: "truthiness" };
+const OP_TEXT: Record<string, string> = {
+  eq: "equals (==)",
+  neq: "differs (!=)",
+  in: "is one of (in)",
+  gt: "greater than (>)",
+  lt: "less than (<)",
+  truthy: "truthiness",
+};
 
 export function ConditionBuilder({ index, e, channels }: { index: number; e: EdgeSpec; channels: string[] }) {
   const [m, setM] = useState<ConditionModel>(() => fromPredicate(e.when, channels[0] ?? ""));
@@ -45,7 +52,11 @@ export function ConditionBuilder({ index, e, channels }: { index: number; e: Edg
         </label>
         <label>
           operator
-          <select data-testid="condition-operator" value={m.op} onChange={(ev) => change(withOperator(m, ev.target.value as ConditionModel["op"]), true)}>
+          <select
+            data-testid="condition-operator"
+            value={m.op}
+            onChange={(ev) => change(withOperator(m, ev.target.value as ConditionModel["op"]), true)}
+          >
             {OPERATORS.map((o) => (
               <option key={o} value={o}>
                 {OP_TEXT[o]}
@@ -67,7 +78,20 @@ export function ConditionBuilder({ index, e, channels }: { index: number; e: Edg
           {(m.op === "eq" || m.op === "neq") && (
             <label>
               type
-              <select data-testid="condition-value-type" value={m.valueType} onChange={(ev) => change({ ...m, valueType: ev.target.value as ValueType, text: ev.target.value === "boolean" ? "true" : ev.target.value === "null" ? "null" : m.text }, true)}>
+              <select
+                data-testid="condition-value-type"
+                value={m.valueType}
+                onChange={(ev) =>
+                  change(
+                    {
+                      ...m,
+                      valueType: ev.target.value as ValueType,
+                      text: ev.target.value === "boolean" ? "true" : ev.target.value === "null" ? "null" : m.text,
+                    },
+                    true,
+                  )
+                }
+              >
                 <option value="string">string</option>
                 <option value="number">number</option>
                 <option value="boolean">boolean</option>
@@ -97,9 +121,19 @@ export function ConditionBuilder({ index, e, channels }: { index: number; e: Edg
           </label>
         </div>
       )}
-      {!parsed.ok && <div className="inline-error" data-testid="condition-error">{parsed.error}</div>}
-      {parsed.ok && !result.ok && <div className="inline-error" data-testid="condition-error">{result.error}</div>}
-      {channels.length === 0 && <div className="inline-warning">No channels are declared: add one in the graph inspector (click the empty canvas).</div>}
+      {!parsed.ok && (
+        <div className="inline-error" data-testid="condition-error">
+          {parsed.error}
+        </div>
+      )}
+      {parsed.ok && !result.ok && (
+        <div className="inline-error" data-testid="condition-error">
+          {result.error}
+        </div>
+      )}
+      {channels.length === 0 && (
+        <div className="inline-warning">No channels are declared: add one in the graph inspector (click the empty canvas).</div>
+      )}
       <div className="cond-preview">
         {result.ok ? <code data-testid="condition-preview">{predicateLabel(result.predicate)}</code> : <span className="muted">—</span>}
       </div>

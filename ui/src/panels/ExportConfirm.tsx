@@ -30,14 +30,16 @@ export function ExportConfirm() {
         onClick={(e) => e.stopPropagation()}
         onKeyDown={(e) => e.key === "Escape" && cancelExport()}
       >
-        <div className="panel-head">Export {fileName ?? "the document"} as {label}</div>
+        <div className="panel-head">
+          Export {fileName ?? "the document"} as {label}
+        </div>
         {losses.length === 0 ? (
           <p data-testid="export-lossless">Nothing is lost: {label} holds everything in this document.</p>
         ) : (
           <>
             <p>
-              {label} cannot hold {losses.length === 1 ? "this" : `these ${losses.length} things`}; the exported copy will
-              not have {losses.length === 1 ? "it" : "them"} (the open document keeps everything):
+              {label} cannot hold {losses.length === 1 ? "this" : `these ${losses.length} things`}; the exported copy will not have{" "}
+              {losses.length === 1 ? "it" : "them"} (the open document keeps everything):
             </p>
             <ul className="export-losses">
               {losses.map((d, i) => (
@@ -49,7 +51,9 @@ export function ExportConfirm() {
           </>
         )}
         <p className="export-buttons">
-          <button data-testid="export-cancel" onClick={cancelExport}>Cancel</button>{" "}
+          <button data-testid="export-cancel" onClick={cancelExport}>
+            Cancel
+          </button>{" "}
           <button data-testid="export-go" autoFocus onClick={() => void confirmExport()}>
             {losses.length ? "Export anyway…" : "Export…"}
           </button>

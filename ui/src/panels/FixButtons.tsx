@@ -31,8 +31,7 @@ export function FixButtons({ diagnostic, docId }: { diagnostic: Diagnostic; docI
 export function typesToDescribe(diagnostics: readonly Diagnostic[]): string[] {
   const out: string[] = [];
   for (const d of diagnostics)
-    for (const f of d.fixes ?? [])
-      if (f.edit.kind === "describe_types") for (const t of f.edit.types) if (!out.includes(t)) out.push(t);
+    for (const f of d.fixes ?? []) if (f.edit.kind === "describe_types") for (const t of f.edit.types) if (!out.includes(t)) out.push(t);
   return out;
 }
 

@@ -57,21 +57,41 @@ function NodeFields({ id, node, send, view }: { id: string; node: Record<string,
   return (
     <div data-testid="graphmd-node">
       <div className="panel-head">Node {id}</div>
-      <Field label="id" value={id} testid="graphmd-node-id" onCommit={async (v) => {
-        if (typeof v === "string" && v && (await send({ op: "rename_node", from: id, to: v }))) useUi.setState({ selection: { nodes: [v], edges: [] } });
-      }} />
-      <Choice label="kind" value={kind} options={NODE_KINDS} testid="graphmd-kind" onChange={(v) => send({ op: "set_node_field", id, field: "kind", value: v })} />
+      <Field
+        label="id"
+        value={id}
+        testid="graphmd-node-id"
+        onCommit={async (v) => {
+          if (typeof v === "string" && v && (await send({ op: "rename_node", from: id, to: v })))
+            useUi.setState({ selection: { nodes: [v], edges: [] } });
+        }}
+      />
+      <Choice
+        label="kind"
+        value={kind}
+        options={NODE_KINDS}
+        testid="graphmd-kind"
+        onChange={(v) => send({ op: "set_node_field", id, field: "kind", value: v })}
+      />
       {kind !== "judge" && <Field label="model_key" value={node.model_key} testid="graphmd-model-key" onCommit={set("model_key")} />}
       {kind === "judge" && (
         <>
-          <Choice label="seat" value={String(node.seat ?? "")} options={JUDGE_SEATS} testid="graphmd-seat" onChange={(v) => send({ op: "set_node_field", id, field: "seat", value: v })} />
+          <Choice
+            label="seat"
+            value={String(node.seat ?? "")}
+            options={JUDGE_SEATS}
+            testid="graphmd-seat"
+            onChange={(v) => send({ op: "set_node_field", id, field: "seat", value: v })}
+          />
           {JUDGE_FIELDS.map(([f, k]) => (
             <Field key={f} label={f} kind={k} value={node[f]} testid={`graphmd-${f.replace(/_/g, "-")}`} onCommit={set(f)} />
           ))}
         </>
       )}
       {problems.map((d, i) => (
-        <div key={i} className={`diag ${d.severity} small`}>{d.message}</div>
+        <div key={i} className={`diag ${d.severity} small`}>
+          {d.message}
+        </div>
       ))}
     </div>
   );
@@ -82,14 +102,39 @@ function EdgeFields({ index, edge, send }: { index: number; edge: Record<string,
   const bounds = (edge.bounds ?? {}) as Record<string, unknown>;
   return (
     <div data-testid="graphmd-edge">
-      <div className="panel-head">Edge {String(edge.from)} → {String(edge.to)}</div>
-      <Choice label="kind" value={kind} options={EDGE_KINDS} testid="graphmd-edge-kind" onChange={(v) => send({ op: "set_edge_field", index, field: "kind", value: v })} />
+      <div className="panel-head">
+        Edge {String(edge.from)} → {String(edge.to)}
+      </div>
+      <Choice
+        label="kind"
+        value={kind}
+        options={EDGE_KINDS}
+        testid="graphmd-edge-kind"
+        onChange={(v) => send({ op: "set_edge_field", index, field: "kind", value: v })}
+      />
       {(kind === "conditional" || edge.condition !== undefined) && (
-        <Field label="condition" value={edge.condition} testid="graphmd-condition" onCommit={(value) => send({ op: "set_edge_field", index, field: "condition", value })} />
+        <Field
+          label="condition"
+          value={edge.condition}
+          testid="graphmd-condition"
+          onCommit={(value) => send({ op: "set_edge_field", index, field: "condition", value })}
+        />
       )}
       {kind === "loop" && (
-        <Field label="max_iterations" kind="number" value={bounds.max_iterations} testid="graphmd-max-iterations"
-          onCommit={(value) => send({ op: "set_edge_field", index, field: "bounds", value: value === undefined ? undefined : { ...bounds, max_iterations: value } })} />
+        <Field
+          label="max_iterations"
+          kind="number"
+          value={bounds.max_iterations}
+          testid="graphmd-max-iterations"
+          onCommit={(value) =>
+            send({
+              op: "set_edge_field",
+              index,
+              field: "bounds",
+              value: value === undefined ? undefined : { ...bounds, max_iterations: value },
+            })
+          }
+        />
       )}
     </div>
   );
@@ -107,11 +152,28 @@ function DocFields({ graphmd, send }: { graphmd: GraphMdView; send: Send }) {
   return (
     <div data-testid="graphmd-doc">
       <div className="panel-head">GRAPH.md</div>
-      <Field label="entry" value={f.entry} testid="graphmd-entry" onCommit={(value) => send({ op: "set_doc_field", field: "entry", value })} />
-      <Field label="exits (JSON list)" kind="json" value={f.exits} testid="graphmd-exits" onCommit={(value) => send({ op: "set_doc_field", field: "exits", value })} />
+      <Field
+        label="entry"
+        value={f.entry}
+        testid="graphmd-entry"
+        onCommit={(value) => send({ op: "set_doc_field", field: "entry", value })}
+      />
+      <Field
+        label="exits (JSON list)"
+        kind="json"
+        value={f.exits}
+        testid="graphmd-exits"
+        onCommit={(value) => send({ op: "set_doc_field", field: "exits", value })}
+      />
       <Field label="budget: tokens" kind="number" value={budget.tokens} testid="graphmd-budget-tokens" onCommit={setBudget("tokens")} />
       <Field label="budget: cost_usd" kind="number" value={budget.cost_usd} testid="graphmd-budget-cost" onCommit={setBudget("cost_usd")} />
-      <Field label="body (Markdown)" multiline value={graphmd.body} testid="graphmd-body" onCommit={(value) => send({ op: "set_body", text: typeof value === "string" ? value : "" })} />
+      <Field
+        label="body (Markdown)"
+        multiline
+        value={graphmd.body}
+        testid="graphmd-body"
+        onCommit={(value) => send({ op: "set_body", text: typeof value === "string" ? value : "" })}
+      />
     </div>
   );
 }

@@ -19,15 +19,41 @@ const REDUCERS: ReducerName[] = ["last_write", "append", "merge"];
 export function Inspector({ view }: { view: DocumentView }) {
   const sel = useUi((s) => s.selection);
   // Weaveflow and GRAPH.md show their own fields (WeaveflowInspector / GraphMdInspector).
-  if (view.weaveflow) return <aside className="panel inspector" data-testid="inspector" data-kind="weaveflow"><WeaveflowInspector view={view} weaveflow={view.weaveflow} /></aside>;
-  if (view.graphmd) return <aside className="panel inspector" data-testid="inspector" data-kind="graphmd"><GraphMdInspector view={view} graphmd={view.graphmd} /></aside>;
+  if (view.weaveflow)
+    return (
+      <aside className="panel inspector" data-testid="inspector" data-kind="weaveflow">
+        <WeaveflowInspector view={view} weaveflow={view.weaveflow} />
+      </aside>
+    );
+  if (view.graphmd)
+    return (
+      <aside className="panel inspector" data-testid="inspector" data-kind="graphmd">
+        <GraphMdInspector view={view} graphmd={view.graphmd} />
+      </aside>
+    );
   const nodes = sel.nodes.filter((n) => n !== START && n !== END);
   let body: React.ReactNode;
   let kind = "graph";
   if (nodes.length === 1) (kind = "node"), (body = <NodeInspector key={nodes[0]} view={view} id={nodes[0]} />);
-  else if (nodes.length > 1) (kind = "selection"), (body = <div className="muted pad">{nodes.length} nodes selected. Drag to move them together; Delete removes them; {navigator.platform.includes("Mac") ? "⌘" : "Ctrl"}+C copies them.</div>);
-  else if (sel.edges.length === 1 && view.spec.edges[sel.edges[0]]) (kind = "edge"), (body = <EdgeInspector key={sel.edges[0]} view={view} index={sel.edges[0]} />);
-  else if (sel.nodes.length === 1) (kind = "terminal"), (body = <div className="muted pad">{sel.nodes[0] === START ? "__start__: where the graph begins. Edges from it are the entry edges." : "__end__: where the graph ends."}</div>);
+  else if (nodes.length > 1)
+    (kind = "selection"),
+      (body = (
+        <div className="muted pad">
+          {nodes.length} nodes selected. Drag to move them together; Delete removes them;{" "}
+          {navigator.platform.includes("Mac") ? "⌘" : "Ctrl"}+C copies them.
+        </div>
+      ));
+  else if (sel.edges.length === 1 && view.spec.edges[sel.edges[0]])
+    (kind = "edge"), (body = <EdgeInspector key={sel.edges[0]} view={view} index={sel.edges[0]} />);
+  else if (sel.nodes.length === 1)
+    (kind = "terminal"),
+      (body = (
+        <div className="muted pad">
+          {sel.nodes[0] === START
+            ? "__start__: where the graph begins. Edges from it are the entry edges."
+            : "__end__: where the graph ends."}
+        </div>
+      ));
   else body = <GraphInspector view={view} />;
   return (
     <aside className="panel inspector" data-testid="inspector" data-kind={kind}>
@@ -37,7 +63,19 @@ export function Inspector({ view }: { view: DocumentView }) {
 }
 
 /** A text input that commits on Enter or blur, and reverts on Escape. */
-function CommitInput({ value, onCommit, testid, placeholder, label }: { value: string; onCommit: (v: string) => void; testid: string; placeholder?: string; label?: string }) {
+function CommitInput({
+  value,
+  onCommit,
+  testid,
+  placeholder,
+  label,
+}: {
+  value: string;
+  onCommit: (v: string) => void;
+  testid: string;
+  placeholder?: string;
+  label?: string;
+}) {
   const [text, setText] = useState(value);
   useEffect(() => setText(value), [value]);
   return (
@@ -75,18 +113,28 @@ function NodeInspector({ view, id }: { view: DocumentView; id: string }) {
       </div>
       <div className="field">
         <label>id</label>
-        <CommitInput testid="node-id-input" label="node id" value={node.id} onCommit={async (v) => {
-          if (await edit({ op: "rename_node", from: node.id, to: v })) useUi.setState({ selection: { nodes: [v], edges: [] } });
-        }} />
+        <CommitInput
+          testid="node-id-input"
+          label="node id"
+          value={node.id}
+          onCommit={async (v) => {
+            if (await edit({ op: "rename_node", from: node.id, to: v })) useUi.setState({ selection: { nodes: [v], edges: [] } });
+          }}
+        />
       </div>
       <div className="field">
         <label>type</label>
-        <select data-testid="node-type-select" aria-label="node type" value={pendingType ?? node.type ?? ""} onChange={(e) => {
-          const next = e.target.value;
-          const warn = unknownFields(node.config, types.get(next)?.config_schema);
-          if (warn.length) setPendingType(next);
-          else void edit({ op: "set_node_type", id: node.id, type: next });
-        }}>
+        <select
+          data-testid="node-type-select"
+          aria-label="node type"
+          value={pendingType ?? node.type ?? ""}
+          onChange={(e) => {
+            const next = e.target.value;
+            const warn = unknownFields(node.config, types.get(next)?.config_schema);
+            if (warn.length) setPendingType(next);
+            else void edit({ op: "set_node_type", id: node.id, type: next });
+          }}
+        >
           {!t && <option value={node.type ?? ""}>{node.type ?? "(none)"} (not in the registry)</option>}
           {view.registry.map((x) => (
             <option key={x.type} value={x.type}>
@@ -97,12 +145,21 @@ function NodeInspector({ view, id }: { view: DocumentView; id: string }) {
       </div>
       {pendingType && (
         <div className="warn-box" data-testid="type-change-warning">
-          Type “{pendingType}” does not know these config fields: {dropped.map((f) => <code key={f}>{f} </code>)}. They are kept, but will be reported until you remove them.
+          Type “{pendingType}” does not know these config fields:{" "}
+          {dropped.map((f) => (
+            <code key={f}>{f} </code>
+          ))}
+          . They are kept, but will be reported until you remove them.
           <div className="row">
-            <button data-testid="type-change-confirm" onClick={() => {
-              void edit({ op: "set_node_type", id: node.id, type: pendingType });
-              setPendingType(null);
-            }}>Change type</button>
+            <button
+              data-testid="type-change-confirm"
+              onClick={() => {
+                void edit({ op: "set_node_type", id: node.id, type: pendingType });
+                setPendingType(null);
+              }}
+            >
+              Change type
+            </button>
             <button onClick={() => setPendingType(null)}>Cancel</button>
           </div>
         </div>
@@ -147,11 +204,22 @@ function RawConfig({ id, config }: { id: string; config: Record<string, unknown>
   };
   return (
     <div className="raw">
-      <textarea data-testid="config-raw" aria-label="config as JSON" rows={8} value={text} spellCheck={false} onChange={(e) => setText(e.target.value)} />
+      <textarea
+        data-testid="config-raw"
+        aria-label="config as JSON"
+        rows={8}
+        value={text}
+        spellCheck={false}
+        onChange={(e) => setText(e.target.value)}
+      />
       {err && <div className="inline-error">{err}</div>}
       <div className="row">
-        <button data-testid="config-raw-apply" disabled={text === shown} onClick={apply}>Apply JSON</button>
-        <button disabled={text === shown} onClick={() => setText(shown)}>Revert</button>
+        <button data-testid="config-raw-apply" disabled={text === shown} onClick={apply}>
+          Apply JSON
+        </button>
+        <button disabled={text === shown} onClick={() => setText(shown)}>
+          Revert
+        </button>
       </div>
     </div>
   );
@@ -169,12 +237,18 @@ function EdgeInspector({ view, index }: { view: DocumentView; index: number }) {
         {e.when && <div className="muted small">when {predicateLabel(e.when)}</div>}
       </div>
       {diags.map((d, i) => (
-        <div key={i} className={`inline-${d.severity}`}>{d.message}</div>
+        <div key={i} className={`inline-${d.severity}`}>
+          {d.message}
+        </div>
       ))}
       <div className="panel-sub">Condition</div>
       <ConditionBuilder index={index} e={e} channels={channels} />
       <div className="row pad">
-        <button className="danger" data-testid="edge-delete" onClick={() => void edit({ op: "disconnect", index }).then(() => useUi.setState({ selection: { nodes: [], edges: [] } }))}>
+        <button
+          className="danger"
+          data-testid="edge-delete"
+          onClick={() => void edit({ op: "disconnect", index }).then(() => useUi.setState({ selection: { nodes: [], edges: [] } }))}
+        >
           Delete edge
         </button>
       </div>
@@ -199,7 +273,12 @@ function GraphInspector({ view }: { view: DocumentView }) {
       <div className="panel-head">Graph</div>
       <div className="field">
         <label>name</label>
-        <CommitInput testid="graph-name" value={view.spec.name ?? ""} placeholder="(unnamed)" onCommit={(v) => void edit({ op: "rename_graph", name: v === "" ? null : v })} />
+        <CommitInput
+          testid="graph-name"
+          value={view.spec.name ?? ""}
+          placeholder="(unnamed)"
+          onCommit={(v) => void edit({ op: "rename_graph", name: v === "" ? null : v })}
+        />
       </div>
       <div className="panel-sub">Channels</div>
       <table className="channels" data-testid="channel-table">
@@ -215,36 +294,63 @@ function GraphInspector({ view }: { view: DocumentView }) {
           {Object.entries(view.spec.channels).map(([c, spec]) => (
             <tr key={c} data-testid="channel-row" data-channel={c}>
               <td>
-                <CommitInput testid={`channel-name-${c}`} value={c} onCommit={(v) => void edit({ op: "rename_channel", from: c, to: v.trim() })} />
+                <CommitInput
+                  testid={`channel-name-${c}`}
+                  value={c}
+                  onCommit={(v) => void edit({ op: "rename_channel", from: c, to: v.trim() })}
+                />
               </td>
               <td>
-                <select data-testid={`channel-reducer-${c}`} value={spec.reducer} onChange={(e) => void edit({ op: "set_reducer", name: c, reducer: e.target.value as ReducerName })}>
+                <select
+                  data-testid={`channel-reducer-${c}`}
+                  value={spec.reducer}
+                  onChange={(e) => void edit({ op: "set_reducer", name: c, reducer: e.target.value as ReducerName })}
+                >
                   {REDUCERS.map((r) => (
-                    <option key={r} value={r}>{r}</option>
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
                   ))}
                   {!REDUCERS.includes(spec.reducer as ReducerName) && <option value={spec.reducer}>{spec.reducer}</option>}
                 </select>
               </td>
               <td className="num">{used.get(c) ?? 0}</td>
               <td>
-                <button className="link danger" title="Delete channel" data-testid={`channel-delete-${c}`} onClick={() => void edit({ op: "remove_channel", name: c })}>×</button>
+                <button
+                  className="link danger"
+                  title="Delete channel"
+                  data-testid={`channel-delete-${c}`}
+                  onClick={() => void edit({ op: "remove_channel", name: c })}
+                >
+                  ×
+                </button>
               </td>
             </tr>
           ))}
           <tr>
             <td>
-              <input data-testid="channel-new-name" placeholder="new channel" value={name} onChange={(e) => setName(e.target.value)} onKeyDown={(e) => e.key === "Enter" && name.trim() && void add(name)} />
+              <input
+                data-testid="channel-new-name"
+                placeholder="new channel"
+                value={name}
+                onChange={(e) => setName(e.target.value)}
+                onKeyDown={(e) => e.key === "Enter" && name.trim() && void add(name)}
+              />
             </td>
             <td>
               <select data-testid="channel-new-reducer" value={reducer} onChange={(e) => setReducer(e.target.value as ReducerName)}>
                 {REDUCERS.map((r) => (
-                  <option key={r} value={r}>{r}</option>
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
                 ))}
               </select>
             </td>
             <td />
             <td>
-              <button data-testid="channel-add" disabled={!name.trim()} onClick={() => void add(name)}>Add</button>
+              <button data-testid="channel-add" disabled={!name.trim()} onClick={() => void add(name)}>
+                Add
+              </button>
             </td>
           </tr>
         </tbody>
@@ -252,11 +358,15 @@ function GraphInspector({ view }: { view: DocumentView }) {
       {undeclared.map((c) => (
         <div key={c} className="inline-error">
           Conditions read “{c}”, which is not declared.{" "}
-          <button className="link" data-testid={`declare-${c}`} onClick={() => void applyFix({ kind: "declare_channel", name: c })}>Declare it (last_write)</button>
+          <button className="link" data-testid={`declare-${c}`} onClick={() => void applyFix({ kind: "declare_channel", name: c })}>
+            Declare it (last_write)
+          </button>
         </div>
       ))}
       {channelDiags.map((d, i) => (
-        <div key={i} className={`inline-${d.severity}`}>{d.message}</div>
+        <div key={i} className={`inline-${d.severity}`}>
+          {d.message}
+        </div>
       ))}
       <p className="muted small pad">
         {view.spec.nodes.length} nodes, {view.spec.edges.length} edges. Format: {view.format}. {view.path ?? "Not saved yet."}

@@ -50,8 +50,18 @@ export function OpenFailures({ tauri }: { tauri: boolean }) {
   return (
     <div className="open-failures">
       {list.map((f) => (
-        <div key={f.key} className="open-failure" role="alert" data-testid="open-failure" data-code={f.code} data-file={f.fileName} title={f.path}>
-          <span className="sev error" aria-hidden>✖</span>
+        <div
+          key={f.key}
+          className="open-failure"
+          role="alert"
+          data-testid="open-failure"
+          data-code={f.code}
+          data-file={f.fileName}
+          title={f.path}
+        >
+          <span className="sev error" aria-hidden>
+            ✖
+          </span>
           <span>
             <strong>Could not open {failurePlace(f)}</strong> — {f.reason}
           </span>

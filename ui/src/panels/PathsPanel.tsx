@@ -21,13 +21,19 @@ export function PathsPanel({ graphmd }: { graphmd: GraphMdView }) {
   return (
     <section className="paths-panel" data-testid="paths-panel">
       <div className="panel-head">
-        Paths <span className="muted">({a.path_count}{a.mode === "summary" ? ", worst shown" : ""})</span>
+        Paths{" "}
+        <span className="muted">
+          ({a.path_count}
+          {a.mode === "summary" ? ", worst shown" : ""})
+        </span>
       </div>
       <div className="muted small" data-testid="paths-budget">
         Budget: {budget.length ? budget.join(", ") : "none"}
       </div>
       {a.diagnostics.map((d, i) => (
-        <div key={i} className="diag error small">{d.message}</div>
+        <div key={i} className="diag error small">
+          {d.message}
+        </div>
       ))}
       <ol className="paths-list">
         {a.paths.map((p, i) => {
@@ -41,9 +47,13 @@ export function PathsPanel({ graphmd }: { graphmd: GraphMdView }) {
               onClick={() => useUi.setState({ selection: { nodes: [...new Set(p.nodes)], edges: [...p.edges] } })}
               title={p.nodes.join(" → ")}
             >
-              <div className="path-nodes">{p.nodes.join(" → ")}{p.fallbacks.length ? ` (fallback: ${p.fallbacks.join(", ")})` : ""}</div>
+              <div className="path-nodes">
+                {p.nodes.join(" → ")}
+                {p.fallbacks.length ? ` (fallback: ${p.fallbacks.join(", ")})` : ""}
+              </div>
               <div className="path-metrics">
-                <span data-testid={`path-${i}-tokens`}>{p.tokens} tokens</span> · <span data-testid={`path-${i}-cost`}>{cost(p.cost_usd)}</span> ·{" "}
+                <span data-testid={`path-${i}-tokens`}>{p.tokens} tokens</span> ·{" "}
+                <span data-testid={`path-${i}-cost`}>{cost(p.cost_usd)}</span> ·{" "}
                 <span data-testid={`path-${i}-latency`}>{p.latency_ms} ms</span>
                 {over && <span className="badge error"> over budget ({p.over_budget.join(", ")})</span>}
                 {a.worst === i && <span className="badge"> worst</span>}
@@ -53,7 +63,9 @@ export function PathsPanel({ graphmd }: { graphmd: GraphMdView }) {
         })}
       </ol>
       {a.notes.map((n, i) => (
-        <div key={i} className="muted small">{n}</div>
+        <div key={i} className="muted small">
+          {n}
+        </div>
       ))}
     </section>
   );

@@ -91,10 +91,18 @@ export function RegistryEditor({ docId, onClose }: { docId: string; onClose: () 
     <div className="registry-editor" data-testid="registry-editor">
       <div className="panel-head">
         Registries
-        <button className="link" data-testid="registry-undo" title="Undo the last registry change" onClick={() => void undo()}>Undo</button>
-        <button className="link" onClick={onClose} aria-label="close the editor">×</button>
+        <button className="link" data-testid="registry-undo" title="Undo the last registry change" onClick={() => void undo()}>
+          Undo
+        </button>
+        <button className="link" onClick={onClose} aria-label="close the editor">
+          ×
+        </button>
       </div>
-      {message && <div className="inline-info" data-testid="registry-message">{message}</div>}
+      {message && (
+        <div className="inline-info" data-testid="registry-message">
+          {message}
+        </div>
+      )}
       {project && (
         <div className="row">
           <input data-testid="registry-new-type" placeholder="new type name" value={newType} onChange={(e) => setNewType(e.target.value)} />
@@ -162,9 +170,21 @@ function TypeEditor(props: {
       <div className="field" key={field}>
         <label>{field}</label>
         {multi ? (
-          <textarea data-testid={`type-${field}`} rows={5} defaultValue={value} disabled={!writable} onBlur={(e) => commit(e.target.value)} />
+          <textarea
+            data-testid={`type-${field}`}
+            rows={5}
+            defaultValue={value}
+            disabled={!writable}
+            onBlur={(e) => commit(e.target.value)}
+          />
         ) : (
-          <input data-testid={`type-${field}`} defaultValue={value} disabled={!writable} onBlur={(e) => commit(e.target.value)} onKeyDown={(e) => e.key === "Enter" && commit((e.target as HTMLInputElement).value)} />
+          <input
+            data-testid={`type-${field}`}
+            defaultValue={value}
+            disabled={!writable}
+            onBlur={(e) => commit(e.target.value)}
+            onKeyDown={(e) => e.key === "Enter" && commit((e.target as HTMLInputElement).value)}
+          />
         )}
       </div>
     );
@@ -176,12 +196,30 @@ function TypeEditor(props: {
         <input data-testid="type-name" value={name} disabled={!writable} onChange={(e) => setName(e.target.value)} />
         {writable && (
           <>
-            <button data-testid="type-rename" disabled={name === t.type} onClick={async () => (await send({ op: "rename_type", from: t.type, to: name })) && props.renamed(name)}>Rename</button>
-            <button className="danger" data-testid="type-delete" onClick={async () => (await send({ op: "delete_type", type: t.type })) && props.deleted()}>Delete</button>
+            <button
+              data-testid="type-rename"
+              disabled={name === t.type}
+              onClick={async () => (await send({ op: "rename_type", from: t.type, to: name })) && props.renamed(name)}
+            >
+              Rename
+            </button>
+            <button
+              className="danger"
+              data-testid="type-delete"
+              onClick={async () => (await send({ op: "delete_type", type: t.type })) && props.deleted()}
+            >
+              Delete
+            </button>
           </>
         )}
         {!writable && (
-          <button data-testid="type-copy" title="Copy into the project registry, where it overrides the built-in type" onClick={() => void props.copy()}>Copy to project registry</button>
+          <button
+            data-testid="type-copy"
+            title="Copy into the project registry, where it overrides the built-in type"
+            onClick={() => void props.copy()}
+          >
+            Copy to project registry
+          </button>
         )}
       </div>
       {text("title")}
@@ -190,9 +228,22 @@ function TypeEditor(props: {
       {text("docs", true)}
       <div className="panel-sub">Config fields</div>
       {fields.map((f) => (
-        <FieldEditor key={f.name} initial={f} writable={writable} save={(next) => send({ op: "set_field", type: t.type, previous: f.name, field: next })} remove={() => send({ op: "remove_field", type: t.type, name: f.name })} />
+        <FieldEditor
+          key={f.name}
+          initial={f}
+          writable={writable}
+          save={(next) => send({ op: "set_field", type: t.type, previous: f.name, field: next })}
+          remove={() => send({ op: "remove_field", type: t.type, name: f.name })}
+        />
       ))}
-      {writable && <FieldEditor key={`new-${fields.length}`} initial={{ name: "", json_type: "string", required: false, names_channel: false }} writable save={(next) => send({ op: "set_field", type: t.type, field: next })} />}
+      {writable && (
+        <FieldEditor
+          key={`new-${fields.length}`}
+          initial={{ name: "", json_type: "string", required: false, names_channel: false }}
+          writable
+          save={(next) => send({ op: "set_field", type: t.type, field: next })}
+        />
+      )}
     </div>
   );
 }
@@ -202,7 +253,12 @@ function parseJson(text: string): unknown {
   return text.trim() === "" ? undefined : JSON.parse(text);
 }
 
-function FieldEditor(props: { initial: FieldForm; writable: boolean; save: (f: FieldForm) => Promise<boolean>; remove?: () => Promise<boolean> }) {
+function FieldEditor(props: {
+  initial: FieldForm;
+  writable: boolean;
+  save: (f: FieldForm) => Promise<boolean>;
+  remove?: () => Promise<boolean>;
+}) {
   const { initial, writable } = props;
   const isNew = !props.remove;
   const [f, setF] = useState<FieldForm>(initial);
@@ -215,7 +271,7 @@ function FieldEditor(props: { initial: FieldForm; writable: boolean; save: (f: F
     let next: FieldForm;
     try {
       const enumValues = parseJson(enumText);
-      if (enumValues !== undefined && !Array.isArray(enumValues)) throw new Error("the allowed values are a JSON list, like [\"a\", \"b\"]");
+      if (enumValues !== undefined && !Array.isArray(enumValues)) throw new Error('the allowed values are a JSON list, like ["a", "b"]');
       next = { ...f, default: parseJson(defText), enum_values: enumValues as unknown[] | undefined };
     } catch (e) {
       setErr(`Not saved: ${(e as Error).message}`);
@@ -231,22 +287,97 @@ function FieldEditor(props: { initial: FieldForm; writable: boolean; save: (f: F
   };
   return (
     <div className={`field-editor${isNew ? " new" : ""}`} data-testid={isNew ? "field-new" : "field-row"} data-field={initial.name}>
-      <input data-testid={`${prefix}-name`} placeholder="field name" value={f.name} disabled={!writable} onChange={(e) => setF({ ...f, name: e.target.value })} />
-      <select data-testid={`${prefix}-type`} value={f.json_type} disabled={!writable} onChange={(e) => setF({ ...f, json_type: e.target.value })}>
+      <input
+        data-testid={`${prefix}-name`}
+        placeholder="field name"
+        value={f.name}
+        disabled={!writable}
+        onChange={(e) => setF({ ...f, name: e.target.value })}
+      />
+      <select
+        data-testid={`${prefix}-type`}
+        value={f.json_type}
+        disabled={!writable}
+        onChange={(e) => setF({ ...f, json_type: e.target.value })}
+      >
         {JSON_TYPES.map((t) => (
-          <option key={t} value={t}>{t}</option>
+          <option key={t} value={t}>
+            {t}
+          </option>
         ))}
       </select>
-      <label><input type="checkbox" data-testid={`${prefix}-required`} checked={f.required} disabled={!writable} onChange={(e) => setF({ ...f, required: e.target.checked })} /> required</label>
-      <label><input type="checkbox" data-testid={`${prefix}-channel`} checked={f.names_channel} disabled={!writable} onChange={(e) => setF({ ...f, names_channel: e.target.checked })} /> names a channel</label>
-      <input data-testid={`${prefix}-min`} placeholder="minimum" value={f.minimum ?? ""} disabled={!writable} onChange={(e) => setF({ ...f, minimum: num(e.target.value) })} />
-      <input data-testid={`${prefix}-max`} placeholder="maximum" value={f.maximum ?? ""} disabled={!writable} onChange={(e) => setF({ ...f, maximum: num(e.target.value) })} />
-      <input data-testid={`${prefix}-pattern`} placeholder="pattern" value={f.pattern ?? ""} disabled={!writable} onChange={(e) => setF({ ...f, pattern: e.target.value || undefined })} />
-      <input data-testid={`${prefix}-default`} placeholder="default (JSON)" value={defText} disabled={!writable} onChange={(e) => setDefText(e.target.value)} />
-      <input data-testid={`${prefix}-enum`} placeholder='allowed values (JSON list)' value={enumText} disabled={!writable} onChange={(e) => setEnumText(e.target.value)} />
-      <input data-testid={`${prefix}-description`} placeholder="description" value={f.description ?? ""} disabled={!writable} onChange={(e) => setF({ ...f, description: e.target.value || undefined })} />
-      {writable && <button data-testid={`${prefix}-save`} onClick={() => void submit()}>{isNew ? "Add field" : "Save"}</button>}
-      {writable && props.remove && <button className="danger" data-testid={`${prefix}-remove`} onClick={() => void props.remove?.()}>Remove</button>}
+      <label>
+        <input
+          type="checkbox"
+          data-testid={`${prefix}-required`}
+          checked={f.required}
+          disabled={!writable}
+          onChange={(e) => setF({ ...f, required: e.target.checked })}
+        />{" "}
+        required
+      </label>
+      <label>
+        <input
+          type="checkbox"
+          data-testid={`${prefix}-channel`}
+          checked={f.names_channel}
+          disabled={!writable}
+          onChange={(e) => setF({ ...f, names_channel: e.target.checked })}
+        />{" "}
+        names a channel
+      </label>
+      <input
+        data-testid={`${prefix}-min`}
+        placeholder="minimum"
+        value={f.minimum ?? ""}
+        disabled={!writable}
+        onChange={(e) => setF({ ...f, minimum: num(e.target.value) })}
+      />
+      <input
+        data-testid={`${prefix}-max`}
+        placeholder="maximum"
+        value={f.maximum ?? ""}
+        disabled={!writable}
+        onChange={(e) => setF({ ...f, maximum: num(e.target.value) })}
+      />
+      <input
+        data-testid={`${prefix}-pattern`}
+        placeholder="pattern"
+        value={f.pattern ?? ""}
+        disabled={!writable}
+        onChange={(e) => setF({ ...f, pattern: e.target.value || undefined })}
+      />
+      <input
+        data-testid={`${prefix}-default`}
+        placeholder="default (JSON)"
+        value={defText}
+        disabled={!writable}
+        onChange={(e) => setDefText(e.target.value)}
+      />
+      <input
+        data-testid={`${prefix}-enum`}
+        placeholder="allowed values (JSON list)"
+        value={enumText}
+        disabled={!writable}
+        onChange={(e) => setEnumText(e.target.value)}
+      />
+      <input
+        data-testid={`${prefix}-description`}
+        placeholder="description"
+        value={f.description ?? ""}
+        disabled={!writable}
+        onChange={(e) => setF({ ...f, description: e.target.value || undefined })}
+      />
+      {writable && (
+        <button data-testid={`${prefix}-save`} onClick={() => void submit()}>
+          {isNew ? "Add field" : "Save"}
+        </button>
+      )}
+      {writable && props.remove && (
+        <button className="danger" data-testid={`${prefix}-remove`} onClick={() => void props.remove?.()}>
+          Remove
+        </button>
+      )}
       {err && <div className="inline-error">{err}</div>}
     </div>
   );

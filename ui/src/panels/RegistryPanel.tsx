@@ -45,7 +45,14 @@ export function RegistryPanel({ types }: { types: TypeInfo[] }) {
     <aside className="panel registry" data-testid="registry-panel">
       <div className="panel-head">
         Node types
-        <button className="link" data-testid="registry-edit-toggle" title="Create and edit the node types of the project registry" onClick={() => setEditing(true)}>Edit…</button>
+        <button
+          className="link"
+          data-testid="registry-edit-toggle"
+          title="Create and edit the node types of the project registry"
+          onClick={() => setEditing(true)}
+        >
+          Edit…
+        </button>
       </div>
       <input
         ref={input}
@@ -108,7 +115,13 @@ export function RegistryPanel({ types }: { types: TypeInfo[] }) {
                   {/* A pointer shortcut, not a control: an option may not hold a focusable
                       element (axe-core's nested-interactive); from the keyboard, Enter in the
                       search adds the highlighted type. */}
-                  <span className="reg-add" title="Add at the centre" aria-hidden data-testid={`registry-add-${t.type}`} onClick={(e) => (e.stopPropagation(), void addNode(t))}>
+                  <span
+                    className="reg-add"
+                    title="Add at the centre"
+                    aria-hidden
+                    data-testid={`registry-add-${t.type}`}
+                    onClick={(e) => (e.stopPropagation(), void addNode(t))}
+                  >
                     +
                   </span>
                 </div>
@@ -130,7 +143,9 @@ export function TypeDetail({ t, onClose }: { t: TypeInfo; onClose: () => void })
       <div className="td-head">
         <strong>{t.title || t.type}</strong> <code>{t.type}</code>
         {t.version ? <span className="muted"> v{t.version}</span> : null}
-        <button className="link" onClick={onClose} aria-label="close">×</button>
+        <button className="link" onClick={onClose} aria-label="close">
+          ×
+        </button>
       </div>
       {t.deprecated ? <div className="warn-box">Deprecated{typeof t.deprecated === "string" ? `: ${t.deprecated}` : "."}</div> : null}
       {t.description ? <p>{t.description}</p> : null}

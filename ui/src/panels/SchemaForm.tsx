@@ -17,7 +17,14 @@ export function SchemaForm({ nodeId, nodeIndex, config, schema, diagnostics }: P
     if (f === undefined) continue;
     byField.set(f, [...(byField.get(f) ?? []), d]);
   }
-  const extraFields: FieldDef[] = extra.map((name) => ({ name, kind: "json", title: name, required: false, schema: {}, description: "Not described by this type's schema." }));
+  const extraFields: FieldDef[] = extra.map((name) => ({
+    name,
+    kind: "json",
+    title: name,
+    required: false,
+    schema: {},
+    description: "Not described by this type's schema.",
+  }));
   const schemaless = fields.length === 0 && !(schema && typeof schema === "object");
   return (
     <div className="schema-form" data-testid="config-form">
@@ -28,13 +35,32 @@ export function SchemaForm({ nodeId, nodeIndex, config, schema, diagnostics }: P
       ))}
       {schemaless && <div className="muted">This type has no config schema; edit the config as JSON below.</div>}
       {[...fields, ...extraFields].map((f) => (
-        <Field key={`${nodeId}/${f.name}`} nodeId={nodeId} f={f} value={config[f.name]} present={f.name in config} problems={byField.get(f.name) ?? []} />
+        <Field
+          key={`${nodeId}/${f.name}`}
+          nodeId={nodeId}
+          f={f}
+          value={config[f.name]}
+          present={f.name in config}
+          problems={byField.get(f.name) ?? []}
+        />
       ))}
     </div>
   );
 }
 
-function Field({ nodeId, f, value, present, problems }: { nodeId: string; f: FieldDef; value: unknown; present: boolean; problems: Diagnostic[] }) {
+function Field({
+  nodeId,
+  f,
+  value,
+  present,
+  problems,
+}: {
+  nodeId: string;
+  f: FieldDef;
+  value: unknown;
+  present: boolean;
+  problems: Diagnostic[];
+}) {
   const shown = display(f, value);
   const [text, setText] = useState(shown);
   const [local, setLocal] = useState<string | null>(null);
@@ -60,9 +86,7 @@ function Field({ nodeId, f, value, present, problems }: { nodeId: string; f: Fie
   let input: React.ReactNode;
   switch (f.kind) {
     case "boolean":
-      input = (
-        <input id={id} data-testid={testid} type="checkbox" checked={value === true} onChange={(e) => commit(e.target.checked)} />
-      );
+      input = <input id={id} data-testid={testid} type="checkbox" checked={value === true} onChange={(e) => commit(e.target.checked)} />;
       break;
     case "enum":
       input = (
@@ -73,7 +97,9 @@ function Field({ nodeId, f, value, present, problems }: { nodeId: string; f: Fie
               {typeof v === "string" ? v : JSON.stringify(v)}
             </option>
           ))}
-          {present && !(f.enumValues ?? []).some((v) => jsonKey(v) === jsonKey(value)) && <option value={jsonKey(value)}>{jsonKey(value)} (not allowed)</option>}
+          {present && !(f.enumValues ?? []).some((v) => jsonKey(v) === jsonKey(value)) && (
+            <option value={jsonKey(value)}>{jsonKey(value)} (not allowed)</option>
+          )}
         </select>
       );
       break;
@@ -87,7 +113,15 @@ function Field({ nodeId, f, value, present, problems }: { nodeId: string; f: Fie
           data-testid={testid}
           rows={f.kind === "json" ? 4 : 3}
           value={text}
-          placeholder={f.kind === "string-list" ? "one item per line" : f.kind === "string-map" ? "key: value (one per line)" : f.kind === "json" ? "JSON" : ""}
+          placeholder={
+            f.kind === "string-list"
+              ? "one item per line"
+              : f.kind === "string-map"
+                ? "key: value (one per line)"
+                : f.kind === "json"
+                  ? "JSON"
+                  : ""
+          }
           onChange={(e) => setText(e.target.value)}
           onBlur={() => commit(text)}
           onKeyDown={(e) => {
@@ -119,7 +153,11 @@ function Field({ nodeId, f, value, present, problems }: { nodeId: string; f: Fie
     <div className={`field${invalid ? " invalid" : ""}`} data-testid="config-field" data-path={path} data-field={f.name}>
       <label htmlFor={id}>
         {f.title}
-        {f.required ? <span className="req" title="required">*</span> : null}
+        {f.required ? (
+          <span className="req" title="required">
+            *
+          </span>
+        ) : null}
         {range ? <span className="muted"> {range}</span> : null}
         {f.title !== f.name ? <code className="muted"> {f.name}</code> : null}
       </label>

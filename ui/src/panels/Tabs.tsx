@@ -52,11 +52,30 @@ export function Tabs() {
           const active = id === activeId;
           return (
             <div key={id} className={`tab${active ? " active" : ""}`} title={d?.path ?? name}>
-              <button aria-current={active ? "page" : undefined} className="tab-name" data-testid="tab" data-doc-id={id} data-dirty={String(!!d?.dirty)} onClick={() => activate(id)} onAuxClick={(e) => e.button === 1 && void closeTab(id)}>
+              <button
+                aria-current={active ? "page" : undefined}
+                className="tab-name"
+                data-testid="tab"
+                data-doc-id={id}
+                data-dirty={String(!!d?.dirty)}
+                onClick={() => activate(id)}
+                onAuxClick={(e) => e.button === 1 && void closeTab(id)}
+              >
                 {name}
-                {d?.dirty ? <span className="dirty" data-testid="dirty-marker" aria-label="unsaved changes"> ●</span> : null}
+                {d?.dirty ? (
+                  <span className="dirty" data-testid="dirty-marker" aria-label="unsaved changes">
+                    {" "}
+                    ●
+                  </span>
+                ) : null}
               </button>
-              <button className="tab-close" data-testid="tab-close" aria-label={`Close ${name}`} title={`Close ${name} (Ctrl+W)`} onClick={() => void closeTab(id)}>
+              <button
+                className="tab-close"
+                data-testid="tab-close"
+                aria-label={`Close ${name}`}
+                title={`Close ${name} (Ctrl+W)`}
+                onClick={() => void closeTab(id)}
+              >
                 ×
               </button>
             </div>

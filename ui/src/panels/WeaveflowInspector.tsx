@@ -16,7 +16,7 @@ function obj(v: unknown): Obj {
   return v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : {};
 }
 function arr(v: unknown): Obj[] {
-  return Array.isArray(v) ? (v.map(obj)) : [];
+  return Array.isArray(v) ? v.map(obj) : [];
 }
 /** The first diagnostic message at or under a JSON pointer. */
 export function problemAt(diags: Diagnostic[], pointer: string): string | null {
@@ -35,7 +35,11 @@ export function WeaveflowInspector({ view, weaveflow, send = edit }: { view: Doc
   else if (sel.nodes.length === 0 && sel.edges.length === 1 && edges[sel.edges[0]])
     body = <EdgeFields key={sel.edges[0]} index={sel.edges[0]} edge={edges[sel.edges[0]]} diags={view.diagnostics} send={send} />;
   else body = <GraphFields weaveflow={weaveflow} ids={nodes.map((n) => String(n.id))} diags={view.diagnostics} send={send} />;
-  return <div className="weaveflow-inspector" data-testid="weaveflow-inspector">{body}</div>;
+  return (
+    <div className="weaveflow-inspector" data-testid="weaveflow-inspector">
+      {body}
+    </div>
+  );
 }
 
 function NodeFields({ index, node, diags, send }: { index: number; node: Obj; diags: Diagnostic[]; send: Send }) {
@@ -56,24 +60,63 @@ function NodeFields({ index, node, diags, send }: { index: number; node: Obj; di
   return (
     <div data-testid="weaveflow-node">
       <div className="panel-head">Node {id}</div>
-      <Field label="id" value={id} testid="wf-node-id" onCommit={async (v) => {
-        if (typeof v === "string" && v && (await send({ op: "rename_node", from: id, to: v }))) useUi.setState({ selection: { nodes: [v], edges: [] } });
-      }} />
+      <Field
+        label="id"
+        value={id}
+        testid="wf-node-id"
+        onCommit={async (v) => {
+          if (typeof v === "string" && v && (await send({ op: "rename_node", from: id, to: v })))
+            useUi.setState({ selection: { nodes: [v], edges: [] } });
+        }}
+      />
       <Field label="name" value={node.name} testid="wf-node-name" onCommit={set("name")} problem={problemAt(diags, `${at}/name`)} />
       <Field label="description" value={node.description} testid="wf-node-description" onCommit={set("description")} />
       <Field label="type" value={node.type} testid="wf-node-type" onCommit={set("type")} problem={problemAt(diags, `${at}/type`)} />
-      <Field label="config (JSON)" kind="json" multiline value={node.config ?? {}} testid="wf-node-config" onCommit={set("config")} problem={problemAt(diags, `${at}/config`)} />
+      <Field
+        label="config (JSON)"
+        kind="json"
+        multiline
+        value={node.config ?? {}}
+        testid="wf-node-config"
+        onCommit={set("config")}
+        problem={problemAt(diags, `${at}/config`)}
+      />
       <div className="panel-head small">State bindings</div>
       {Object.entries(state).map(([name, b]) => (
         <div key={name} className="binding" data-testid={`wf-binding-${name}`}>
-          <Field label={`${name}: path`} value={obj(b).path} testid={`wf-binding-${name}-path`} onCommit={(v) => setBinding(name, "path", v)}
-            problem={problemAt(diags, `${at}/state/${name}`)} />
-          <Field label={`${name}: reducer`} value={obj(b).reducer} testid={`wf-binding-${name}-reducer`} onCommit={(v) => setBinding(name, "reducer", v)} />
-          <button data-testid={`wf-binding-${name}-remove`} onClick={() => removeBinding(name)}>Remove binding</button>
+          <Field
+            label={`${name}: path`}
+            value={obj(b).path}
+            testid={`wf-binding-${name}-path`}
+            onCommit={(v) => setBinding(name, "path", v)}
+            problem={problemAt(diags, `${at}/state/${name}`)}
+          />
+          <Field
+            label={`${name}: reducer`}
+            value={obj(b).reducer}
+            testid={`wf-binding-${name}-reducer`}
+            onCommit={(v) => setBinding(name, "reducer", v)}
+          />
+          <button data-testid={`wf-binding-${name}-remove`} onClick={() => removeBinding(name)}>
+            Remove binding
+          </button>
         </div>
       ))}
-      <Field label="new binding (port name)" value="" testid="wf-binding-new" onCommit={(v) => typeof v === "string" && v.trim() && setBinding(v.trim(), "path", "shared.")} />
-      <Field label="policy (JSON)" kind="json" multiline value={node.policy} testid="wf-node-policy" onCommit={set("policy")} problem={problemAt(diags, `${at}/policy`)} />
+      <Field
+        label="new binding (port name)"
+        value=""
+        testid="wf-binding-new"
+        onCommit={(v) => typeof v === "string" && v.trim() && setBinding(v.trim(), "path", "shared.")}
+      />
+      <Field
+        label="policy (JSON)"
+        kind="json"
+        multiline
+        value={node.policy}
+        testid="wf-node-policy"
+        onCommit={set("policy")}
+        problem={problemAt(diags, `${at}/policy`)}
+      />
     </div>
   );
 }
@@ -96,15 +139,51 @@ function EdgeFields({ index, edge, diags, send }: { index: number; edge: Obj; di
   };
   return (
     <div data-testid="weaveflow-edge">
-      <div className="panel-head">Edge {String(edge.from)} → {String(edge.to)}</div>
+      <div className="panel-head">
+        Edge {String(edge.from)} → {String(edge.to)}
+      </div>
       <div className="panel-head small">Condition</div>
-      <Field label="condition type (empty: none)" value={cond?.type} testid="wf-cond-type" onCommit={(v) => setCond("type", v)} problem={problemAt(diags, `${at}/condition`)} />
-      {cond && <Field label="condition config (JSON)" kind="json" multiline value={cond.config ?? {}} testid="wf-cond-config" onCommit={(v) => setCond("config", v)} />}
+      <Field
+        label="condition type (empty: none)"
+        value={cond?.type}
+        testid="wf-cond-type"
+        onCommit={(v) => setCond("type", v)}
+        problem={problemAt(diags, `${at}/condition`)}
+      />
+      {cond && (
+        <Field
+          label="condition config (JSON)"
+          kind="json"
+          multiline
+          value={cond.config ?? {}}
+          testid="wf-cond-config"
+          onCommit={(v) => setCond("config", v)}
+        />
+      )}
       <div className="panel-head small">Failure route</div>
-      <Field label="stages (JSON list)" kind="json" value={failure?.stages} testid="wf-failure-stages" onCommit={(v) => setFailure("stages", v)} problem={problemAt(diags, `${at}/failure`)} />
-      <Field label="error classes (JSON list)" kind="json" value={failure?.error_classes} testid="wf-failure-classes" onCommit={(v) => setFailure("error_classes", v)} />
+      <Field
+        label="stages (JSON list)"
+        kind="json"
+        value={failure?.stages}
+        testid="wf-failure-stages"
+        onCommit={(v) => setFailure("stages", v)}
+        problem={problemAt(diags, `${at}/failure`)}
+      />
+      <Field
+        label="error classes (JSON list)"
+        kind="json"
+        value={failure?.error_classes}
+        testid="wf-failure-classes"
+        onCommit={(v) => setFailure("error_classes", v)}
+      />
       <label className="field">
-        <input type="checkbox" data-testid="wf-failure-catch-all" checked={failure?.catch_all === true} onChange={(e) => setFailure("catch_all", e.target.checked)} /> catch all
+        <input
+          type="checkbox"
+          data-testid="wf-failure-catch-all"
+          checked={failure?.catch_all === true}
+          onChange={(e) => setFailure("catch_all", e.target.checked)}
+        />{" "}
+        catch all
       </label>
     </div>
   );
@@ -118,10 +197,31 @@ function GraphFields({ weaveflow, ids, diags, send }: { weaveflow: WeaveflowView
       <div className="panel-head">Weaveflow graph</div>
       <Field label="name" value={def.name} testid="wf-graph-name" onCommit={doc("name")} />
       <Field label="description" value={def.description} testid="wf-graph-description" onCommit={doc("description")} />
-      <Choice label="entry_point" value={weaveflow.entryPoint} options={ids} testid="wf-entry-point" onChange={(v) => send({ op: "set_doc_field", field: "entry_point", value: v })} />
+      <Choice
+        label="entry_point"
+        value={weaveflow.entryPoint}
+        options={ids}
+        testid="wf-entry-point"
+        onChange={(v) => send({ op: "set_doc_field", field: "entry_point", value: v })}
+      />
       {problemAt(diags, "/entry_point") && <div className="diag error small">{problemAt(diags, "/entry_point")}</div>}
-      <Choice label="finish_point" value={weaveflow.finishPoint} options={ids} allowEmpty testid="wf-finish-point" onChange={(v) => send({ op: "set_doc_field", field: "finish_point", value: v || undefined })} />
-      <Field label="policy (JSON)" kind="json" multiline value={def.policy} testid="wf-graph-policy" onCommit={doc("policy")} problem={problemAt(diags, "/policy")} />
+      <Choice
+        label="finish_point"
+        value={weaveflow.finishPoint}
+        options={ids}
+        allowEmpty
+        testid="wf-finish-point"
+        onChange={(v) => send({ op: "set_doc_field", field: "finish_point", value: v || undefined })}
+      />
+      <Field
+        label="policy (JSON)"
+        kind="json"
+        multiline
+        value={def.policy}
+        testid="wf-graph-policy"
+        onCommit={doc("policy")}
+        problem={problemAt(diags, "/policy")}
+      />
       <AcceptedVersion problem={problemAt(diags, "/version")} />
     </div>
   );
@@ -134,7 +234,10 @@ function AcceptedVersion({ problem }: { problem: string | null }) {
   useEffect(() => {
     let live = true;
     const b = useUi.getState().backend;
-    b?.weaveflowVersion().then((v) => live && setVersion(v), () => undefined);
+    b?.weaveflowVersion().then(
+      (v) => live && setVersion(v),
+      () => undefined,
+    );
     return () => {
       live = false;
     };

@@ -70,14 +70,25 @@ export function Field(props: {
           }}
         />
       )}
-      {(error ?? props.problem) && <div className="diag error small" data-testid={`${props.testid}-problem`}>{error ?? props.problem}</div>}
+      {(error ?? props.problem) && (
+        <div className="diag error small" data-testid={`${props.testid}-problem`}>
+          {error ?? props.problem}
+        </div>
+      )}
     </div>
   );
 }
 
 /** A select; `allowEmpty` offers "—" (the field unset). A value not among the options is kept
  * (shown first) so a document's odd value is visible, not silently replaced. */
-export function Choice(props: { label: string; value: string; options: readonly string[]; testid: string; allowEmpty?: boolean; onChange: (v: string) => void }) {
+export function Choice(props: {
+  label: string;
+  value: string;
+  options: readonly string[];
+  testid: string;
+  allowEmpty?: boolean;
+  onChange: (v: string) => void;
+}) {
   const base = props.options.filter((o) => o !== "");
   const options = base.includes(props.value) || props.value === "" ? base : [props.value, ...base];
   return (
@@ -86,7 +97,9 @@ export function Choice(props: { label: string; value: string; options: readonly 
       <select data-testid={props.testid} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
         {(props.value === "" || props.allowEmpty) && <option value="">—</option>}
         {options.map((o) => (
-          <option key={o} value={o}>{o}</option>
+          <option key={o} value={o}>
+            {o}
+          </option>
         ))}
       </select>
     </div>

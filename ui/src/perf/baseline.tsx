@@ -10,8 +10,18 @@ const n = Number(new URLSearchParams(location.search).get("n") ?? 1000);
 const { spec, positions } = generateGraph(n);
 const nodes: Node[] = spec.nodes.map((x) => ({ id: x.id, position: positions[x.id], data: { label: x.id } }));
 nodes.push({ id: "__start__", position: { x: -250, y: 0 }, data: { label: "__start__" }, type: "input" });
-nodes.push({ id: "__end__", position: { x: (positions[spec.nodes[spec.nodes.length - 1].id]?.x ?? 0) + 300, y: 0 }, data: { label: "__end__" }, type: "output" });
-const edges: Edge[] = spec.edges.map((e, i) => ({ id: `e${i}`, source: e.from, target: e.to, label: e.when ? `${e.when.channel} == ${JSON.stringify(e.when.eq)}` : undefined }));
+nodes.push({
+  id: "__end__",
+  position: { x: (positions[spec.nodes[spec.nodes.length - 1].id]?.x ?? 0) + 300, y: 0 },
+  data: { label: "__end__" },
+  type: "output",
+});
+const edges: Edge[] = spec.edges.map((e, i) => ({
+  id: `e${i}`,
+  source: e.from,
+  target: e.to,
+  label: e.when ? `${e.when.channel} == ${JSON.stringify(e.when.eq)}` : undefined,
+}));
 
 const sampler = new FrameSampler();
 window.__trellisPerf = {

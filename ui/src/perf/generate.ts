@@ -24,7 +24,13 @@ export function generateGraph(n: number, seed = 42): { spec: GraphSpec; position
     const type = TYPES[i % TYPES.length];
     const config: Record<string, unknown> =
       type === "llm"
-        ? { model: "claude-opus-4-8", prompt: `Step ${i}: summarise the conversation so far.`, temperature: 0.5, max_tokens: 512, tools: ["search"] }
+        ? {
+            model: "claude-opus-4-8",
+            prompt: `Step ${i}: summarise the conversation so far.`,
+            temperature: 0.5,
+            max_tokens: 512,
+            tools: ["search"],
+          }
         : type === "http"
           ? { url: `https://api.example.com/v1/items/${i}`, method: "GET", headers: { Accept: "application/json" }, timeout_ms: 30000 }
           : type === "classifier"
@@ -54,11 +60,25 @@ export function generateGraph(n: number, seed = 42): { spec: GraphSpec; position
         continue;
       }
       const guarded = r() < 0.33;
-      edges.push(guarded ? { from, to: nodes[j].id, when: { channel: "intent", eq: ["buy", "support", "other"][k % 3] } } : { from, to: nodes[j].id });
+      edges.push(
+        guarded
+          ? { from, to: nodes[j].id, when: { channel: "intent", eq: ["buy", "support", "other"][k % 3] } }
+          : { from, to: nodes[j].id },
+      );
     }
   }
   return {
-    spec: { name: `generated-${n}`, channels: { messages: { reducer: "append" }, intent: { reducer: "last_write" }, context: { reducer: "last_write" }, status: { reducer: "last_write" } }, nodes, edges },
+    spec: {
+      name: `generated-${n}`,
+      channels: {
+        messages: { reducer: "append" },
+        intent: { reducer: "last_write" },
+        context: { reducer: "last_write" },
+        status: { reducer: "last_write" },
+      },
+      nodes,
+      edges,
+    },
     positions,
   };
 }

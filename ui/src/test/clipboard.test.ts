@@ -53,7 +53,9 @@ describe("paste: reading clipboard text", () => {
     expect(parseFragment('{"nodes":[]}')).toMatchObject({ error: expect.stringContaining("no nodes") });
   });
   it("skips bad entries with a warning and keeps the rest", () => {
-    const r = parseFragment('{"nodes":[{"id":"ok","type":"llm","config":5},{"type":"x"},{"id":"__end__"},{"id":"ok"}],"edges":[{"from":"ok"},{"from":"ok","to":"__end__"}]}');
+    const r = parseFragment(
+      '{"nodes":[{"id":"ok","type":"llm","config":5},{"type":"x"},{"id":"__end__"},{"id":"ok"}],"edges":[{"from":"ok"},{"from":"ok","to":"__end__"}]}',
+    );
     if (!("fragment" in r)) throw new Error(r.error);
     expect(r.fragment.nodes).toEqual([{ id: "ok", type: "llm", config: {} }]);
     expect(r.fragment.edges).toEqual([{ from: "ok", to: "__end__" }]);

@@ -35,7 +35,13 @@ function parseKeys(k: string): Ev | null {
   const parts = k.split("+").map((p) => p.trim());
   if (k === "+") return { key: "+", ctrlKey: false, metaKey: false, shiftKey: false, altKey: false };
   const key = parts.pop() ?? "";
-  const ev: Ev = { key: key === "−" ? "-" : key === "Esc" ? "Escape" : key === "?" ? "?" : key.length === 1 ? key.toLowerCase() : key, ctrlKey: parts.includes("Ctrl"), metaKey: false, shiftKey: parts.includes("Shift"), altKey: parts.includes("Alt") };
+  const ev: Ev = {
+    key: key === "−" ? "-" : key === "Esc" ? "Escape" : key === "?" ? "?" : key.length === 1 ? key.toLowerCase() : key,
+    ctrlKey: parts.includes("Ctrl"),
+    metaKey: false,
+    shiftKey: parts.includes("Shift"),
+    altKey: parts.includes("Alt"),
+  };
   if (/click|drag|\(/.test(k)) return null;
   return ev;
 }
@@ -62,7 +68,15 @@ describe("the command list", () => {
 
   it("every key shown for the focused canvas is taken by it", () => {
     const g = generateGraph(6);
-    const view = { id: "1", fileName: "g.json", format: "graphspec", spec: g.spec, layout: { positions: g.positions }, diagnostics: [], registry: [] } as unknown as DocumentView;
+    const view = {
+      id: "1",
+      fileName: "g.json",
+      format: "graphspec",
+      spec: g.spec,
+      layout: { positions: g.positions },
+      diagnostics: [],
+      registry: [],
+    } as unknown as DocumentView;
     ui.set({ docs: { "1": view }, order: ["1"], activeId: "1", selection: { nodes: [], edges: [] } });
     const names: Record<string, string[]> = { "←/→/↑/↓": ["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"], Space: [" "] };
     const unused: string[] = [];

@@ -3,10 +3,16 @@ import { autoValue, fromPredicate, parseValue, toPredicate, withOperator } from 
 
 describe("condition builder values keep their type", () => {
   it("eq with a string type stores the text as it is, even when it looks like a number", () => {
-    expect(toPredicate({ channel: "c", op: "eq", valueType: "string", text: "3", extra: {} })).toEqual({ ok: true, predicate: { channel: "c", eq: "3" } });
+    expect(toPredicate({ channel: "c", op: "eq", valueType: "string", text: "3", extra: {} })).toEqual({
+      ok: true,
+      predicate: { channel: "c", eq: "3" },
+    });
   });
   it("eq with a number type stores a number, and refuses text", () => {
-    expect(toPredicate({ channel: "c", op: "eq", valueType: "number", text: "2.5", extra: {} })).toEqual({ ok: true, predicate: { channel: "c", eq: 2.5 } });
+    expect(toPredicate({ channel: "c", op: "eq", valueType: "number", text: "2.5", extra: {} })).toEqual({
+      ok: true,
+      predicate: { channel: "c", eq: 2.5 },
+    });
     expect(parseValue({ op: "eq", valueType: "number", text: "abc" }).ok).toBe(false);
   });
   it("booleans, null and JSON", () => {
@@ -16,7 +22,10 @@ describe("condition builder values keep their type", () => {
     expect(parseValue({ op: "eq", valueType: "json", text: "{a" }).ok).toBe(false);
   });
   it("in takes a comma list with typed items, quotes protecting commas, or a JSON list", () => {
-    expect(parseValue({ op: "in", valueType: "json", text: 'refund, return, 3, true, null, "a, b"' })).toEqual({ ok: true, value: ["refund", "return", 3, true, null, "a, b"] });
+    expect(parseValue({ op: "in", valueType: "json", text: 'refund, return, 3, true, null, "a, b"' })).toEqual({
+      ok: true,
+      value: ["refund", "return", 3, true, null, "a, b"],
+    });
     expect(parseValue({ op: "in", valueType: "json", text: '["x", 1]' })).toEqual({ ok: true, value: ["x", 1] });
     expect(parseValue({ op: "in", valueType: "json", text: "" }).ok).toBe(false);
     expect(parseValue({ op: "in", valueType: "json", text: "[1," }).ok).toBe(false);
@@ -44,6 +53,12 @@ describe("condition builder values keep their type", () => {
     expect(withOperator(m, "gt")).toMatchObject({ op: "gt", valueType: "number", text: "" });
   });
   it("auto-types list items", () => {
-    expect([autoValue(" 7 "), autoValue("-1.5e2"), autoValue("007"), autoValue('"3"'), autoValue("true")]).toEqual([7, -150, "007", "3", true]);
+    expect([autoValue(" 7 "), autoValue("-1.5e2"), autoValue("007"), autoValue('"3"'), autoValue("true")]).toEqual([
+      7,
+      -150,
+      "007",
+      "3",
+      true,
+    ]);
   });
 });

@@ -59,9 +59,17 @@ describe("ExportConfirm", () => {
     expect(losses.length).toBeGreaterThan(0);
     expect(rows).toEqual(losses.map((d) => `${lossPlace(d)}: ${d.message}`));
     await act(async () => q("export-go")?.click());
-    expect(backend.calls).toEqual([{ format: "weaveflow", confirm: false }, { format: "weaveflow", confirm: true }]);
+    expect(backend.calls).toEqual([
+      { format: "weaveflow", confirm: false },
+      { format: "weaveflow", confirm: true },
+    ]);
     expect(q("export-confirm")).toBeNull();
-    expect(ui.get().toasts.map((t) => t.text).join()).toContain("/tmp/out.json");
+    expect(
+      ui
+        .get()
+        .toasts.map((t) => t.text)
+        .join(),
+    ).toContain("/tmp/out.json");
   });
 
   it("Cancel closes the dialog and writes nothing", async () => {
@@ -99,12 +107,27 @@ describe("ExportConfirm", () => {
     expect(id).not.toBeNull();
     expect(ui.get().extraDiagnostics[id ?? ""]).toEqual(losses);
     expect(ui.get().problemsOpen).toBe(true);
-    expect(ui.get().toasts.map((t) => t.text).join()).toContain(`${losses.length} loss`);
+    expect(
+      ui
+        .get()
+        .toasts.map((t) => t.text)
+        .join(),
+    ).toContain(`${losses.length} loss`);
   });
 
   it("names the place of a loss", () => {
-    expect(lossPlace({ code: "x", severity: "warning", message: "m", pointer: "/nodes/0", element: { kind: "node", id: "count" } })).toBe("node count");
-    expect(lossPlace({ code: "x", severity: "warning", message: "m", pointer: "/edges/1", element: { kind: "edge", index: 1, from: "a", to: "b" } })).toBe("edge a → b");
+    expect(lossPlace({ code: "x", severity: "warning", message: "m", pointer: "/nodes/0", element: { kind: "node", id: "count" } })).toBe(
+      "node count",
+    );
+    expect(
+      lossPlace({
+        code: "x",
+        severity: "warning",
+        message: "m",
+        pointer: "/edges/1",
+        element: { kind: "edge", index: 1, from: "a", to: "b" },
+      }),
+    ).toBe("edge a → b");
     expect(lossPlace({ code: "x", severity: "warning", message: "m", pointer: "" })).toBe("document");
   });
 });

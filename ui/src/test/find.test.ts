@@ -58,7 +58,15 @@ describe("the find index", () => {
   });
 
   it("finds edges by their condition text, channels by name, problems by message or code", () => {
-    const diagnostics = [{ code: "spec/undeclared-channel", severity: "error" as const, message: "The condition reads the channel “cart”", pointer: "/edges/1/when", element: { kind: "edge" as const, index: 1, from: "agent", to: "checkout" } }];
+    const diagnostics = [
+      {
+        code: "spec/undeclared-channel",
+        severity: "error" as const,
+        message: "The condition reads the channel “cart”",
+        pointer: "/edges/1/when",
+        element: { kind: "edge" as const, index: 1, from: "agent", to: "checkout" },
+      },
+    ];
     const ix = new FindIndex(viewOf(SPEC, { diagnostics }));
     expect(labels(ix, 'intent == "buy"')).toEqual(["edge:agent → checkout"]);
     expect(labels(ix, "messages")).toEqual(["channel:messages"]);
@@ -71,13 +79,26 @@ describe("the find index", () => {
   it("finds Weaveflow node names and conditions, and GRAPH.md node fields, from the source document", () => {
     const wf = viewOf(
       { name: "wf", channels: {}, nodes: [{ id: "n1", type: "llm_turn", config: {} }], edges: [{ from: "n1", to: "__end__" }] },
-      { format: "weaveflow", weaveflow: { definition: { nodes: [{ id: "n1", name: "Draft the reply" }], edges: [{ from: "n1", to: "__end__", condition: { type: "expression", config: { expr: "score > 0.7" } } }] }, entryPoint: "n1", finishPoint: "" } } as never,
+      {
+        format: "weaveflow",
+        weaveflow: {
+          definition: {
+            nodes: [{ id: "n1", name: "Draft the reply" }],
+            edges: [{ from: "n1", to: "__end__", condition: { type: "expression", config: { expr: "score > 0.7" } } }],
+          },
+          entryPoint: "n1",
+          finishPoint: "",
+        },
+      } as never,
     );
     const ix = new FindIndex(wf);
     expect(labels(ix, "draft the")).toEqual(["node:n1"]);
     expect(ix.fieldOf(ix.search("draft")[0], "draft")).toBe("title");
     expect(labels(ix, "score > 0.7")).toEqual(["edge:n1 → __end__"]);
-    const md = viewOf({ name: "md", channels: {}, nodes: [{ id: "judge", type: "judge", config: {} }], edges: [] }, { format: "graphmd", graphmd: { front: { nodes: { judge: { title: "Grounding gate" } } } } } as never);
+    const md = viewOf({ name: "md", channels: {}, nodes: [{ id: "judge", type: "judge", config: {} }], edges: [] }, {
+      format: "graphmd",
+      graphmd: { front: { nodes: { judge: { title: "Grounding gate" } } } },
+    } as never);
     expect(labels(new FindIndex(md), "grounding")).toEqual(["node:judge"]);
   });
 

@@ -7,7 +7,14 @@ import { alongEdges, centres, describeFocus, nearestInDirection, nextEdge } from
 // A grid:      a (0,0)    b (300,0)    c (600,0)
 //              d (0,200)  e (300,230)
 //                                     f (600,600)
-const P: Record<string, Point> = { a: { x: 0, y: 0 }, b: { x: 300, y: 0 }, c: { x: 600, y: 0 }, d: { x: 0, y: 200 }, e: { x: 300, y: 230 }, f: { x: 600, y: 600 } };
+const P: Record<string, Point> = {
+  a: { x: 0, y: 0 },
+  b: { x: 300, y: 0 },
+  c: { x: 600, y: 0 },
+  d: { x: 0, y: 200 },
+  e: { x: 300, y: 230 },
+  f: { x: 600, y: 600 },
+};
 const C = centres(P);
 
 const SPEC: GraphSpec = {
@@ -78,7 +85,14 @@ describe("E: the edges of the focused node", () => {
 describe("what a screen reader is told", () => {
   const none = () => ({ errors: 0, warnings: 0 });
   it("names a node, its type and its problems; an edge, its ends and its condition", () => {
-    expect(describeFocus(SPEC, { kind: "node", id: "b" }, () => ({ errors: 2, warnings: 1 }), () => "")).toBe("node b, type noop, 2 errors, 1 warning");
+    expect(
+      describeFocus(
+        SPEC,
+        { kind: "node", id: "b" },
+        () => ({ errors: 2, warnings: 1 }),
+        () => "",
+      ),
+    ).toBe("node b, type noop, 2 errors, 1 warning");
     expect(describeFocus(SPEC, { kind: "node", id: "c" }, none, () => "")).toBe("node c, type noop");
     expect(describeFocus(SPEC, { kind: "node", id: "__start__" }, none, () => "")).toBe("start node");
     expect(describeFocus(SPEC, { kind: "edge", index: 2 }, none, () => 'intent == "buy"')).toBe('edge from a to d, when intent == "buy"');

@@ -43,16 +43,30 @@ async function type(el: HTMLInputElement | HTMLTextAreaElement | null, text: str
 
 function baseView(format: DocFormat, diagnostics: DocumentView["diagnostics"] = []): DocumentView {
   return {
-    id: "1", path: null, fileName: "x", format, dirty: false,
+    id: "1",
+    path: null,
+    fileName: "x",
+    format,
+    dirty: false,
     spec: { name: null, channels: {}, nodes: [], edges: [] },
-    layout: { positions: {} }, diagnostics, registry: [], canUndo: false, canRedo: false, notices: [], layoutMissing: false, conflict: null,
-    weaveflow: null, graphmd: null,
+    layout: { positions: {} },
+    diagnostics,
+    registry: [],
+    canUndo: false,
+    canRedo: false,
+    notices: [],
+    layoutMissing: false,
+    conflict: null,
+    weaveflow: null,
+    graphmd: null,
   };
 }
 
 const weaveflow: WeaveflowView = {
   definition: {
-    version: "1.0", entry_point: "seed", finish_point: "",
+    version: "1.0",
+    entry_point: "seed",
+    finish_point: "",
     nodes: [
       { id: "seed", name: "Set Seed", type: "state_set", config: { value: 1 }, state: { target: { path: "nowhere.x" } } },
       { id: "done", name: "Done", type: "state_delete", state: {} },
@@ -64,21 +78,54 @@ const weaveflow: WeaveflowView = {
 };
 
 const path = (nodes: string[], tokens: number, cost: number | null, over: string[]) => ({
-  exit: nodes[nodes.length - 1], nodes, edges: [0], fallbacks: [], tokens, cost_usd: cost, latency_ms: 1200, over_budget: over, top_node: null, contributions: [],
+  exit: nodes[nodes.length - 1],
+  nodes,
+  edges: [0],
+  fallbacks: [],
+  tokens,
+  cost_usd: cost,
+  latency_ms: 1200,
+  over_budget: over,
+  top_node: null,
+  contributions: [],
 });
 
 const graphmd: GraphMdView = {
   front: {
-    name: "t", spec_version: "1.1.0", entry: "route", exits: ["close"], path_budget: { cost_usd: 0.25 },
-    nodes: [{ id: "route", kind: "judge", seat: "router", timeout_ms: 1000 }, { id: "close", kind: "human" }],
+    name: "t",
+    spec_version: "1.1.0",
+    entry: "route",
+    exits: ["close"],
+    path_budget: { cost_usd: 0.25 },
+    nodes: [
+      { id: "route", kind: "judge", seat: "router", timeout_ms: 1000 },
+      { id: "close", kind: "human" },
+    ],
     edges: [{ from: "route", to: "close", kind: "conditional", condition: "ok" }],
   },
   body: "\n# Notes\n",
-  topology: { name: "t", version: "v1_1", version_declared: true, entry: "route", exits: ["close"], budget: { cost_usd: 0.25, tokens: null }, state: {}, nodes: [], edges: [] } as unknown as GraphMdView["topology"],
+  topology: {
+    name: "t",
+    version: "v1_1",
+    version_declared: true,
+    entry: "route",
+    exits: ["close"],
+    budget: { cost_usd: 0.25, tokens: null },
+    state: {},
+    nodes: [],
+    edges: [],
+  } as unknown as GraphMdView["topology"],
   analysis: {
-    mode: "exhaustive", path_count: "2", budget: { cost_usd: 0.25, tokens: null },
+    mode: "exhaustive",
+    path_count: "2",
+    budget: { cost_usd: 0.25, tokens: null },
     paths: [path(["route", "close"], 500, 0.01, []), path(["route", "answer", "close"], 9000, 0.5, ["cost_usd"])],
-    worst: 1, over_budget: [1], priced: true, unestimated: [], notes: [], diagnostics: [],
+    worst: 1,
+    over_budget: [1],
+    priced: true,
+    unestimated: [],
+    notes: [],
+    diagnostics: [],
   } as unknown as GraphMdView["analysis"],
 };
 
@@ -96,7 +143,14 @@ describe("the Weaveflow inspector", () => {
   it("edits a node's name, a binding path and shows the validator's path problem", async () => {
     const sent: Edit[] = [];
     ui.set({ selection: { nodes: ["seed"], edges: [] } });
-    const diags = [{ code: "weaveflow/bad-binding-path", severity: "error", message: 'state binding path "nowhere.x" must start with "shared." or "scopes."', pointer: "/nodes/0/state/target/path" }] as DocumentView["diagnostics"];
+    const diags = [
+      {
+        code: "weaveflow/bad-binding-path",
+        severity: "error",
+        message: 'state binding path "nowhere.x" must start with "shared." or "scopes."',
+        pointer: "/nodes/0/state/target/path",
+      },
+    ] as DocumentView["diagnostics"];
     const q = await render(<WeaveflowInspector view={baseView("weaveflow", diags)} weaveflow={weaveflow} send={(e) => sent.push(e)} />);
     expect(q("wf-binding-target-path-problem")?.textContent).toContain("must start with");
     await type(q("wf-node-name"), "Seed");

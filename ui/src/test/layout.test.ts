@@ -15,20 +15,45 @@ describe("automatic layout", () => {
     expect(overlappingPairs(positions)).toEqual([]);
   }, 60000);
   it("lays out left to right along the edges", async () => {
-    const spec: GraphSpec = { name: null, channels: {}, nodes: [{ id: "a", type: "x", config: {} }, { id: "b", type: "x", config: {} }], edges: [{ from: "__start__", to: "a" }, { from: "a", to: "b" }, { from: "b", to: "__end__" }] };
+    const spec: GraphSpec = {
+      name: null,
+      channels: {},
+      nodes: [
+        { id: "a", type: "x", config: {} },
+        { id: "b", type: "x", config: {} },
+      ],
+      edges: [
+        { from: "__start__", to: "a" },
+        { from: "a", to: "b" },
+        { from: "b", to: "__end__" },
+      ],
+    };
     const p = await layoutGraph(spec, elk);
     expect(p.__start__.x).toBeLessThan(p.a.x);
     expect(p.a.x).toBeLessThan(p.b.x);
     expect(p.b.x).toBeLessThan(p.__end__.x);
   });
   it("ignores edges to nodes that do not exist and duplicate ids", () => {
-    const spec: GraphSpec = { name: null, channels: {}, nodes: [{ id: "a", type: "x", config: {} }, { id: "a", type: "y", config: {} }], edges: [{ from: "a", to: "ghost" }] };
+    const spec: GraphSpec = {
+      name: null,
+      channels: {},
+      nodes: [
+        { id: "a", type: "x", config: {} },
+        { id: "a", type: "y", config: {} },
+      ],
+      edges: [{ from: "a", to: "ghost" }],
+    };
     const g = toElkGraph(spec);
     expect(g.children?.map((c) => c.id)).toEqual(["a", "__start__", "__end__"]);
     expect(g.edges).toEqual([]);
   });
   it("gives guard labels room", () => {
-    const g = toElkGraph({ name: null, channels: {}, nodes: [{ id: "a", type: null, config: {} }], edges: [{ from: "a", to: "a", when: { channel: "intent", eq: "buy" } }] });
+    const g = toElkGraph({
+      name: null,
+      channels: {},
+      nodes: [{ id: "a", type: null, config: {} }],
+      edges: [{ from: "a", to: "a", when: { channel: "intent", eq: "buy" } }],
+    });
     expect(g.edges?.[0].labels?.[0].text).toBe('intent == "buy"');
   });
 });
@@ -44,7 +69,12 @@ describe("overlap check and fallback positions", () => {
     expect(overlappingPairs({ a: { x: 0, y: 0 }, b: { x: 200, y: 0 } })).toEqual([]);
   });
   it("places unplaced nodes below the placed ones without overlaps", () => {
-    const spec: GraphSpec = { name: null, channels: {}, nodes: ["a", "b", "c", "d"].map((id) => ({ id, type: "x", config: {} })), edges: [{ from: "__start__", to: "a" }] };
+    const spec: GraphSpec = {
+      name: null,
+      channels: {},
+      nodes: ["a", "b", "c", "d"].map((id) => ({ id, type: "x", config: {} })),
+      edges: [{ from: "__start__", to: "a" }],
+    };
     const p = resolvePositions(spec, { a: { x: 0, y: 0 } });
     expect(Object.keys(p).sort()).toEqual(["__end__", "__start__", "a", "b", "c", "d"]);
     expect(overlappingPairs(p)).toEqual([]);

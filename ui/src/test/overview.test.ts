@@ -29,7 +29,16 @@ function fakeCanvas(client = { w: 900, h: 600 }) {
   return { c, ops };
 }
 
-const theme = (): Theme => ({ edge: "#888", guarded: "#a60", selected: "#36f", error: "#d00", warning: "#d80", terminal: "#333", text: "#000", nodeBg: "#fff" });
+const theme = (): Theme => ({
+  edge: "#888",
+  guarded: "#a60",
+  selected: "#36f",
+  error: "#d00",
+  warning: "#d80",
+  terminal: "#333",
+  text: "#000",
+  nodeBg: "#fff",
+});
 
 function setup(n = 5000) {
   const { spec, positions } = generateGraph(n, 3);

@@ -8,7 +8,16 @@ import { OverviewRenderer, type Theme, buildScene, edgeFont, nodeText } from "..
 import { configSummary } from "../canvas/sceneInput";
 import { edgeDecor } from "../lib/edgeDecor";
 
-const theme = (): Theme => ({ edge: "#888", guarded: "#a60", selected: "#36f", error: "#d00", warning: "#d80", terminal: "#333", text: "#000", nodeBg: "#fff" });
+const theme = (): Theme => ({
+  edge: "#888",
+  guarded: "#a60",
+  selected: "#36f",
+  error: "#d00",
+  warning: "#d80",
+  terminal: "#333",
+  text: "#000",
+  nodeBg: "#fff",
+});
 
 function recordingCanvas() {
   const texts: string[] = [];
@@ -36,7 +45,13 @@ function recordingCanvas() {
 function renderer() {
   const screen = recordingCanvas();
   const bitmap = recordingCanvas();
-  const r = new OverviewRenderer(screen.c, theme, () => {}, (fn) => fn(), () => bitmap.c);
+  const r = new OverviewRenderer(
+    screen.c,
+    theme,
+    () => {},
+    (fn) => fn(),
+    () => bitmap.c,
+  );
   r.setScene(
     buildScene({
       order: ["fetch", "judge", "__start__"],
@@ -94,14 +109,43 @@ describe("overview text", () => {
 });
 
 describe("edge labels in every format", () => {
-  const base = { id: "d", path: null, fileName: "x", dirty: false, layout: { positions: {} }, diagnostics: [], registry: [], canUndo: false, canRedo: false, notices: [], layoutMissing: false, conflict: null };
+  const base = {
+    id: "d",
+    path: null,
+    fileName: "x",
+    dirty: false,
+    layout: { positions: {} },
+    diagnostics: [],
+    registry: [],
+    canUndo: false,
+    canRedo: false,
+    notices: [],
+    layoutMissing: false,
+    conflict: null,
+  };
   it("Weaveflow: condition type and key argument; entry and finish marks", () => {
     const view = {
       ...base,
       format: "weaveflow",
-      spec: { name: null, channels: {}, nodes: [{ id: "a", config: {} }, { id: "b", config: {} }], edges: [{ from: "a", to: "b" }, { from: "b", to: "a" }] },
+      spec: {
+        name: null,
+        channels: {},
+        nodes: [
+          { id: "a", config: {} },
+          { id: "b", config: {} },
+        ],
+        edges: [
+          { from: "a", to: "b" },
+          { from: "b", to: "a" },
+        ],
+      },
       weaveflow: {
-        definition: { edges: [{ from: "a", to: "b", condition: { type: "supervisor_route_equals", config: { worker_id: "researcher" } } }, { from: "b", to: "a", failure: { catch_all: true } }] },
+        definition: {
+          edges: [
+            { from: "a", to: "b", condition: { type: "supervisor_route_equals", config: { worker_id: "researcher" } } },
+            { from: "b", to: "a", failure: { catch_all: true } },
+          ],
+        },
         entryPoint: "a",
         finishPoint: "b",
       },
@@ -118,13 +162,25 @@ describe("edge labels in every format", () => {
     const view = {
       ...base,
       format: "graphmd",
-      spec: { name: null, channels: {}, nodes: [{ id: "route", config: {} }, { id: "answer", config: {} }, { id: "close", config: {} }], edges: [{ from: "route", to: "answer" }] },
+      spec: {
+        name: null,
+        channels: {},
+        nodes: [
+          { id: "route", config: {} },
+          { id: "answer", config: {} },
+          { id: "close", config: {} },
+        ],
+        edges: [{ from: "route", to: "answer" }],
+      },
       weaveflow: null,
       graphmd: {
         topology: {
           entry: "route",
           exits: ["close"],
-          nodes: [{ id: "route", fallback: "close" }, { id: "answer", fallback: null }],
+          nodes: [
+            { id: "route", fallback: "close" },
+            { id: "answer", fallback: null },
+          ],
           edges: [{ index: 0, from: "route", to: "answer", kind: "conditional", condition: "known_issue", max_iterations: null }],
         },
       },
@@ -143,7 +199,11 @@ describe("edge labels in every format", () => {
 describe("framing", () => {
   const pane = { width: 1200, height: 800 };
   it("keeps the framed rectangle clear of the minimap", () => {
-    for (const r of [{ x: 0, y: 0, w: 4000, h: 400 }, { x: 0, y: 0, w: 400, h: 4000 }, { x: -50, y: 30, w: 900, h: 700 }]) {
+    for (const r of [
+      { x: 0, y: 0, w: 4000, h: 400 },
+      { x: 0, y: 0, w: 400, h: 4000 },
+      { x: -50, y: 30, w: 900, h: 700 },
+    ]) {
       const v = frameRect(r, pane, 0.01, 2);
       const right = v.x + (r.x + r.w) * v.zoom;
       const bottom = v.y + (r.y + r.h) * v.zoom;

@@ -19,7 +19,13 @@ type Fixture = {
   example: { view: DocumentView };
   support: { view: DocumentView };
   scripts: Record<string, Step[]>;
-  weaveflowVersion: { default: string; set: string; inForce: string; empty: string; refused: { message: string; diagnostics: Diagnostic[] } };
+  weaveflowVersion: {
+    default: string;
+    set: string;
+    inForce: string;
+    empty: string;
+    refused: { message: string; diagnostics: Diagnostic[] };
+  };
   exportExampleToWeaveflow: Omit<ExportAnswer, "written" | "path">;
   exportExampleToGraphmd: Omit<ExportAnswer, "written" | "path">;
   exportExampleToGraphspec: Omit<ExportAnswer, "written" | "path">;

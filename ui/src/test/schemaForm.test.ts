@@ -54,12 +54,21 @@ describe("schema form value coercion", () => {
   });
   it("lists of strings one per line; maps as key: value lines", () => {
     expect(coerce({ kind: "string-list" }, "search\n\n  fetch \n")).toEqual({ ok: true, value: ["search", "fetch"] });
-    expect(coerce({ kind: "string-map" }, "Accept: application/json\nX-Key: a:b")).toEqual({ ok: true, value: { Accept: "application/json", "X-Key": "a:b" } });
+    expect(coerce({ kind: "string-map" }, "Accept: application/json\nX-Key: a:b")).toEqual({
+      ok: true,
+      value: { Accept: "application/json", "X-Key": "a:b" },
+    });
     expect(coerce({ kind: "string-map" }, "novalue")).toMatchObject({ ok: false });
     expect(coerce({ kind: "string-map" }, "a: 1\na: 2")).toMatchObject({ ok: false, error: expect.stringContaining("twice") });
   });
   it("display is the inverse of coerce", () => {
-    for (const [kind, v] of [["string-list", ["a", "b"]], ["string-map", { k: "v" }], ["number", 2], ["json", { a: [1] }], ["boolean", false]] as const) {
+    for (const [kind, v] of [
+      ["string-list", ["a", "b"]],
+      ["string-map", { k: "v" }],
+      ["number", 2],
+      ["json", { a: [1] }],
+      ["boolean", false],
+    ] as const) {
       const c = coerce({ kind }, kind === "boolean" ? (v as boolean) : display({ kind }, v));
       expect(c).toEqual({ ok: true, value: v });
     }

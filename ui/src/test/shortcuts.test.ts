@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { actionFor } from "../shortcuts";
 
-const key = (k: string, mods: Partial<Record<"ctrlKey" | "metaKey" | "shiftKey" | "altKey", boolean>> = {}) => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+const key = (k: string, mods: Partial<Record<"ctrlKey" | "metaKey" | "shiftKey" | "altKey", boolean>> = {}) => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...mods,
+});
 
 describe("platform shortcuts", () => {
   it("uses Ctrl off macOS and Cmd on macOS", () => {
