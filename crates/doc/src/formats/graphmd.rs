@@ -5,8 +5,8 @@
 //! A node's "config" here is its front-matter mapping minus `id`: `set_config_field` with
 //! `/timeout_ms` sets the node's `timeout_ms` line.
 
-use serde_json::{Map as JsonMap, Number, Value};
-use trellis_formats::graphmd::yaml::{Map, Node, Resolved, Yaml};
+use serde_json::{Map as JsonMap, Value};
+use trellis_formats::graphmd::yaml::{Map, Yaml};
 use trellis_formats::graphmd::{self, EditError, GraphMd};
 use trellis_spec::diagnostic::pointer_segments;
 use trellis_spec::Diagnostic;
@@ -45,23 +45,9 @@ pub fn json_to_yaml(v: &Value) -> Yaml {
     trellis_formats::graphmd::emit::json_to_yaml(v, false)
 }
 
-/// A YAML tree as JSON (YAML 1.2 core schema: plain numbers, booleans and nulls resolve).
+/// A YAML tree as JSON (one converter, in trellis-formats, shared with the semantic diff).
 pub fn yaml_to_json(y: &Yaml) -> Value {
-    match &y.node {
-        Node::Scalar(s) => match s.resolve() {
-            Resolved::Null => Value::Null,
-            Resolved::Bool(b) => Value::Bool(b),
-            Resolved::Int(i) => serde_json::from_str::<Number>(&i.to_string())
-                .map(Value::Number)
-                .unwrap_or_else(|_| Value::String(s.value.clone())),
-            Resolved::Float(f) => {
-                Number::from_f64(f).map_or_else(|| Value::String(s.value.clone()), Value::Number)
-            }
-            Resolved::Str(t) => Value::String(t.to_owned()),
-        },
-        Node::Seq(q) => Value::Array(q.items.iter().map(yaml_to_json).collect()),
-        Node::Map(m) => Value::Object(map_to_json(m)),
-    }
+    trellis_formats::graphmd::emit::yaml_to_json(y)
 }
 
 /// A YAML mapping as a JSON object.
