@@ -164,10 +164,12 @@ mod tests {
         let lib = include_str!("lib.rs");
         let handler = &lib[lib.find("generate_handler![").expect("handler")..];
         let handler = &handler[..handler.find("])").expect("end of handler")];
+        // Each entry is `module::command,` (most live in `commands`, some in their own module).
         let handled: Vec<&str> = handler
             .lines()
-            .filter_map(|l| l.trim().strip_prefix("commands::"))
-            .map(|l| l.trim_end_matches(','))
+            .map(|l| l.trim().trim_end_matches(','))
+            .filter(|l| !l.starts_with("//"))
+            .filter_map(|l| l.rsplit_once("::").map(|(_, name)| name))
             .collect();
         assert_eq!(handled, COMMANDS, "generate_handler! and COMMANDS differ");
 

@@ -92,12 +92,23 @@ async fn find_lands_on_a_node_found_by_a_config_value_in_5000_nodes() {
     let path = big_document(dir.path());
     let app = Desktop::launch(Launch { files: vec![path], ..Launch::default() }).await;
     app.doc_named("big.json").await;
-    // Opened on the whole graph: the overview drawing, the node not in the DOM.
-    app.wait_js(
-        "return document.querySelector('[data-testid=canvas]')?.dataset.renderMode === 'canvas';",
-        "the overview",
-    )
-    .await;
+    // Opened readable (around the entry, or the overview of the whole graph when the canvas
+    // draws it): either way the node searched for is far from the view, not in the DOM.
+    app.wait_js("return !!document.querySelector('[data-testid=canvas]')?.dataset.renderMode;", "the canvas")
+        .await;
+    let before: Value = app
+        .driver
+        .execute(
+            "return [document.querySelector('[data-testid=canvas]').dataset.renderMode, \
+             document.querySelector('.react-flow__viewport')?.style.transform ?? '', \
+             !!document.querySelector('[data-testid=node-step_4321]')];",
+            vec![],
+        )
+        .await
+        .expect("script")
+        .json()
+        .clone();
+    assert_eq!(before[2], json!(false), "the node is not drawn before it is found: {before}");
 
     app.chord(&[Key::Control], "f").await;
     let input = app.visible("[data-testid=\"find-input\"]").await;
@@ -131,10 +142,14 @@ async fn find_lands_on_a_node_found_by_a_config_value_in_5000_nodes() {
     assert!(in_view, "the found node is inside the canvas");
     app.screenshot("find-5000").await;
 
-    // Esc: back to the view from before (the overview of the whole graph).
+    // Esc: back to the view from before (same drawing mode, same pan and zoom).
     input.send_keys(Key::Escape).await.expect("esc");
     app.wait_js(
-        "return document.querySelector('[data-testid=canvas]')?.dataset.renderMode === 'canvas';",
+        &format!(
+            "return document.querySelector('[data-testid=canvas]')?.dataset.renderMode === {} && \
+             (document.querySelector('.react-flow__viewport')?.style.transform ?? '') === {};",
+            before[0], before[1]
+        ),
         "the view from before",
     )
     .await;
