@@ -17,13 +17,8 @@ pub fn push(at: &str, segment: &str) -> String {
     s
 }
 
-/// The unescaped segments of a pointer (`""` has none).
-pub fn segments(pointer: &str) -> Vec<String> {
-    if pointer.is_empty() {
-        return Vec::new();
-    }
-    pointer.split('/').skip(1).map(|s| s.replace("~1", "/").replace("~0", "~")).collect()
-}
+/// The unescaped segments of a pointer (`""` has none): the one reader diagnostics use too.
+pub use trellis_spec::diagnostic::pointer_segments as segments;
 
 /// Sets (`Some`) or removes (`None`) the value at `pointer` inside `m`, creating the objects
 /// on the way. A pointer through a non-object replaces it with an object (the diff only ever
