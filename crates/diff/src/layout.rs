@@ -74,6 +74,9 @@ pub fn merge(base: Option<&Value>, ours: Option<&Value>, theirs: Option<&Value>)
                 }
                 Some(Value::Object(m))
             }
+            ("notes" | "groups", Some(Value::Array(oa)), Some(Value::Array(ta))) => {
+                Some(merge_by_id(bk.and_then(Value::as_array), oa, ta))
+            }
             _ => {
                 let mut ignored = Vec::new();
                 crate::merge::merge_one_value(&mut ignored, bk, ok, tk)
@@ -83,7 +86,39 @@ pub fn merge(base: Option<&Value>, ours: Option<&Value>, theirs: Option<&Value>)
             out.insert(k.clone(), v);
         }
     }
+    // Notes or groups from either side need the version that holds them (trellis-doc's
+    // `ANNOTATED_VERSION`).
+    let annotated = ["notes", "groups"]
+        .iter()
+        .any(|k| out.get(*k).and_then(Value::as_array).is_some_and(|a| !a.is_empty()));
+    if annotated && out.get("version").and_then(Value::as_u64).is_some_and(|v| v < 2) {
+        out.insert("version".into(), Value::from(2));
+    }
     Some(Value::Object(out))
+}
+
+/// Notes or groups (lists of objects with an `id`) merged by id, like positions: each one
+/// whole from the side that changed it (OURS when both did); one side's removal of an
+/// untouched one is kept; ours in their order, then theirs' new ones.
+fn merge_by_id(base: Option<&Vec<Value>>, ours: &[Value], theirs: &[Value]) -> Value {
+    let id = |v: &Value| v.get("id").and_then(Value::as_str).map(str::to_owned);
+    let find = |list: &[Value], key: &str| list.iter().find(|v| id(v).as_deref() == Some(key)).cloned();
+    let base = base.map(Vec::as_slice).unwrap_or_default();
+    let mut keys: Vec<String> = Vec::new();
+    for v in ours.iter().chain(theirs) {
+        if let Some(k) = id(v) {
+            if !keys.contains(&k) {
+                keys.push(k);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for k in keys {
+        let (b, o, t) = (find(base, &k), find(ours, &k), find(theirs, &k));
+        let picked = if o == b { t } else { o };
+        out.extend(picked);
+    }
+    Value::Array(out)
 }
 
 /// Three-way union of two sidecar texts: positions from both sides (a node one side placed is
@@ -127,6 +162,47 @@ mod tests {
         assert_eq!(v["positions"]["b"], json!({"x": 1, "y": 1}));
         assert_eq!(v["positions"]["c"], json!({"x": 2, "y": 2}));
         assert!(merge_sidecars(b"", b"{", b"{}").is_err());
+    }
+
+    #[test]
+    fn notes_and_groups_merge_by_id() {
+        let note = |id: &str, text: &str| json!({"id": id, "text": text, "color": "yellow", "x": 0, "y": 0, "width": 240, "height": 160});
+        let base = json!({"version": 2, "positions": {}, "notes": [note("a", "base"), note("gone", "x")],
+            "groups": [{"id": "g", "name": "G", "color": "blue", "nodes": ["n"], "notes": []}]});
+        let ours = json!({"version": 2, "positions": {}, "notes": [note("a", "ours"), note("gone", "x"), note("o", "new")],
+            "groups": [{"id": "g", "name": "Ours", "color": "blue", "nodes": ["n"], "notes": []}]});
+        let theirs = json!({"version": 2, "positions": {}, "notes": [note("a", "theirs"), note("t", "theirs new")],
+            "groups": [{"id": "g", "name": "G", "color": "red", "nodes": ["n"], "notes": []},
+                       {"id": "h", "name": "H", "color": "blue", "nodes": ["m"], "notes": []}]});
+        let merged = merge_sidecars(
+            base.to_string().as_bytes(),
+            ours.to_string().as_bytes(),
+            theirs.to_string().as_bytes(),
+        )
+        .unwrap_or_default();
+        let v: Value = serde_json::from_str(&merged).unwrap_or_default();
+        let texts: Vec<&str> = v["notes"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|n| n["text"].as_str()).collect())
+            .unwrap_or_default();
+        assert_eq!(
+            texts,
+            ["ours", "new", "theirs new"],
+            "ours wins, their removal kept, both additions kept"
+        );
+        let names: Vec<&str> = v["groups"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|g| g["name"].as_str()).collect())
+            .unwrap_or_default();
+        assert_eq!(names, ["Ours", "H"]);
+        // A version-1 side and a side that added notes: version 2.
+        let plain = json!({"version": 1, "positions": {}}).to_string();
+        let added = json!({"version": 1, "positions": {}, "notes": [note("a", "x")]}).to_string();
+        let v: Value = serde_json::from_str(
+            &merge_sidecars(plain.as_bytes(), plain.as_bytes(), added.as_bytes()).unwrap_or_default(),
+        )
+        .unwrap_or_default();
+        assert_eq!(v["version"], 2);
     }
 
     #[test]

@@ -166,6 +166,31 @@ pub(crate) fn plan(
     registry: Option<&Registry>,
 ) -> Result<Plan, Diagnostic> {
     let mut plan = Plan::default();
+    let has_node = |id: &str| spec.nodes.iter().any(|n| n.id == id);
+    let annotations = crate::annotations::after_edit(layout, edit, &has_node)?;
+    if crate::annotations::only_annotations(edit) {
+        push_annotations(&mut plan, layout, annotations);
+        return Ok(plan);
+    }
+    plan_spec_edit(&mut plan, edit, spec, layout, registry)?;
+    push_annotations(&mut plan, layout, annotations);
+    Ok(plan)
+}
+
+/// The notes and groups after an edit, as one prim (when they changed).
+fn push_annotations(plan: &mut Plan, layout: &Layout, after: Option<crate::annotations::Annotations>) {
+    if let Some(after) = after {
+        plan.prims.push(Prim::Annotations { before: Box::new(layout.annotations()), after: Box::new(after) });
+    }
+}
+
+fn plan_spec_edit(
+    plan: &mut Plan,
+    edit: &Edit,
+    spec: &GraphSpec,
+    layout: &Layout,
+    registry: Option<&Registry>,
+) -> Result<(), Diagnostic> {
     match edit {
         Edit::AddNode { id, type_name, config, position } => {
             if type_name.is_empty() {
@@ -219,7 +244,7 @@ pub(crate) fn plan(
         Edit::RenameNode { from, to } => {
             let index = node_index(spec, from)?;
             if from == to {
-                return Ok(plan);
+                return Ok(());
             }
             check_new_id(spec, to)?;
             let before = spec.nodes.get(index).cloned();
@@ -254,7 +279,7 @@ pub(crate) fn plan(
             if type_name.is_empty() {
                 return Err(refuse(codes::EMPTY_NAME, format!("node \"{id}\" needs a type")).on_node(id));
             }
-            replace_node(&mut plan, spec, index, |n| n.type_name = Some(type_name.clone()));
+            replace_node(plan, spec, index, |n| n.type_name = Some(type_name.clone()));
         }
         Edit::SetConfigField { id, path, value } => {
             let index = node_index(spec, id)?;
@@ -262,13 +287,13 @@ pub(crate) fn plan(
             let new_config = set_config_field(config, path, value.clone())
                 .map_err(|m| refuse(codes::BAD_CONFIG_PATH, format!("node \"{id}\": {m}")).on_node(id))?;
             if let Some(new_config) = new_config {
-                replace_node(&mut plan, spec, index, |n| n.config = new_config);
+                replace_node(plan, spec, index, |n| n.config = new_config);
                 plan.coalesce = Some((id.clone(), path.clone()));
             }
         }
         Edit::SetConfig { id, config } => {
             let index = node_index(spec, id)?;
-            replace_node(&mut plan, spec, index, |n| n.config = config.clone());
+            replace_node(plan, spec, index, |n| n.config = config.clone());
         }
         Edit::Connect { from, to, when } => {
             check_edge_ends(spec, from, to)?;
@@ -288,7 +313,7 @@ pub(crate) fn plan(
         Edit::SetWhen { index, when } => {
             let e = edge_at(spec, *index)?;
             if e.when == *when {
-                return Ok(plan);
+                return Ok(());
             }
             if edge_exists(spec, &e.from, &e.to, when.as_ref()) {
                 return Err(refuse(
@@ -319,7 +344,7 @@ pub(crate) fn plan(
                 return Err(refuse(codes::UNKNOWN_CHANNEL, format!("there is no channel \"{from}\"")));
             }
             if from == to {
-                return Ok(plan);
+                return Ok(());
             }
             if to.is_empty() {
                 return Err(refuse(codes::EMPTY_NAME, "a channel name cannot be empty"));
@@ -398,7 +423,7 @@ pub(crate) fn plan(
                 plan.prims.push(Prim::Name { before: spec.name.clone(), after: name });
             }
         }
-        Edit::MoveNodes { positions } | Edit::ApplyLayout { positions, .. } => {
+        Edit::MoveNodes { positions, .. } | Edit::ApplyLayout { positions, .. } => {
             let strict = matches!(edit, Edit::MoveNodes { .. });
             let ids: HashSet<&str> = spec.nodes.iter().map(|n| n.id.as_str()).collect();
             for (id, p) in positions {
@@ -419,8 +444,15 @@ pub(crate) fn plan(
                 }
             }
         }
-        Edit::Paste { fragment, at } => plan_paste(&mut plan, spec, layout, fragment, *at)?,
+        Edit::Paste { fragment, at } => plan_paste(plan, spec, layout, fragment, *at)?,
         Edit::SetViewport { .. } => {}
+        // Planned by `crate::annotations` before.
+        Edit::AddNote { .. }
+        | Edit::SetNote { .. }
+        | Edit::RemoveNotes { .. }
+        | Edit::AddGroup { .. }
+        | Edit::SetGroup { .. }
+        | Edit::Ungroup { .. } => {}
         // The format-specific edits have no GraphSpec meaning.
         Edit::SetNodeField { .. }
         | Edit::SetEdgeField { .. }
@@ -435,7 +467,7 @@ pub(crate) fn plan(
             ));
         }
     }
-    Ok(plan)
+    Ok(())
 }
 
 fn replace_node(plan: &mut Plan, spec: &GraphSpec, index: usize, change: impl FnOnce(&mut NodeSpec)) {
@@ -539,11 +571,12 @@ struct Fragment {
     edges: Vec<EdgeSpec>,
     #[serde(default)]
     channels: IndexMap<String, ChannelSpec>,
-    /// Positions by node id, either directly or as a layout sidecar object.
+    /// Positions by node id, either directly or as a layout sidecar object (which may hold
+    /// notes and groups too).
     #[serde(default)]
     positions: IndexMap<String, Position>,
     #[serde(default)]
-    layout: Option<Layout>,
+    layout: Option<Map<String, Value>>,
     #[serde(default)]
     #[allow(dead_code)]
     name: Option<Value>,
@@ -630,10 +663,19 @@ fn plan_paste(
     }
 
     // Positions: the fragment's own, shifted so its top-left corner lands on `at`; nodes
-    // without one are lined up below.
-    let frag_positions = frag.layout.map(|l| l.positions).unwrap_or_default();
+    // without one are lined up below. Notes count for the corner too.
+    let mut frag_layout = frag.layout.clone().unwrap_or_default();
+    let frag_annotations = crate::annotations::read_from(&mut frag_layout)
+        .map_err(|e| refuse(codes::BAD_FRAGMENT, format!("the pasted notes and groups: {e}")))?;
+    let frag_positions: IndexMap<String, Position> = match frag_layout.shift_remove("positions") {
+        Some(v) => serde_json::from_value(v).map_err(|e| {
+            refuse(codes::BAD_FRAGMENT, format!("the pasted fragment's positions are not positions: {e}"))
+        })?,
+        None => IndexMap::new(),
+    };
     let given = |old: &str| frag.positions.get(old).or_else(|| frag_positions.get(old)).copied();
-    let known: Vec<Position> = frag.nodes.iter().filter_map(|n| given(&n.id)).collect();
+    let mut known: Vec<Position> = frag.nodes.iter().filter_map(|n| given(&n.id)).collect();
+    known.extend(frag_annotations.notes.iter().map(|n| Position { x: n.x, y: n.y }));
     let min_x = known.iter().map(|p| p.x).fold(f64::INFINITY, f64::min);
     let min_y = known.iter().map(|p| p.y).fold(f64::INFINITY, f64::min);
     let (min_x, min_y) = if known.is_empty() { (0.0, 0.0) } else { (min_x, min_y) };
@@ -660,6 +702,13 @@ fn plan_paste(
             before: layout.positions.get(&node.id).copied(),
             after: Some(p),
         });
+    }
+
+    if !frag_annotations.is_empty() {
+        let shift = |p: Position| Position { x: origin.x + (p.x - min_x), y: origin.y + (p.y - min_y) };
+        let pasted = crate::annotations::pasted(&layout.annotations(), frag_annotations, &map, &shift)?;
+        plan.prims
+            .push(Prim::Annotations { before: Box::new(layout.annotations()), after: Box::new(pasted) });
     }
 
     let mut channels = spec.channels.clone();

@@ -10,6 +10,8 @@ use serde::Serialize;
 use trellis_spec::{ChannelSpec, Diagnostic, EdgeSpec, NodeSpec};
 use ts_rs::TS;
 
+use crate::annotations::Annotations;
+use crate::collapse::CollapsedView;
 use crate::edit::{Edit, EditOutcome, Position, Viewport};
 use crate::formats::canvas_spec;
 use crate::formats::view::{GraphMdView, WeaveflowView};
@@ -37,6 +39,10 @@ pub struct ViewDelta {
     pub positions: IndexMap<String, Option<Position>>,
     /// `layout.viewport` now.
     pub viewport: Option<Viewport>,
+    /// `layout.notes` and `layout.groups` now, when they changed (absent: unchanged).
+    pub annotations: Option<Annotations>,
+    /// `collapsed` now, when it may have changed (absent: unchanged).
+    pub collapsed: Option<CollapsedView>,
     pub layout_missing: bool,
     /// The change of `diagnostics`, if any.
     pub diagnostics: Option<ListEdit<Diagnostic>>,
@@ -94,6 +100,12 @@ impl ViewDelta {
             channels: spec.channels.clone(),
             positions,
             viewport: layout.viewport,
+            annotations: (changed.annotations || changed.full).then(|| layout.annotations()),
+            collapsed: (changed.annotations
+                || changed.full
+                || !changed.node_edits.is_empty()
+                || !changed.edge_edits.is_empty())
+            .then(|| CollapsedView::of(&spec, layout)),
             layout_missing: session.layout_missing(),
             diagnostics: ListEdit::between(before, session.diagnostics()).map(|e| e.shifted(offset)),
             dirty: session.is_dirty(),

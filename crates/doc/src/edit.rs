@@ -29,6 +29,14 @@ pub struct Viewport {
     pub zoom: f64,
 }
 
+/// A width and a height (a note's size).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Size {
+    pub width: f64,
+    pub height: f64,
+}
+
 impl Default for Viewport {
     fn default() -> Self {
         Viewport { x: 0.0, y: 0.0, zoom: 1.0 }
@@ -55,7 +63,7 @@ pub enum Edit {
         config: Option<Map<String, Value>>,
         position: Position,
     },
-    /// Removes nodes and every edge touching them.
+    /// Removes nodes and every edge touching them (they leave their groups).
     RemoveNodes {
         ids: Vec<String>,
     },
@@ -127,9 +135,17 @@ pub enum Edit {
         #[serde(default)]
         name: Option<String>,
     },
-    /// Moves nodes (sent on drag end). Ids that do not exist are refused.
+    /// Moves nodes (sent on drag end), and notes (their top-left corner) in the same step.
+    /// `groups` says which group a dragged node now belongs to (`null`: none): a node dragged
+    /// into a frame joins it, out of its frame leaves it. Ids that do not exist are refused.
     MoveNodes {
         positions: IndexMap<String, Position>,
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+        #[ts(as = "Option<IndexMap<String, Position>>", optional)]
+        notes: IndexMap<String, Position>,
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+        #[ts(as = "Option<IndexMap<String, Option<String>>>", optional)]
+        groups: IndexMap<String, Option<String>>,
     },
     /// Pastes a fragment: a JSON text or value shaped like a GraphSpec (`nodes`, `edges`,
     /// optionally `channels` and a `layout`/`positions` map). Clashing ids get fresh ones; only
@@ -191,6 +207,81 @@ pub enum Edit {
         #[ts(optional, type = "unknown")]
         value: Option<Value>,
     },
+    /// Adds a sticky note (Markdown `text`). Without `id`, `note`, `note_2`, ...; without
+    /// `color`, yellow; without `size`, 240 x 160. `group`: the group it goes into.
+    AddNote {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        id: Option<String>,
+        #[serde(default)]
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        color: Option<String>,
+        position: Position,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        size: Option<Size>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        group: Option<String>,
+    },
+    /// Changes a note: any of its text, colour, position (top-left) and size.
+    SetNote {
+        id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        text: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        color: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        position: Option<Position>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        size: Option<Size>,
+    },
+    /// Removes notes (they leave their groups; a group left empty goes).
+    RemoveNotes {
+        ids: Vec<String>,
+    },
+    /// Groups nodes, notes and groups (the latter nest in it). The new group is nested in the
+    /// deepest group that held all of them. Without `id`, `group`, `group_2`, ...
+    AddGroup {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        id: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        name: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        color: Option<String>,
+        #[serde(default)]
+        nodes: Vec<String>,
+        #[serde(default)]
+        notes: Vec<String>,
+        #[serde(default)]
+        groups: Vec<String>,
+    },
+    /// Renames, recolours, collapses or expands a group.
+    SetGroup {
+        id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        name: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        color: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        collapsed: Option<bool>,
+    },
+    /// Removes a group's frame; its members and nested groups go to its parent (or none).
+    Ungroup {
+        id: String,
+    },
 }
 
 impl Edit {
@@ -219,6 +310,12 @@ impl Edit {
             Edit::SetEdgeField { .. } => "set_edge_field",
             Edit::SetBody { .. } => "set_body",
             Edit::SetDocField { .. } => "set_doc_field",
+            Edit::AddNote { .. } => "add_note",
+            Edit::SetNote { .. } => "set_note",
+            Edit::RemoveNotes { .. } => "remove_notes",
+            Edit::AddGroup { .. } => "add_group",
+            Edit::SetGroup { .. } => "set_group",
+            Edit::Ungroup { .. } => "ungroup",
         }
     }
 }
@@ -257,6 +354,10 @@ pub struct Changed {
     #[serde(skip)]
     #[ts(skip)]
     pub edge_edits: Vec<ListEdit<EdgeSpec>>,
+    /// Notes or groups changed (they go out again whole: `ViewDelta.annotations`).
+    #[serde(skip)]
+    #[ts(skip)]
+    pub annotations: bool,
     /// Weaveflow and GRAPH.md: the document changed (its own view part goes out again).
     #[serde(skip)]
     #[ts(skip)]
@@ -278,6 +379,7 @@ impl Changed {
         self.name |= other.name;
         self.viewport |= other.viewport;
         self.format_view |= other.format_view;
+        self.annotations |= other.annotations;
         self.node_edits.extend(other.node_edits);
         self.edge_edits.extend(other.edge_edits);
         for id in other.nodes {

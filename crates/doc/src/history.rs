@@ -40,6 +40,11 @@ pub(crate) enum Prim {
         before: Option<Position>,
         after: Option<Position>,
     },
+    /// All notes and groups (a few hundred at most, so kept whole, like channels).
+    Annotations {
+        before: Box<crate::annotations::Annotations>,
+        after: Box<crate::annotations::Annotations>,
+    },
     /// A whole new document (a reload from disk).
     Document {
         before: Box<GraphSpec>,
@@ -61,6 +66,7 @@ impl Prim {
             Prim::Channels { before, after } => Prim::Channels { before: after, after: before },
             Prim::Name { before, after } => Prim::Name { before: after, after: before },
             Prim::Position { id, before, after } => Prim::Position { id, before: after, after: before },
+            Prim::Annotations { before, after } => Prim::Annotations { before: after, after: before },
             Prim::Document { before, after } => Prim::Document { before: after, after: before },
             Prim::Snapshot { before, after } => Prim::Snapshot { before: after, after: before },
         }
@@ -111,6 +117,10 @@ impl Prim {
                 }
                 changed.positions.push(id.clone());
             }
+            Prim::Annotations { after, .. } => {
+                layout.set_annotations((**after).clone());
+                changed.annotations = true;
+            }
             Prim::Document { after, .. } => {
                 changed.merge(spec_changes(spec, after));
                 *spec = (**after).clone();
@@ -124,7 +134,7 @@ impl Prim {
 
     /// True when the prim changes only positions (the spec text stays the same).
     pub(crate) fn is_layout_only(&self) -> bool {
-        matches!(self, Prim::Position { .. })
+        matches!(self, Prim::Position { .. } | Prim::Annotations { .. })
     }
 }
 

@@ -13,10 +13,12 @@
 //!   the Auto layout action).
 //! - [`discovery`]: which registries are in force for a document.
 
+pub mod annotations;
 mod apply;
 pub mod auto_layout;
 mod channel_configs;
 pub mod clock;
+pub mod collapse;
 pub mod delta;
 pub mod discovery;
 pub mod edit;

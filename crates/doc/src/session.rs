@@ -315,16 +315,23 @@ impl Session {
         if let Document::Weaveflow(d) = &self.document {
             // Weaveflow keeps positions in the document itself: no sidecar.
             (self.layout, self.layout_missing) = crate::formats::weaveflow::layout_of(d);
+            self.notices.extend(crate::formats::weaveflow::annotation_notices(d));
             return;
         }
         let Some(path) = &self.path else { return };
         let side = sidecar_path(path);
         self.layout_missing = true;
         match fs.read(&side) {
-            Ok(bytes) => match json::decode_utf8(&bytes).and_then(Layout::parse) {
-                Ok(l) => {
+            Ok(bytes) => match json::decode_utf8(&bytes).and_then(Layout::parse_with_warnings) {
+                Ok((l, warnings)) => {
                     self.layout = l;
                     self.layout_missing = false;
+                    for w in warnings {
+                        self.notices.push(Diagnostic::warning(
+                            layout::codes::BAD_LAYOUT,
+                            format!("the layout file {}: {w}", side.display()),
+                        ));
+                    }
                 }
                 Err(d) => self.notices.push(Diagnostic::warning(
                     layout::codes::BAD_LAYOUT,

@@ -7,6 +7,7 @@ use serde_json::value::RawValue;
 use trellis_spec::{Diagnostic, GraphSpec, Severity, TypeInfo};
 use ts_rs::TS;
 
+use crate::collapse::CollapsedView;
 use crate::formats::view::{display_spec, GraphMdView, WeaveflowView};
 use crate::layout::Layout;
 use crate::session::{Conflict, DocFormat, Session};
@@ -36,6 +37,8 @@ pub struct DocumentView {
     /// GRAPH.md documents: front matter, body, topology and path analysis (null otherwise).
     pub graphmd: Option<GraphMdView>,
     pub layout: Layout,
+    /// What collapsed groups hide and the edges drawn for them (`crate::collapse`).
+    pub collapsed: CollapsedView,
     /// No layout file was found: Rust laid the graph out before this first view (not an undo
     /// step, not dirty), and the next save writes the layout file.
     pub layout_missing: bool,
@@ -105,6 +108,7 @@ impl DocumentView {
             weaveflow: session.weaveflow().map(WeaveflowView::of),
             graphmd: session.graphmd().map(GraphMdView::of),
             layout: session.layout().clone(),
+            collapsed: CollapsedView::of(&crate::formats::canvas_spec(session.document()), session.layout()),
             layout_missing: session.layout_missing(),
             diagnostics,
             registry: types,

@@ -24,11 +24,14 @@ export function applyDelta(view: DocumentView, d: ViewDelta): DocumentView {
       else delete positions[id];
     }
   }
-  const layout = { positions, ...(d.viewport ? { viewport: d.viewport } : {}) };
+  const notes = d.annotations ? d.annotations.notes : view.layout.notes;
+  const groups = d.annotations ? d.annotations.groups : view.layout.groups;
+  const layout = { positions, ...(d.viewport ? { viewport: d.viewport } : {}), notes, groups };
   return {
     ...view,
     spec: { name: d.name, channels: d.channels, nodes: edited(view.spec.nodes, d.nodes), edges: edited(view.spec.edges, d.edges) },
     layout,
+    collapsed: d.collapsed ?? view.collapsed,
     layoutMissing: d.layoutMissing,
     diagnostics: d.diagnostics ? edited(view.diagnostics, [d.diagnostics]) : view.diagnostics,
     dirty: d.dirty,

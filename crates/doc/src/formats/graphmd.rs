@@ -222,7 +222,7 @@ pub(crate) fn apply(d: &mut GraphMd, layout: &mut Layout, edit: &Edit) -> Result
             }
             out.changed.name = true;
         }
-        Edit::MoveNodes { positions } | Edit::ApplyLayout { positions, .. } => {
+        Edit::MoveNodes { positions, .. } | Edit::ApplyLayout { positions, .. } => {
             let strict = matches!(edit, Edit::MoveNodes { .. });
             for (id, p) in positions {
                 if d.node_index(id).is_none() {
@@ -236,7 +236,14 @@ pub(crate) fn apply(d: &mut GraphMd, layout: &mut Layout, edit: &Edit) -> Result
                 out.changed.positions.push(id.clone());
             }
         }
-        Edit::SetViewport { .. } => {}
+        // Notes and groups: applied to the layout by `formats::apply`.
+        Edit::SetViewport { .. }
+        | Edit::AddNote { .. }
+        | Edit::SetNote { .. }
+        | Edit::RemoveNotes { .. }
+        | Edit::AddGroup { .. }
+        | Edit::SetGroup { .. }
+        | Edit::Ungroup { .. } => {}
         Edit::SetNodeField { id, field, value } => {
             if field.contains('/') {
                 return Err(refuse(

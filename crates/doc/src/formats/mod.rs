@@ -201,6 +201,8 @@ pub(crate) fn snapshot_changed(before: &Snap, after: &Snap) -> Changed {
         .chain(old.keys().filter(|id| !new.contains_key(*id)).cloned())
         .collect();
     changed.viewport = before.layout.viewport != after.layout.viewport;
+    changed.annotations =
+        before.layout.notes != after.layout.notes || before.layout.groups != after.layout.groups;
     changed.format_view = before.document != after.document;
     changed
 }
@@ -224,13 +226,24 @@ pub(crate) fn replace(s: &mut Session, after: Document) -> (Prim, Changed) {
 pub(crate) fn apply(s: &mut Session, edit: &Edit) -> Result<EditOutcome, Diagnostic> {
     let mut document = s.document.clone();
     let mut layout = s.layout.clone();
+    let annotations = {
+        let ids = s.document.node_ids();
+        crate::annotations::after_edit(&s.layout, edit, &|id| ids.contains(&id))?
+    };
     let applied = match &mut document {
+        _ if crate::annotations::only_annotations(edit) => Applied::default(),
         Document::Weaveflow(d) => weaveflow::apply(d, &mut layout, edit)?,
         Document::GraphMd(d) => graphmd::apply(d, &mut layout, edit)?,
         Document::GraphSpec(_) => {
             return Err(refuse(codes::UNSUPPORTED_EDIT, "a GraphSpec edit reached the wrong handler (a bug)"))
         }
     };
+    if let Some(a) = annotations {
+        layout.set_annotations(a);
+        if let Document::Weaveflow(d) = &mut document {
+            weaveflow::write_annotations(d, &layout)?;
+        }
+    }
     if document == s.document && layout == s.layout {
         return Ok(s.outcome(Changed::default(), applied.notices));
     }

@@ -11,6 +11,7 @@ use trellis_formats::weaveflow::{
 use trellis_spec::{json, Diagnostic};
 
 use super::{check_position, codes, id_base, refuse, typed, Applied};
+use crate::annotations::{self, Annotations};
 use crate::apply::{codes as edit_codes, fresh_id, set_config_field};
 use crate::edit::{Edit, Position};
 use crate::layout::Layout;
@@ -24,8 +25,67 @@ pub fn layout_of(d: &WeaveflowDoc) -> (Layout, bool) {
     for (id, p) in d.definition().positions() {
         layout.positions.insert(id, Position { x: p.x, y: p.y });
     }
+    if let Ok((a, _)) = annotations_of(d) {
+        layout.set_annotations(a);
+    }
     let missing = d.definition().nodes.iter().any(|n| !layout.positions.contains_key(&n.id));
     (layout, missing)
+}
+
+/// The notes and groups in `metadata.web` (beside `positions`), and what was repaired in
+/// them; `Err` when they cannot be read at all (the document opens without them).
+pub fn annotations_of(d: &WeaveflowDoc) -> Result<(Annotations, Vec<String>), String> {
+    let Some(web) = d.definition().metadata.get("web").and_then(Value::as_object) else {
+        return Ok(Default::default());
+    };
+    let mut obj: Map<String, Value> = ["notes", "groups"]
+        .iter()
+        .filter_map(|k| web.get(*k).map(|v| ((*k).to_owned(), v.clone())))
+        .collect();
+    let mut a = annotations::read_from(&mut obj)?;
+    let problems = a.repair();
+    Ok((a, problems))
+}
+
+/// What opening says about the notes and groups of `metadata.web` (nothing when they read).
+pub(crate) fn annotation_notices(d: &WeaveflowDoc) -> Vec<Diagnostic> {
+    let warn =
+        |m: String| Diagnostic::warning(crate::layout::codes::BAD_LAYOUT, format!("metadata.web: {m}"));
+    match annotations_of(d) {
+        Ok((_, problems)) => problems.into_iter().map(warn).collect(),
+        Err(e) => vec![warn(format!("the notes and groups were not used: {e}"))],
+    }
+}
+
+/// Writes the notes and groups into `metadata.web` (removing the keys when there are none,
+/// and `web` itself when nothing else is in it), leaving the rest of the metadata alone.
+pub(crate) fn write_annotations(d: &mut WeaveflowDoc, layout: &Layout) -> Result<(), Diagnostic> {
+    let mut def = d.definition().clone();
+    let had_web = def.metadata.contains_key("web");
+    let web = def.metadata.entry("web").or_insert_with(|| Value::Object(Map::new()));
+    let Some(web) = web.as_object_mut() else {
+        return Err(refuse(
+            codes::BAD_VALUE,
+            "`metadata.web` is not an object, so notes and groups have no place in this document",
+        ));
+    };
+    let (notes, groups) = annotations::to_values(&layout.annotations());
+    for (key, value, empty) in
+        [("notes", notes, layout.notes.is_empty()), ("groups", groups, layout.groups.is_empty())]
+    {
+        if empty {
+            web.shift_remove(key);
+        } else {
+            web.insert(key.to_owned(), value);
+        }
+    }
+    if web.is_empty() && !had_web {
+        def.metadata.shift_remove("web");
+    }
+    if def != *d.definition() {
+        d.set_definition(def);
+    }
+    Ok(())
 }
 
 /// The Weaveflow validator with the session's registry (project node types count) and the
@@ -240,7 +300,7 @@ pub(crate) fn apply(d: &mut WeaveflowDoc, layout: &mut Layout, edit: &Edit) -> R
             def.name = name.clone().unwrap_or_default();
             out.changed.name = true;
         }
-        Edit::MoveNodes { positions } | Edit::ApplyLayout { positions, .. } => {
+        Edit::MoveNodes { positions, .. } | Edit::ApplyLayout { positions, .. } => {
             let strict = matches!(edit, Edit::MoveNodes { .. });
             let automatic = matches!(edit, Edit::ApplyLayout { automatic: true, .. });
             for (id, p) in positions {
@@ -259,7 +319,14 @@ pub(crate) fn apply(d: &mut WeaveflowDoc, layout: &mut Layout, edit: &Edit) -> R
                 out.changed.positions.push(id.clone());
             }
         }
-        Edit::SetViewport { .. } => {}
+        // Notes and groups: `formats::apply` writes them into `metadata.web`.
+        Edit::SetViewport { .. }
+        | Edit::AddNote { .. }
+        | Edit::SetNote { .. }
+        | Edit::RemoveNotes { .. }
+        | Edit::AddGroup { .. }
+        | Edit::SetGroup { .. }
+        | Edit::Ungroup { .. } => {}
         Edit::SetNodeField { id, field, value } => {
             let v = value.as_ref();
             let node = node_mut(&mut def, id)?;

@@ -29,7 +29,7 @@ struct Recipe {
 }
 
 fn recipe() -> impl Strategy<Value = Recipe> {
-    (0u8..22, 0usize..64, 0usize..64, -3i32..40).prop_map(|(kind, a, b, v)| Recipe { kind, a, b, v })
+    (0u8..34, 0usize..64, 0usize..64, -3i32..40).prop_map(|(kind, a, b, v)| Recipe { kind, a, b, v })
 }
 
 fn fixtures() -> PathBuf {
@@ -61,6 +61,13 @@ fn change_of(s: &Session, r: Recipe) -> Option<Edit> {
     let pos = json!({"x": r.v * 37, "y": r.b as i32 * 11 - 200});
     let value = (r.v >= 0).then(|| json!(r.v));
     let pick = |options: &[&'static str]| options[r.b % options.len()];
+    let (notes, groups) = (&s.layout().notes, &s.layout().groups);
+    let note =
+        |i: usize| notes.get(i % notes.len().max(1)).map_or_else(|| "no-note".to_owned(), |n| n.id.clone());
+    let group = |i: usize| {
+        groups.get(i % groups.len().max(1)).map_or_else(|| "no-group".to_owned(), |g| g.id.clone())
+    };
+    let notes_if = |i: usize| if i % 2 == 0 && !notes.is_empty() { vec![note(i)] } else { Vec::new() };
     let e = match r.kind {
         0 => json!({"op": "add_node", "type": pick(&["noop", "llm", "state_set", "agent"]), "position": pos}),
         1 => json!({"op": "remove_nodes", "ids": [id(r.a)]}),
@@ -92,6 +99,24 @@ fn change_of(s: &Session, r: Recipe) -> Option<Edit> {
             json!({"op": "paste", "fragment": {"nodes": [{"id": id(r.a), "type": "noop"}, {"id": "p1", "type": "noop"}], "edges": [{"from": id(r.a), "to": "p1"}]}, "at": pos})
         }
         17 => json!({"op": "apply_layout", "positions": {id(r.a): pos, id(r.b): {"x": 1, "y": 2}}}),
+        // Notes and groups (issue 16).
+        18 => json!({"op": "add_note", "text": format!("# note {}\n*see* `x`", r.v), "position": pos}),
+        19 => {
+            json!({"op": "set_note", "id": note(r.a), "text": format!("t{}", r.v), "color": pick(&["blue", "#ff00aa", "teal"]), "position": pos, "size": {"width": 100 + r.b, "height": 80}})
+        }
+        20 => json!({"op": "remove_notes", "ids": [note(r.a)]}),
+        21 => {
+            json!({"op": "add_group", "name": format!("g{}", r.v), "nodes": [id(r.a), id(r.b)], "notes": notes_if(r.b)})
+        }
+        22 => {
+            json!({"op": "set_group", "id": group(r.a), "name": format!("n{}", r.v), "color": pick(&["red", "green"]), "collapsed": r.v % 3 != 0})
+        }
+        23 => json!({"op": "ungroup", "id": group(r.a)}),
+        24 => {
+            json!({"op": "move_nodes", "positions": {id(r.a): pos}, "notes": {note(r.b): pos}, "groups": {id(r.a): (r.v % 2 == 0).then(|| group(r.b))}})
+        }
+        25 => json!({"op": "add_group", "groups": [group(r.a)], "nodes": [id(r.b)]}),
+        26 => json!({"op": "set_group", "id": group(r.b), "collapsed": r.v % 2 == 0}),
         // Undo and redo are the remaining kinds (more often than any one edit).
         _ => return None,
     };
@@ -144,6 +169,13 @@ fn apply_delta(view: &mut Value, delta: &Value) {
         v => {
             layout.insert("viewport".into(), v.clone());
         }
+    }
+    if let Some(a) = delta["annotations"].as_object() {
+        layout.insert("notes".into(), a["notes"].clone());
+        layout.insert("groups".into(), a["groups"].clone());
+    }
+    if !delta["collapsed"].is_null() {
+        view["collapsed"] = delta["collapsed"].clone();
     }
     if !delta["diagnostics"].is_null() {
         edit_list(&mut view["diagnostics"], &delta["diagnostics"]);
@@ -224,9 +256,9 @@ fn export_fixtures_edit_deltas() {
         while steps.len() < FIXTURE_STEPS {
             // Every fifth step an undo, every fifth a redo; the rest random edits.
             let kind = match steps.len() % 5 {
-                3 => 18,
-                4 => 19,
-                _ => rng.next(18) as u8,
+                3 => 28,
+                4 => 29,
+                _ => rng.next(27) as u8,
             };
             let r = Recipe {
                 kind,

@@ -1,6 +1,7 @@
 //! Unit tests of sessions, the save pipeline, the journal and the workspace, on the fake file
 //! system and a manual clock.
 
+mod annotations;
 mod auto_layout;
 mod delta;
 mod fixes;

@@ -44,7 +44,7 @@ fn edit() -> impl Strategy<Value = Edit> {
         (channel(), channel()).prop_map(|(from, to)| Edit::RenameChannel { from, to }),
         channel().prop_map(|name| Edit::RemoveChannel { name }),
         prop::option::of("[a-z]{0,4}").prop_map(|name| Edit::RenameGraph { name }),
-        (id(), pos()).prop_map(|(id, p)| Edit::MoveNodes { positions: [(id, p)].into_iter().collect() }),
+        (id(), pos()).prop_map(|(id, p)| Edit::MoveNodes { positions: [(id, p)].into_iter().collect(), notes: Default::default(), groups: Default::default() }),
         pos().prop_map(|at| Edit::Paste {
             fragment: json!({"nodes": [{"id": "answer", "type": "noop"}, {"id": "n1", "type": "noop"}], "edges": [{"from": "answer", "to": "n1"}, {"from": "n1", "to": "classify"}]}),
             at: Some(at)
