@@ -39,7 +39,12 @@ pub async fn layout_document(
 ) -> Result<Option<IndexMap<String, Position>>, CommandError> {
     let id = parse_id(&doc_id)?;
     // Only the ids and edges are copied under the lock; the layout runs without it.
-    let canvas = CanvasGraph::of(state.ws().session(id)?.document());
+    // Groups (issue 16) are kept together.
+    let canvas = {
+        let ws = state.ws();
+        let session = ws.session(id)?;
+        CanvasGraph::of(session.document()).with_groups(session.layout())
+    };
     let generation = GENERATION.fetch_add(1, Ordering::SeqCst) + 1;
     let work = tauri::async_runtime::spawn_blocking(move || {
         let mut last = -1.0;

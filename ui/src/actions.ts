@@ -3,7 +3,7 @@
 // changed) is applied to the document view held in the store.
 import type { ConflictChoice, Edit, Element, FixEdit, Position, TypeInfo } from "./bindings";
 import { errorMessage, type ExportFormat } from "./api/types";
-import { buildFragment, fragmentText, parseFragment, resolveClashes } from "./lib/clipboard";
+import { type Fragment, buildFragment, fragmentText, parseFragment, resolveClashes } from "./lib/clipboard";
 import { resolvePositions, type Rect, sizeOf, boundsOf } from "./lib/geometry";
 import { END, START, freshId } from "./lib/ids";
 import { ui } from "./store";
@@ -268,11 +268,24 @@ export function clearSelection() {
   ui.select({ nodes: [], edges: [] });
 }
 
+/** Set by the notes and groups module: deletes selected notes and groups, true if any. */
+let deleteAnnotations: () => Promise<boolean> = async () => false;
+export function setAnnotationDelete(f: () => Promise<boolean>) {
+  deleteAnnotations = f;
+}
+/** Set by the notes and groups module: the copied notes and groups. */
+let annotationFragment: (f: Fragment, positions: Record<string, Position>) => Fragment = (f) => f;
+export function setAnnotationFragment(f: typeof annotationFragment) {
+  annotationFragment = f;
+}
+
 export async function deleteSelection() {
   const v = ui.active();
   if (!v) return;
+  if (await deleteAnnotations()) return;
   const { nodes, edges } = ui.get().selection;
-  const ids = nodes.filter((n) => n !== START && n !== END);
+  // Collapsed groups' boxes (`group:<id>`) are not nodes of the document.
+  const ids = nodes.filter((n) => n !== START && n !== END && !n.startsWith("group:"));
   if (ids.length) {
     await edit({ op: "remove_nodes", ids });
     ui.select({ nodes: [], edges: [] });
@@ -290,9 +303,10 @@ export function selectionFragmentText(): string | null {
   const v = ui.active();
   if (!v) return null;
   const sel = new Set(ui.get().selection.nodes);
-  if (![...sel].some((id) => id !== START && id !== END)) return null;
   const positions = resolvePositions(v.spec, v.layout.positions);
-  return fragmentText(buildFragment(v.spec, positions, sel));
+  const f = annotationFragment(buildFragment(v.spec, positions, sel), positions);
+  if (!f.nodes.length && !f.layout?.notes?.length) return null;
+  return fragmentText(f);
 }
 
 async function writeClipboard(text: string) {

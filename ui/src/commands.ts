@@ -83,6 +83,12 @@ export const COMMANDS: readonly Command[] = [
   { label: "Connect the focused node to a node you name", group: "Keyboard", keys: "C", scope: "canvas" },
 
   { action: "help", label: "Keyboard shortcuts (this help)", group: "Help", keys: "? / F1" },
+
+  // Notes and groups (docs/notes-and-groups.md).
+  { action: "add-note", label: "Add a note (Markdown; double-click it to edit)", group: "Edit", also: "sticky comment annotation" },
+  { action: "group-selection", label: "Group the selected nodes and notes", group: "Edit", keys: m("G"), also: "frame" },
+  { action: "ungroup", label: "Ungroup the selected group", group: "Edit", also: "frame" },
+  { action: "toggle-collapse", label: "Collapse or expand the selected group", group: "Edit", also: "fold group" },
 ];
 
 /** The commands the palette offers: everything that can run. */

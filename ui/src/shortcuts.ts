@@ -42,6 +42,7 @@ export function actionFor(e: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" |
     if (k === "c") return "copy";
     if (k === "x") return "cut";
     if (k === "v") return "paste";
+    if (k === "g" && !e.shiftKey) return "group-selection";
     return null;
   }
   if (e.ctrlKey || e.metaKey || e.altKey) return null;

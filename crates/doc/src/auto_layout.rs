@@ -5,10 +5,14 @@
 //! the canvas always draws both.
 
 use indexmap::IndexMap;
+use std::collections::HashMap;
+
+use trellis_layout::clusters::{layout_clustered, Clusters, Frame as ClusterFrame};
 use trellis_layout::{Cancelled, Graph, Options, Size};
 use trellis_spec::{END, START};
 
 use crate::formats::view::display_spec;
+use crate::layout::Layout;
 use crate::session::{Document, Session};
 use crate::Position;
 
@@ -23,6 +27,8 @@ pub const TERMINAL: Size = Size { w: 44.0, h: 44.0 };
 pub struct CanvasGraph {
     pub ids: Vec<String>,
     pub graph: Graph,
+    /// The groups (`crate::annotations`): their members are laid out together.
+    pub clusters: Clusters,
 }
 
 impl CanvasGraph {
@@ -51,7 +57,31 @@ impl CanvasGraph {
             .chain(extra.iter().map(|(a, b)| (a.as_str(), b.as_str())))
             .filter_map(|(a, b)| Some((*index.get(a)?, *index.get(b)?)))
             .collect();
-        CanvasGraph { ids, graph: Graph { sizes, edges } }
+        CanvasGraph { ids, graph: Graph { sizes, edges }, clusters: Clusters::default() }
+    }
+
+    /// The same, with the layout's groups as clusters: the automatic layout keeps each group's
+    /// members together, in a box their frame is drawn around (nested groups nested).
+    pub fn with_groups(mut self, layout: &Layout) -> CanvasGraph {
+        if layout.groups.is_empty() {
+            return self;
+        }
+        let index: HashMap<&str, usize> =
+            layout.groups.iter().enumerate().map(|(i, g)| (g.id.as_str(), i)).collect();
+        let parent =
+            layout.groups.iter().map(|g| g.parent.as_deref().and_then(|p| index.get(p).copied())).collect();
+        let mut of = vec![None; self.ids.len()];
+        let node: HashMap<&str, usize> =
+            self.ids.iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+        for (k, g) in layout.groups.iter().enumerate() {
+            for n in &g.nodes {
+                if let Some(&i) = node.get(n.as_str()) {
+                    of[i] = Some(k);
+                }
+            }
+        }
+        self.clusters = Clusters { of, parent };
+        self
     }
 
     /// Positions by id; `progress` gets the fraction done and cancels by answering `false`.
@@ -59,7 +89,13 @@ impl CanvasGraph {
         &self,
         progress: &mut dyn FnMut(f64) -> bool,
     ) -> Result<IndexMap<String, Position>, Cancelled> {
-        let points = trellis_layout::layout_with(&self.graph, &Options::default(), progress)?;
+        let points = layout_clustered(
+            &self.graph,
+            &self.clusters,
+            &Options::default(),
+            ClusterFrame::default(),
+            progress,
+        )?;
         Ok(self.ids.iter().zip(points).map(|(id, p)| (id.clone(), Position { x: p.x, y: p.y })).collect())
     }
 }
@@ -106,7 +142,7 @@ impl Session {
         if self.document.node_ids().is_empty() {
             return;
         }
-        let canvas = CanvasGraph::of(&self.document);
+        let canvas = CanvasGraph::of(&self.document).with_groups(&self.layout);
         if self.layout_missing {
             if let Ok(positions) = canvas.layout(&mut |_| true) {
                 self.layout.positions = positions;

@@ -13,9 +13,13 @@
 //!    column ([`place`]);
 //! 5. pack the components' boxes into shelves, again for the smallest 16:10 box ([`pack`]).
 //!
+//! [`clusters`] keeps groups of nodes together: each group is laid out inside a box that is
+//! laid out with the rest as one node.
+//!
 //! The crate is pure: sizes and edges in, top-left positions out. [`quality`] measures a
 //! result (overlaps, aspect ratio, crossings, edge length) for tests and benchmarks.
 
+pub mod clusters;
 mod components;
 mod layering;
 mod order;

@@ -8,5 +8,6 @@ mod find;
 mod formats;
 mod harness;
 mod keyboard;
+mod notes;
 mod overview;
 mod registry;

@@ -33,8 +33,13 @@ import { MiniMap } from "./MiniMap";
 import { frameRect, openingView } from "./framing";
 import { OverviewRenderer, type Theme, buildScene } from "./overview";
 import { sceneInput } from "./sceneInput";
+import { AnnotationLayer } from "../annotations/AnnotationLayer";
+import { GroupBox } from "../annotations/GroupBox";
+import { collapsedFlow, collapsedOf, collapsedScene } from "../annotations/collapsedCanvas";
+import { groupOfBox, membershipAfterDrag, moveGroups } from "../annotations/frames";
+import { setCollapsed } from "../annotations/actions";
 
-const nodeTypes = { graph: GraphNode, terminal: TerminalNode };
+const nodeTypes = { graph: GraphNode, terminal: TerminalNode, groupBox: GroupBox };
 /** Durations of the overview draws, read by the benchmarks (`__trellisPerf.drawLog`). */
 const drawLog: number[] = [];
 const edgeTypes = { guard: GuardEdge };
@@ -99,6 +104,8 @@ function CanvasInner({ view }: { view: DocumentView }) {
   const types = useMemo(() => new Map<string, TypeInfo>(view.registry.map((t) => [t.type, t])), [view.registry]);
   const basePositions = useMemo(() => resolvePositions(view.spec, view.layout.positions), [view.spec, view.layout.positions]);
   const problems = useMemo(() => problemsOf(view.diagnostics), [view.diagnostics]);
+  // Collapsed groups: their boxes stand for the members (issue 16).
+  const collapsed = useMemo(() => collapsedOf(view, basePositions), [view, basePositions]);
   const selNodes = useMemo(() => new Set(selection.nodes), [selection.nodes]);
   const selEdges = useMemo(() => new Set(selection.edges), [selection.edges]);
   const colorById = useMemo(() => {
@@ -127,8 +134,8 @@ function CanvasInner({ view }: { view: DocumentView }) {
       keep.add(e.source);
       keep.add(e.target);
     }
-    return { nodes: cache.buildNodes(view, basePositions, selNodes, problems, types, keep), edges: es };
-  }, [mode, win, cache, view, basePositions, selNodes, selEdges, problems, types]);
+    return collapsedFlow(cache.buildNodes(view, basePositions, selNodes, problems, types, keep), es, collapsed, selNodes);
+  }, [mode, win, cache, view, basePositions, selNodes, selEdges, problems, types, collapsed]);
   const flowNodes = useMemo(
     () => (drag ? domSubset.nodes.map((n) => (drag[n.id] ? { ...n, position: drag[n.id] } : n)) : domSubset.nodes),
     [domSubset, drag],
@@ -171,14 +178,14 @@ function CanvasInner({ view }: { view: DocumentView }) {
   useEffect(() => {
     const r = renderer.current;
     if (!r) return;
-    r.setScene(buildScene(sceneInput(view, basePositions, colorById, problems, types)));
+    r.setScene(buildScene(collapsedScene(sceneInput(view, basePositions, colorById, problems, types), collapsed)));
     r.setSelected(selection.nodes);
     r.setSelectedEdges(selection.edges);
     winRef.current = null; // the scene changed: recompute the DOM window
     updateMode();
     scheduleDraw();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [basePositions, view.spec, view.weaveflow, view.graphmd, problems, colorById, types]);
+  }, [basePositions, view.spec, view.weaveflow, view.graphmd, problems, colorById, types, collapsed]);
 
   useEffect(() => {
     renderer.current?.setSelected(selection.nodes);
@@ -398,15 +405,29 @@ function CanvasInner({ view }: { view: DocumentView }) {
     (_e: unknown, _n: unknown, dragged: FlowNode[]) => {
       const d = drag ?? {};
       const moved: Record<string, Point> = {};
+      const notes: Record<string, Point> = {};
       for (const n of dragged) {
         const p = d[n.id] ?? { x: Math.round(n.position.x), y: Math.round(n.position.y) };
+        const group = groupOfBox(n.id);
+        if (group) {
+          // A collapsed group's box: its members move with it.
+          const from = collapsed?.boxPositions[n.id];
+          if (from && (from.x !== p.x || from.y !== p.y)) {
+            const m = moveGroups(view, basePositions, [group], p.x - from.x, p.y - from.y);
+            Object.assign(moved, m.positions);
+            Object.assign(notes, m.notes);
+          }
+          continue;
+        }
         const old = basePositions[n.id];
         if (!old || old.x !== p.x || old.y !== p.y) moved[n.id] = p;
       }
       if (Object.keys(moved).length === 0) return setDrag(null);
-      void edit({ op: "move_nodes", positions: moved }).finally(() => setDrag(null));
+      // Dropped into a frame: joins that group; out of its own frame: leaves it.
+      const groups = membershipAfterDrag(view, basePositions, moved);
+      void edit({ op: "move_nodes", positions: moved, notes, groups }).finally(() => setDrag(null));
     },
-    [drag, basePositions],
+    [drag, basePositions, view, collapsed],
   );
 
   const onConnect = useCallback(
@@ -514,7 +535,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
             w: Math.abs(p.x - g.start.x),
             h: Math.abs(p.y - g.start.y),
           };
-          const ids = r.idsIn(box);
+          const ids = r.idsIn(box).filter((id) => !groupOfBox(id));
           ui.select({ nodes: [...new Set([...ui.get().selection.nodes, ...ids])], edges: [] });
         }
         scheduleDraw();
@@ -524,21 +545,36 @@ function CanvasInner({ view }: { view: DocumentView }) {
       const dx = Math.round(p.x - g.start.x);
       const dy = Math.round(p.y - g.start.y);
       const moved: Record<string, Point> = {};
+      const notes: Record<string, Point> = {};
       for (const id of g.ids) {
+        const group = groupOfBox(id);
+        if (group) {
+          const m = moveGroups(view, basePositions, [group], dx, dy);
+          Object.assign(moved, m.positions);
+          Object.assign(notes, m.notes);
+          continue;
+        }
         const q = basePositions[id];
         if (q) moved[id] = { x: q.x + dx, y: q.y + dy };
       }
-      void edit({ op: "move_nodes", positions: moved }).finally(() => {
+      const groups = membershipAfterDrag(view, basePositions, moved);
+      void edit({ op: "move_nodes", positions: moved, notes, groups }).finally(() => {
         r.setDragOffset(null);
         scheduleDraw();
       });
     },
-    [toFlow, basePositions, scheduleDraw],
+    [toFlow, basePositions, scheduleDraw, view],
   );
   const onDoubleClick = useCallback(
     (e: React.MouseEvent) => {
       if (ui.get().renderMode !== "canvas") return;
       const hit = renderer.current?.hit(toFlow(e));
+      const boxed = hit ? groupOfBox(hit) : null;
+      if (boxed) {
+        e.stopPropagation();
+        void setCollapsed(boxed, false);
+        return;
+      }
       const p = hit ? basePositions[hit] : null;
       if (hit && p) {
         e.stopPropagation();
@@ -605,6 +641,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
         defaultEdgeOptions={{ markerEnd: { type: "arrowclosed" as never, width: 16, height: 16 } }}
       >
         {dom && showGrid && <Background variant={BackgroundVariant.Dots} gap={24} size={1} />}
+        <AnnotationLayer view={view} positions={basePositions} plain={!dom} />
         <Controls showFitView={false} showInteractive={false} position="bottom-left">
           <ControlButton onClick={() => fitRef.current()} title="Fit the graph (F)" aria-label="fit view" data-testid="fit-view">
             ⤢

@@ -26,6 +26,8 @@ export type Scene = {
   /** Per node: its type and a config summary ("" for none), drawn as the zoom grows. */
   nodeType: string[];
   summary: string[];
+  /** The name drawn on each node (its id; a collapsed group's box: the group's name). */
+  names: string[];
   index: Map<string, number>;
 };
 
@@ -37,6 +39,7 @@ export type SceneInput = {
   edges: { from: string; to: string; guarded: boolean; label?: string; dashed?: boolean; index?: number }[];
   type?: (id: string) => string;
   summary?: (id: string) => string;
+  name?: (id: string) => string;
 };
 
 export function buildScene(inp: SceneInput): Scene {
@@ -57,6 +60,7 @@ export function buildScene(inp: SceneInput): Scene {
     edgeLabel: new Array(inp.edges.length),
     nodeType: new Array(n),
     summary: new Array(n),
+    names: new Array(n),
     index: new Map(),
   };
   inp.order.forEach((id, i) => {
@@ -70,6 +74,7 @@ export function buildScene(inp: SceneInput): Scene {
     s.problem[i] = inp.problem(id);
     s.nodeType[i] = inp.type?.(id) ?? "";
     s.summary[i] = inp.summary?.(id) ?? "";
+    s.names[i] = inp.name?.(id) ?? id;
     s.index.set(id, i);
   });
   inp.edges.forEach((e, k) => {
@@ -597,7 +602,7 @@ export class OverviewRenderer {
     ctx.font = font(600, lines.name);
     for (const i of nodes) {
       if (s.color[i] === "terminal") continue;
-      ctx.fillText(s.ids[i], this.X(i) + 16, this.Y(i) + lines.nameY, s.w[i] - 22);
+      ctx.fillText(s.names[i], this.X(i) + 16, this.Y(i) + lines.nameY, s.w[i] - 22);
       drawn.add(s.ids[i]);
     }
     if (lines.type) {

@@ -7,7 +7,7 @@ import { NO_EXTRA, closeFind, goTo, indexOf, next, setQuery, useFind } from "./f
 import "./find.css";
 
 const SHOWN = 50;
-const KIND = { node: "node", edge: "edge", channel: "channel", problem: "problem" } as const;
+const KIND = { node: "node", edge: "edge", channel: "channel", problem: "problem", note: "note", group: "group" } as const;
 
 export function FindBar() {
   const open = useFind((s) => s.open);

@@ -5,7 +5,7 @@
 import type { Diagnostic, DocumentView, Element } from "../bindings";
 import { predicateLabel } from "../lib/labels";
 
-export type FindKind = "node" | "edge" | "channel" | "problem";
+export type FindKind = "node" | "edge" | "channel" | "problem" | "note" | "group";
 
 /** One thing the find bar can land on. */
 export type FindItem = {
@@ -16,8 +16,10 @@ export type FindItem = {
   detail: string;
   /** What to select and frame. */
   element: Element;
-  /** The nodes to frame (an edge: its two ends). */
+  /** The nodes to frame (an edge: its two ends; a group: its members). */
   nodes: string[];
+  /** A note or a group (selected as such): its id, and for a note the rectangle to frame. */
+  annotation?: { kind: "note" | "group"; id: string; rect?: { x: number; y: number; w: number; h: number } };
 };
 
 type Field = { name: string; text: string };
@@ -120,6 +122,34 @@ export class FindIndex {
           nodes: [],
         },
         [{ name: "channel", text: name }],
+      );
+    }
+    // Notes (their Markdown text) and groups (their names), issue 16.
+    for (const n of view.layout.notes ?? []) {
+      const first = n.text.split("\n").find((l) => l.trim()) ?? "";
+      this.push(
+        {
+          kind: "note",
+          label: first.replace(/^#+\s*/, "").slice(0, 80) || "(empty note)",
+          detail: "note",
+          element: { kind: "graph" },
+          nodes: [],
+          annotation: { kind: "note", id: n.id, rect: { x: n.x, y: n.y, w: n.width, h: n.height } },
+        },
+        [{ name: "note", text: n.text }],
+      );
+    }
+    for (const g of view.layout.groups ?? []) {
+      this.push(
+        {
+          kind: "group",
+          label: g.name,
+          detail: `group of ${g.nodes.length + g.notes.length}`,
+          element: { kind: "graph" },
+          nodes: g.nodes,
+          annotation: { kind: "group", id: g.id },
+        },
+        [{ name: "group", text: g.name }],
       );
     }
     for (const d of [...extra, ...view.diagnostics]) {

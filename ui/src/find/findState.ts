@@ -1,6 +1,7 @@
 // The find bar's state and moves: open (remembering the view to come back to), type, go to the
 // next or previous match (select it and frame it), Esc back to where the user was.
 import { create } from "zustand";
+import { selectAnnotation } from "../annotations/actions";
 import type { Diagnostic, DocumentView, Viewport } from "../bindings";
 import { canvasController, registerAction } from "../actions";
 import { viewportAccess } from "../canvas/viewportAccess";
@@ -79,6 +80,7 @@ export function setQuery(query: string) {
 
 /** The rectangle around an item's nodes (null when it has none on the canvas). */
 export function rectOf(view: DocumentView, item: FindItem): Rect | null {
+  if (item.annotation?.rect) return item.annotation.rect;
   const pos = positions(view);
   let x0 = Infinity;
   let y0 = Infinity;
@@ -106,7 +108,8 @@ export function goTo(k: number) {
   useFind.setState({ current });
   const item = index.items[hits[current]];
   const el = item.element;
-  if (el.kind === "node") ui.select({ nodes: [el.id], edges: [] });
+  if (item.annotation) selectAnnotation(item.annotation.kind, item.annotation.id, false);
+  else if (el.kind === "node") ui.select({ nodes: [el.id], edges: [] });
   else if (el.kind === "edge") ui.select({ nodes: [], edges: [el.index] });
   else ui.select({ nodes: [], edges: [], graph: true });
   const r = rectOf(view, item);

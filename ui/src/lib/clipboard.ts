@@ -2,10 +2,12 @@
 // paste works between documents, between windows, and from a text editor. The fragment is a
 // GraphSpec (name, channels, nodes, edges) plus an optional `layout.positions` map (an unknown
 // field to a runtime, which must ignore it).
-import type { EdgeSpec, GraphSpec, NodeSpec, Point, Predicate } from "../bindings";
+import type { EdgeSpec, GraphSpec, Group, NodeSpec, Note, Point, Predicate } from "../bindings";
 import { END, START, freshId } from "./ids";
 
-export type Fragment = GraphSpec & { layout?: { positions: Record<string, Point> } };
+/** `layout.notes` and `layout.groups`: the notes and groups copied with the nodes (Rust gives
+ * them fresh ids where taken; group members follow the nodes renamed here). */
+export type Fragment = GraphSpec & { layout?: { positions: Record<string, Point>; notes?: Note[]; groups?: Group[] } };
 
 /** The selected nodes, the edges among them (and to selected terminals), the channels their
  * predicates read, and positions relative to the selection's top-left corner. */
@@ -37,6 +39,50 @@ export function buildFragment(spec: GraphSpec, positions: Record<string, Point>,
   return { name: null, channels, nodes, edges, layout: { positions: rel } };
 }
 
+/** The fragment with notes and groups: `notes` and `groups` (ids) are copied too, notes moved
+ * into the fragment's frame (relative to the same corner as the nodes). */
+export function withAnnotations(
+  f: Fragment,
+  positions: Record<string, Point>,
+  all: { notes: Note[]; groups: Group[] },
+  notes: ReadonlySet<string>,
+  groups: ReadonlySet<string>,
+): Fragment {
+  const picked = all.notes.filter((n) => notes.has(n.id));
+  const gs = all.groups.filter((g) => groups.has(g.id));
+  if (!picked.length && !gs.length) return f;
+  let minX = Infinity;
+  let minY = Infinity;
+  for (const n of f.nodes) {
+    const p = positions[n.id];
+    if (p) {
+      minX = Math.min(minX, p.x);
+      minY = Math.min(minY, p.y);
+    }
+  }
+  for (const n of picked) {
+    minX = Math.min(minX, n.x);
+    minY = Math.min(minY, n.y);
+  }
+  const rel: Record<string, Point> = {};
+  for (const n of f.nodes) {
+    const p = positions[n.id];
+    if (p) rel[n.id] = { x: p.x - minX, y: p.y - minY };
+  }
+  return {
+    ...f,
+    layout: {
+      positions: rel,
+      notes: picked.map((n) => ({ ...n, x: n.x - minX, y: n.y - minY })),
+      groups: gs.map((g) => ({
+        ...g,
+        notes: g.notes.filter((id) => notes.has(id)),
+        parent: g.parent && groups.has(g.parent) ? g.parent : undefined,
+      })),
+    },
+  };
+}
+
 export function fragmentText(f: Fragment): string {
   return `${JSON.stringify(f, null, 2)}\n`;
 }
@@ -61,12 +107,18 @@ export function parseFragment(text: string): ParsedFragment | { error: string } 
   let rawEdges: unknown[] = [];
   let rawChannels: unknown = {};
   let rawPositions: unknown;
+  // Notes and groups go to Rust as they are (it checks them and answers what is wrong).
+  const annotations: { notes?: Note[]; groups?: Group[] } = {};
   if (Array.isArray(value)) rawNodes = value;
   else if (isObj(value) && ("nodes" in value || "edges" in value || "channels" in value)) {
     rawNodes = Array.isArray(value.nodes) ? value.nodes : [];
     rawEdges = Array.isArray(value.edges) ? value.edges : [];
     rawChannels = value.channels ?? {};
     rawPositions = isObj(value.layout) ? value.layout.positions : value.positions;
+    if (isObj(value.layout)) {
+      if (Array.isArray(value.layout.notes) && value.layout.notes.length) annotations.notes = value.layout.notes as Note[];
+      if (Array.isArray(value.layout.groups) && value.layout.groups.length) annotations.groups = value.layout.groups as Group[];
+    }
   } else if (isObj(value) && typeof value.id === "string") rawNodes = [value];
   else
     return {
@@ -113,8 +165,8 @@ export function parseFragment(text: string): ParsedFragment | { error: string } 
       if (isObj(p) && Number.isFinite(p.x) && Number.isFinite(p.y)) positions[id] = { x: p.x as number, y: p.y as number };
     }
   }
-  if (nodes.length === 0 && edges.length === 0) return { error: "The clipboard fragment has no nodes." };
-  return { fragment: { name: null, channels, nodes, edges, layout: { positions } }, warnings };
+  if (nodes.length === 0 && edges.length === 0 && !annotations.notes) return { error: "The clipboard fragment has no nodes." };
+  return { fragment: { name: null, channels, nodes, edges, layout: { positions, ...annotations } }, warnings };
 }
 
 /** Gives every node whose id is taken in the target document a fresh one, and rewrites the
@@ -142,5 +194,8 @@ export function resolveClashes(f: Fragment, taken: ReadonlySet<string>): { fragm
   }));
   const positions: Record<string, Point> = {};
   for (const [id, p] of Object.entries(f.layout?.positions ?? {})) positions[map(id)] = p;
-  return { fragment: { ...f, nodes, edges, layout: { positions } }, renamed };
+  const extra: { notes?: Note[]; groups?: Group[] } = {};
+  if (f.layout?.notes?.length) extra.notes = f.layout.notes;
+  if (f.layout?.groups?.length) extra.groups = f.layout.groups.map((g) => ({ ...g, nodes: g.nodes.map(map) }));
+  return { fragment: { ...f, nodes, edges, layout: { positions, ...extra } }, renamed };
 }

@@ -18,6 +18,8 @@ type Step = {
 type Fixture = {
   example: { view: DocumentView };
   support: { view: DocumentView };
+  /** The example with a note, a collapsed group and a group nested in it (issue 16). */
+  annotated: { view: DocumentView };
   scripts: Record<string, Step[]>;
   weaveflowVersion: {
     default: string;

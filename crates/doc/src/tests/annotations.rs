@@ -467,3 +467,30 @@ fn layouts_without_notes_parse_the_fast_way_and_with_them_the_general_way() {
         Layout::parse(r#"{"version": 2, "positions": {}, "notes": [{"id": "n", "text": "t"}]}"#).expect("v2");
     assert_eq!((v2.notes[0].width, v2.notes[0].color.as_str()), (crate::annotations::NOTE_WIDTH, "yellow"));
 }
+
+#[test]
+fn the_automatic_layout_keeps_a_groups_members_together() {
+    let c = clock();
+    let (_fs, mut s) = opened_example(&c);
+    // Members far apart in the flow: the first and the last steps.
+    let members = ["classify", "answer", "reply"];
+    edit(&mut s, json!({"op": "add_group", "nodes": members}));
+    let canvas = crate::auto_layout::CanvasGraph::of(s.document()).with_groups(s.layout());
+    let p = canvas.layout(&mut |_| true).expect("laid out");
+    let (w, h) = (crate::auto_layout::NODE.w, crate::auto_layout::NODE.h);
+    let xs = members.iter().map(|m| p[*m].x);
+    let ys = members.iter().map(|m| p[*m].y);
+    let (x0, y0) = (xs.clone().fold(f64::INFINITY, f64::min), ys.clone().fold(f64::INFINITY, f64::min));
+    let (x1, y1) = (xs.fold(f64::NEG_INFINITY, f64::max) + w, ys.fold(f64::NEG_INFINITY, f64::max) + h);
+    for (id, q) in &p {
+        if members.contains(&id.as_str()) {
+            continue;
+        }
+        let size = if id.starts_with("__") { crate::auto_layout::TERMINAL } else { crate::auto_layout::NODE };
+        let overlaps = q.x < x1 && q.x + size.w > x0 && q.y < y1 && q.y + size.h > y0;
+        assert!(!overlaps, "{id} at {q:?} is inside the group's box ({x0}, {y0}) - ({x1}, {y1})");
+    }
+    // Without the group the layout is another one: the group is what moved them together.
+    let plain = crate::auto_layout::CanvasGraph::of(s.document()).layout(&mut |_| true).expect("plain");
+    assert_ne!(plain, p, "the groups changed the layout");
+}

@@ -49,6 +49,33 @@ fn example(c: &crate::clock::ManualClock) -> Session {
     Session::from_text(DocId(1), None, EXAMPLE, registries(), Arc::new(c.clone())).expect("example opens")
 }
 
+/// The example with a note, a collapsed group of five nodes around it, and an expanded group
+/// nested in it (issue 16): what the canvas's notes, frames and boxes are drawn from.
+fn annotated(c: &crate::clock::ManualClock) -> Session {
+    let mut s = example(c);
+    let positions: Map<String, Value> = [
+        ("classify", 80, 220),
+        ("lookup_order", 340, 80),
+        ("approve_refund", 600, 80),
+        ("open_ticket", 340, 360),
+        ("answer", 600, 220),
+        ("reply", 860, 220),
+    ]
+    .iter()
+    .map(|(id, x, y)| ((*id).to_owned(), json!({"x": x, "y": y})))
+    .collect();
+    for e in [
+        json!({"op": "apply_layout", "positions": positions}),
+        json!({"op": "add_note", "text": "# Refunds\nOver *100 EUR* need approval", "position": {"x": 340, "y": 500}}),
+        json!({"op": "add_group", "name": "Refund path", "nodes": ["lookup_order", "approve_refund"]}),
+        json!({"op": "add_group", "name": "Handling", "groups": ["group"], "nodes": ["open_ticket", "answer", "reply"], "notes": ["note"], "color": "green"}),
+        json!({"op": "set_group", "id": "group_2", "collapsed": true}),
+    ] {
+        s.apply(&serde_json::from_value::<Edit>(e).expect("edit")).expect("applies");
+    }
+    s
+}
+
 fn view(s: &Session) -> Value {
     serde_json::to_value(DocumentView::of(s)).expect("view serializes")
 }
@@ -95,6 +122,7 @@ fn export_fixtures_documents() {
     let mut out = Map::new();
     out.insert("example".into(), json!({"view": view(&example(&c))}));
     out.insert("support".into(), json!({"view": view(&support(&c))}));
+    out.insert("annotated".into(), json!({"view": view(&annotated(&c))}));
 
     let mut scripts = Map::new();
     scripts.insert(
