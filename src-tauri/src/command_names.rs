@@ -34,4 +34,5 @@ pub const COMMANDS: &[&str] = &[
     "registry_sources",
     "edit_registry",
     "undo_registry_edit",
+    "open_subgraph",
 ];

@@ -90,6 +90,7 @@ pub fn get_document(app: AppHandle, state: State<'_, AppState>, doc_id: String) 
 pub fn set_active_document(app: AppHandle, state: State<'_, AppState>, doc_id: String) -> Answer<()> {
     let id = parse_id(&doc_id)?;
     state.ws().session(id)?;
+    crate::subgraphs::refresh_shown(&app, &state, id);
     touched(&app, &state, id);
     Ok(())
 }

@@ -10,6 +10,7 @@ mod menu;
 pub mod open_failures;
 mod quit;
 pub mod state;
+pub mod subgraphs;
 pub mod transfer;
 pub mod ui_sync;
 pub mod view;
@@ -64,6 +65,7 @@ pub fn run() {
             commands::registry_sources,
             commands::edit_registry,
             commands::undo_registry_edit,
+            subgraphs::open_subgraph,
         ])
         .on_menu_event(menu::on_event)
         .on_window_event(|window, event| {

@@ -10,6 +10,7 @@ import { Inspector } from "./panels/Inspector";
 import { OpenFailures } from "./panels/OpenFailures";
 import { RegistryPanel } from "./panels/RegistryPanel";
 import { Palette } from "./palette/Palette";
+import { Breadcrumbs } from "./subgraphs/Breadcrumbs";
 import { installShortcuts } from "./shortcuts";
 import { ui, useUi } from "./store";
 
@@ -61,6 +62,7 @@ export function App({ backend }: { backend: Backend }) {
         {registryOpen && view && <RegistryPanel types={view.registry} />}
         <div className="center">
           <OpenFailures tauri={backend.kind === "tauri"} />
+          {view && <Breadcrumbs />}
           {view ? <Canvas key={activeId} view={view} /> : <Welcome />}
           <FindBar />
           {view?.conflict && <ConflictBar view={view} />}

@@ -1,7 +1,7 @@
 // Everything the user can do, as functions the shortcuts, the menu events, the toolbar and the
 // panels share. Each document change is one `Edit` sent to the backend; the answer (what
 // changed) is applied to the document view held in the store.
-import type { ConflictChoice, Edit, Element, FixEdit, Position, TypeInfo } from "./bindings";
+import type { ConflictChoice, Edit, Element, FixEdit, Position, TypeInfo, Viewport } from "./bindings";
 import { errorMessage, type ExportFormat } from "./api/types";
 import { type Fragment, buildFragment, fragmentText, parseFragment, resolveClashes } from "./lib/clipboard";
 import { resolvePositions, type Rect, sizeOf, boundsOf } from "./lib/geometry";
@@ -15,6 +15,8 @@ export type CanvasController = {
   centre(): Position;
   zoomIn(): void;
   zoomOut(): void;
+  /** React Flow's viewport now (kept to show a tab again where it was). */
+  viewport?(): Viewport;
 };
 let canvas: CanvasController | null = null;
 export function setCanvasController(c: CanvasController | null) {

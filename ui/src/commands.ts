@@ -77,11 +77,20 @@ export const COMMANDS: readonly Command[] = [
   { label: "Move the focus to the nearest node that way", group: "Keyboard", keys: "←/→/↑/↓", scope: "canvas" },
   { label: "Follow the edges (→ successor, ← back, ↓/↑ siblings)", group: "Keyboard", keys: `${MOD}+←/→/↑/↓`, scope: "canvas" },
   { label: "Focus the next edge leaving the focused node", group: "Keyboard", keys: "E", scope: "canvas" },
-  { label: "Inspect the focused node or edge (select it, keys go to the inspector)", group: "Keyboard", keys: "Enter", scope: "canvas" },
+  {
+    label: "Inspect the focused node or edge (select it, keys go to the inspector); a subgraph node opens its graph",
+    group: "Keyboard",
+    keys: "Enter",
+    scope: "canvas",
+  },
+  { label: "Inspect the focused node, a subgraph node too", group: "Keyboard", keys: "Shift+Enter", scope: "canvas" },
   { label: "Add the focused node to / remove it from the selection", group: "Keyboard", keys: "Space", scope: "canvas" },
   { label: "Move the selection (or the focused node); Shift: further", group: "Keyboard", keys: "Alt+←/→/↑/↓", scope: "canvas" },
   { label: "Connect the focused node to a node you name", group: "Keyboard", keys: "C", scope: "canvas" },
 
+  { label: "Open a subgraph node's graph in a tab", group: "View", keys: "Double-click" },
+  { action: "open-subgraph", label: "Open the selected subgraph node's graph (in a tab)", group: "View", also: "subgraph child reference" },
+  { action: "subgraph-parent", label: "Back to the parent graph (breadcrumb)", group: "View", also: "subgraph up" },
   { action: "help", label: "Keyboard shortcuts (this help)", group: "Help", keys: "? / F1" },
 
   // Notes and groups (docs/notes-and-groups.md).

@@ -17,6 +17,7 @@ use crate::formats::canvas_spec;
 use crate::formats::view::{GraphMdView, WeaveflowView};
 use crate::list_edit::ListEdit;
 use crate::session::Session;
+use crate::subgraphs::SubgraphLink;
 use crate::view::{id_string, Notice};
 
 /// The answer to `apply_edit`, `undo` and `redo`: what changed in the document's view.
@@ -55,6 +56,9 @@ pub struct ViewDelta {
     pub weaveflow: Option<WeaveflowView>,
     /// GRAPH.md: the format's view part, when the document changed (absent: unchanged).
     pub graphmd: Option<GraphMdView>,
+    /// The subgraph nodes' links (`DocumentView.subgraphs`), when they changed (absent:
+    /// unchanged).
+    pub subgraphs: Option<Vec<SubgraphLink>>,
     /// Messages about the edit itself (ids a paste renamed): shown once, not part of the view.
     pub notes: Vec<Diagnostic>,
 }
@@ -72,12 +76,17 @@ impl Session {
     /// edit changes nothing and says why.
     pub fn answer(&mut self, change: Change<'_>) -> Result<ViewDelta, Diagnostic> {
         let before = self.diagnostics().to_vec();
+        let links_before = self.subgraph_links().to_vec();
         let outcome = match change {
             Change::Edit(edit) => self.apply(edit)?,
             Change::Undo => self.undo(),
             Change::Redo => self.redo(),
         };
-        Ok(ViewDelta::of(self, &outcome, &before))
+        let mut delta = ViewDelta::of(self, &outcome, &before);
+        if self.subgraph_links() != links_before.as_slice() {
+            delta.subgraphs = Some(self.subgraph_links().to_vec());
+        }
+        Ok(delta)
     }
 }
 
@@ -114,6 +123,7 @@ impl ViewDelta {
             notices: session.notices().iter().map(Notice::from).collect(),
             weaveflow: session.weaveflow().filter(|_| changed.format_view).map(WeaveflowView::of),
             graphmd: session.graphmd().filter(|_| changed.format_view).map(GraphMdView::of),
+            subgraphs: None,
             notes: outcome.notes.clone(),
         }
     }

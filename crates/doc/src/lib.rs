@@ -12,6 +12,7 @@
 //! - [`auto_layout`]: the automatic layout of a document's canvas (open without positions,
 //!   the Auto layout action).
 //! - [`discovery`]: which registries are in force for a document.
+//! - [`subgraphs`]: subgraph nodes' references resolved to files (or why not).
 
 pub mod annotations;
 mod apply;
@@ -34,6 +35,7 @@ pub mod palette;
 pub mod registry_editor;
 pub mod save;
 pub mod session;
+pub mod subgraphs;
 pub mod view;
 pub mod watch;
 pub mod workspace;

@@ -227,6 +227,9 @@ pub struct Session {
     /// The text last read from or written to the file: a Weaveflow document is written by
     /// changing only what changed in it (`formats::splice`).
     pub(crate) source: Option<String>,
+    /// The subgraph nodes' references, resolved (`crate::subgraphs`); their diagnostics end
+    /// `diagnostics`.
+    pub(crate) subgraphs: crate::subgraphs::SubgraphState,
 }
 
 impl Session {
@@ -263,6 +266,7 @@ impl Session {
             revision: 0,
             last_change_ms: 0,
             source: None,
+            subgraphs: Default::default(),
         };
         if let Document::Weaveflow(d) = &s.document {
             (s.layout, s.layout_missing) = crate::formats::weaveflow::layout_of(d);
@@ -477,7 +481,34 @@ impl Session {
             Document::Weaveflow(d) => out.extend(crate::formats::weaveflow::validate(d, &self.registries)),
             Document::GraphMd(d) => out.extend(trellis_formats::graphmd::validate(d)),
         }
+        self.subgraphs.refresh(&self.document, self.path.as_deref(), false);
+        out.extend(self.subgraphs.diagnostics.iter().cloned());
         self.diagnostics = out;
+    }
+
+    /// What the subgraph nodes refer to (empty until a file system is attached).
+    pub fn subgraph_links(&self) -> &[crate::subgraphs::SubgraphLink] {
+        &self.subgraphs.links
+    }
+
+    /// Resolves the subgraph references again (`force`: even when the document and its path
+    /// did not change, since the files they name may have) and puts their diagnostics in
+    /// place. Answers whether anything changed.
+    pub fn refresh_subgraphs(&mut self, force: bool) -> bool {
+        let before = self.subgraphs.diagnostics.len();
+        if !self.subgraphs.refresh(&self.document, self.path.as_deref(), force) {
+            return false;
+        }
+        let keep = self.diagnostics.len().saturating_sub(before);
+        self.diagnostics.truncate(keep);
+        self.diagnostics.extend(self.subgraphs.diagnostics.iter().cloned());
+        true
+    }
+
+    /// Lets the session resolve subgraph references with `fs`, and resolves them.
+    pub fn attach_fs(&mut self, fs: std::sync::Arc<dyn FileSystem>) {
+        self.subgraphs.attach(fs);
+        self.refresh_subgraphs(false);
     }
 
     pub(crate) fn outcome(&self, changed: Changed, extra: Vec<Diagnostic>) -> EditOutcome {

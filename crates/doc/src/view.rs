@@ -11,6 +11,7 @@ use crate::collapse::CollapsedView;
 use crate::formats::view::{display_spec, GraphMdView, WeaveflowView};
 use crate::layout::Layout;
 use crate::session::{Conflict, DocFormat, Session};
+use crate::subgraphs::SubgraphLink;
 
 /// One open document as the UI renders it. Sent whole on open, reload and outside changes
 /// (`document-changed`); an edit, undo or redo answers a `ViewDelta` the UI applies to it.
@@ -54,6 +55,9 @@ pub struct DocumentView {
     /// The file changed on disk while the document had unsaved changes: the UI shows the
     /// conflict bar (keep mine, take theirs, compare) and calls `resolve_conflict`.
     pub conflict: Option<Conflict>,
+    /// What each subgraph node (Weaveflow `subgraph` type, GRAPH.md `subgraph` kind) refers
+    /// to: the file, the graph in it, or why it cannot be used (`crate::subgraphs`).
+    pub subgraphs: Vec<SubgraphLink>,
 }
 
 /// A message shown above the canvas.
@@ -116,6 +120,7 @@ impl DocumentView {
             can_redo: session.can_redo(),
             notices: session.notices().iter().map(Notice::from).collect(),
             conflict: session.conflict().cloned(),
+            subgraphs: session.subgraph_links().to_vec(),
         }
     }
 }

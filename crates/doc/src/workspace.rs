@@ -181,6 +181,7 @@ impl Workspace {
         // Every document enters here (open, new, import, restore): one without a layout is
         // laid out now, before the UI's first view of it.
         session.lay_out_if_missing();
+        session.attach_fs(self.fs.clone());
         let id = session.id();
         let key = key.unwrap_or_else(|| self.fresh_key(session.path(), id));
         let on_disk = false;
@@ -329,6 +330,38 @@ impl Workspace {
         Ok(self.session_mut(id)?.redo())
     }
 
+    // ---- subgraphs --------------------------------------------------------------------
+
+    /// Resolves a document's subgraph references again (the files they name may have
+    /// appeared, changed or gone). Answers whether its view changed.
+    pub fn refresh_subgraphs(&mut self, id: DocId) -> Result<bool, Diagnostic> {
+        Ok(self.session_mut(id)?.refresh_subgraphs(true))
+    }
+
+    /// Opens the document a subgraph node refers to (or focuses it when already open). A
+    /// reference that does not resolve is refused with the node's own message.
+    pub fn open_subgraph(&mut self, id: DocId, node: &str) -> Result<DocId, Vec<Diagnostic>> {
+        let session = self.session_mut(id).map_err(|d| vec![d])?;
+        session.refresh_subgraphs(true);
+        let Some(link) = session.subgraph_links().iter().find(|l| l.node == node) else {
+            return Err(vec![Diagnostic::error(
+                crate::subgraphs::codes::NOT_OPENABLE,
+                format!("node \"{node}\" is not a subgraph node that names a graph"),
+            )]);
+        };
+        match (&link.path, &link.problem) {
+            (Some(path), _) if link.openable() => {
+                let path = PathBuf::from(path);
+                self.open(&path)
+            }
+            (_, Some(p)) => Err(vec![Diagnostic::new(&p.code, p.severity, p.message.clone()).on_node(node)]),
+            _ => Err(vec![Diagnostic::error(
+                crate::subgraphs::codes::NOT_OPENABLE,
+                format!("subgraph node \"{node}\" names no graph to open"),
+            )]),
+        }
+    }
+
     // ---- saving -----------------------------------------------------------------------
 
     /// Saves to the document's file. On success its journal entry is cleared.
@@ -368,6 +401,10 @@ impl Workspace {
     }
 
     fn after_save(&mut self, id: DocId) {
+        // The folder may be new (Save as), and the files it names may have appeared.
+        if let Some(s) = self.docs.get_mut(&id) {
+            s.refresh_subgraphs(true);
+        }
         if let Some(js) = self.journal_state.get_mut(&id) {
             if self.journal.remove(&js.key).is_ok() {
                 js.on_disk = false;

@@ -3,4 +3,5 @@
 pub mod convert;
 pub mod detect;
 pub mod graphmd;
+pub mod subgraph;
 pub mod weaveflow;

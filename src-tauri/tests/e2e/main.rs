@@ -11,3 +11,4 @@ mod keyboard;
 mod notes;
 mod overview;
 mod registry;
+mod subgraphs;

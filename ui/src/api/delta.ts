@@ -40,5 +40,6 @@ export function applyDelta(view: DocumentView, d: ViewDelta): DocumentView {
     notices: d.notices,
     weaveflow: d.weaveflow ?? view.weaveflow,
     graphmd: d.graphmd ?? view.graphmd,
+    subgraphs: d.subgraphs ?? view.subgraphs,
   };
 }

@@ -136,6 +136,8 @@ export class FakeBackend implements Backend {
       conflict: null,
       weaveflow: null,
       graphmd: null,
+      // GraphSpec has no subgraph nodes.
+      subgraphs: [],
     };
   }
 
@@ -162,6 +164,7 @@ export class FakeBackend implements Backend {
       notices: after.notices,
       weaveflow: null,
       graphmd: null,
+      subgraphs: null,
       notes: [],
     };
   }

@@ -103,6 +103,9 @@ export class TauriBackend implements Backend {
   async undoRegistryEdit(docId: string) {
     return invoke<RegistryEditAnswer>("undo_registry_edit", { docId });
   }
+  openSubgraph(docId: string, nodeId: string) {
+    return invoke<DocumentView>("open_subgraph", { docId, nodeId });
+  }
   subscribe(handler: (e: BackendEvent) => void) {
     const offs: Promise<() => void>[] = [
       listen<DocumentView>("document-changed", (e) => handler({ type: "changed", view: e.payload })),

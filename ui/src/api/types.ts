@@ -72,6 +72,8 @@ export interface Backend {
   /** Applies a diagnostic's fix: a document edit, or a registry file written beside the
    * document (then `wrote` names it and every open document is revalidated). */
   applyFix?(docId: string, fix: FixEdit): Promise<FixAnswer>;
+  /** Opens the document subgraph node `nodeId` refers to (or focuses its tab); desktop only. */
+  openSubgraph?(docId: string, nodeId: string): Promise<DocumentView>;
   /** The registries in force for a document, by source file (built-in first, read-only). */
   registrySources?(docId: string): Promise<RegistrySource[]>;
   /** Edits a registry file (`file`: its index; undefined: the project registry beside the

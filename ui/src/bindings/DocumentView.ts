@@ -7,6 +7,7 @@ import type { GraphMdView } from "./GraphMdView";
 import type { GraphSpec } from "./GraphSpec";
 import type { Layout } from "./Layout";
 import type { Notice } from "./Notice";
+import type { SubgraphLink } from "./SubgraphLink";
 import type { TypeInfo } from "./TypeInfo";
 import type { WeaveflowView } from "./WeaveflowView";
 
@@ -66,4 +67,9 @@ notices: Array<Notice>,
  * The file changed on disk while the document had unsaved changes: the UI shows the
  * conflict bar (keep mine, take theirs, compare) and calls `resolve_conflict`.
  */
-conflict: Conflict | null, };
+conflict: Conflict | null, 
+/**
+ * What each subgraph node (Weaveflow `subgraph` type, GRAPH.md `subgraph` kind) refers
+ * to: the file, the graph in it, or why it cannot be used (`crate::subgraphs`).
+ */
+subgraphs: Array<SubgraphLink>, };

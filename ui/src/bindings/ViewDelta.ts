@@ -9,6 +9,7 @@ import type { ListEdit } from "./ListEdit";
 import type { NodeSpec } from "./NodeSpec";
 import type { Notice } from "./Notice";
 import type { Position } from "./Position";
+import type { SubgraphLink } from "./SubgraphLink";
 import type { Viewport } from "./Viewport";
 import type { WeaveflowView } from "./WeaveflowView";
 
@@ -69,6 +70,11 @@ weaveflow: WeaveflowView | null,
  * GRAPH.md: the format's view part, when the document changed (absent: unchanged).
  */
 graphmd: GraphMdView | null, 
+/**
+ * The subgraph nodes' links (`DocumentView.subgraphs`), when they changed (absent:
+ * unchanged).
+ */
+subgraphs: Array<SubgraphLink> | null, 
 /**
  * Messages about the edit itself (ids a paste renamed): shown once, not part of the view.
  */

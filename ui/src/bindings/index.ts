@@ -52,3 +52,6 @@ export type * from "./Size";
 export type * from "./CollapsedView";
 export type * from "./End";
 export type * from "./GroupEdge";
+export type * from "./SubgraphLink";
+export type * from "./SubgraphProblem";
+export type * from "./SubgraphTarget";

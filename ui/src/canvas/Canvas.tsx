@@ -30,6 +30,8 @@ import { FlowCache, type FlowEdge, type FlowNode, problemsOf } from "./buildFlow
 import { GraphNode, TerminalNode } from "./GraphNode";
 import { GuardEdge } from "./GuardEdge";
 import { MiniMap } from "./MiniMap";
+import { isSubgraphNode } from "../subgraphs/mark";
+import { openSubgraph } from "../subgraphs/open";
 import { frameRect, openingView } from "./framing";
 import { OverviewRenderer, type Theme, buildScene } from "./overview";
 import { sceneInput } from "./sceneInput";
@@ -259,6 +261,10 @@ function CanvasInner({ view }: { view: DocumentView }) {
       },
       zoomIn: () => void rf.zoomIn({ duration: 120 }),
       zoomOut: () => void rf.zoomOut({ duration: 120 }),
+      viewport: () => {
+        const [x, y, zoom] = store.getState().transform;
+        return { x, y, zoom };
+      },
     });
     return () => setCanvasController(null);
   }, [frame, rf, store]);
@@ -576,13 +582,18 @@ function CanvasInner({ view }: { view: DocumentView }) {
         return;
       }
       const p = hit ? basePositions[hit] : null;
+      if (hit && isSubgraphNode(view, hit)) {
+        e.stopPropagation();
+        void openSubgraph(hit);
+        return;
+      }
       if (hit && p) {
         e.stopPropagation();
         ui.select({ nodes: [hit], edges: [] });
         frame({ x: p.x - 200, y: p.y - 150, w: 600, h: 360 }, 1);
       }
     },
-    [toFlow, basePositions, frame],
+    [toFlow, basePositions, frame, view],
   );
 
   const dom = mode === "dom";
@@ -595,7 +606,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
       tabIndex={0}
       role="application"
       aria-roledescription="graph canvas"
-      aria-label="Graph canvas. Arrows move between nodes, Ctrl+arrows follow edges, E the edges, Enter inspects, C connects, Alt+arrows move, Delete deletes."
+      aria-label="Graph canvas. Arrows move between nodes, Ctrl+arrows follow edges, E the edges, Enter inspects (opens a subgraph node; Shift+Enter inspects it), C connects, Alt+arrows move, Delete deletes."
       onDragOver={onDragOver}
       onDrop={onDrop}
       onPointerDownCapture={onPointerDownCapture}

@@ -3,13 +3,15 @@
 import { Handle, type NodeProps, Position } from "@xyflow/react";
 import { memo } from "react";
 import { applyFix } from "../actions";
+import { SubgraphFace } from "../subgraphs/SubgraphFace";
+import { openSubgraph } from "../subgraphs/open";
 import type { FlowNode, GraphNodeData, TerminalData } from "./buildFlow";
 
 export const GraphNode = memo(function GraphNode({ data, selected }: NodeProps<FlowNode & { data: GraphNodeData }>) {
   const problems = data.errors + data.warnings;
   return (
     <div
-      className={`tn${selected ? " tn-selected" : ""}${data.errors ? " tn-error" : data.warnings ? " tn-warning" : ""}`}
+      className={`tn${selected ? " tn-selected" : ""}${data.errors ? " tn-error" : data.warnings ? " tn-warning" : ""}${data.subgraph ? " tn-subgraph" : ""}`}
       style={{ "--cat": data.color } as React.CSSProperties}
       data-testid={`node-${data.id}`}
       data-node-id={data.id}
@@ -17,6 +19,15 @@ export const GraphNode = memo(function GraphNode({ data, selected }: NodeProps<F
       role="group"
       aria-roledescription="node"
       aria-label={nodeLabel(data)}
+      onDoubleClick={
+        data.subgraph
+          ? (e) => {
+              // A subgraph node opens its graph (not React Flow's zoom).
+              e.stopPropagation();
+              void openSubgraph(data.id);
+            }
+          : undefined
+      }
     >
       <Handle type="target" position={Position.Left} className="tn-handle" data-testid={`handle-in-${data.id}`} />
       <div className="tn-bar" />
@@ -24,10 +35,14 @@ export const GraphNode = memo(function GraphNode({ data, selected }: NodeProps<F
         <div className="tn-id" data-testid="node-id">
           {data.id}
         </div>
-        <div className="tn-type">
-          {data.title}
-          {data.unknownType && data.type ? ` (${data.type}?)` : ""}
-        </div>
+        {data.subgraph ? (
+          <SubgraphFace id={data.id} mark={data.subgraph} />
+        ) : (
+          <div className="tn-type">
+            {data.title}
+            {data.unknownType && data.type ? ` (${data.type}?)` : ""}
+          </div>
+        )}
       </div>
       {data.roles?.map((r) => (
         <span key={r} className={`tn-role tn-role-${r}`} data-testid={`node-role-${data.id}-${r}`}>

@@ -6,6 +6,7 @@ import { categoryColor } from "../lib/colors";
 import { typeTitle } from "../lib/fuzzy";
 import { NODE_H, NODE_W, TERMINAL, isTerminal, terminalsInUse } from "../lib/geometry";
 import { edgeDecor } from "../lib/edgeDecor";
+import { type SubgraphMark, marksOf } from "../subgraphs/mark";
 
 export type GraphNodeData = {
   id: string;
@@ -20,6 +21,8 @@ export type GraphNodeData = {
   unknownType: boolean;
   /** Weaveflow `entry_point`/`finish_point`, GRAPH.md `entry`/`exits`: "entry", "finish", "exit". */
   roles?: string[];
+  /** A subgraph node: the graph it opens, or why it cannot (`subgraphs/mark.ts`). */
+  subgraph?: SubgraphMark;
 };
 
 /** The roles a node plays in its format (marked on the canvas). */
@@ -98,6 +101,7 @@ export class FlowCache {
   ): FlowNode[] {
     const out: FlowNode[] = [];
     const next = new Map<string, Cached<FlowNode>>();
+    const marks = marksOf(view);
     for (const n of view.spec.nodes) {
       if (only && !only.has(n.id)) continue;
       if (next.has(n.id)) continue; // a duplicate id: Rust reports it; draw the first
@@ -106,7 +110,8 @@ export class FlowCache {
       const pr = problems.nodes.get(n.id);
       const sel = selected.has(n.id);
       const roles = rolesOf(view, n.id);
-      const key = `${n.type}|${t?.title}|${t?.category}|${pr?.errors ?? 0}|${pr?.warnings ?? 0}|${pr?.first}|${pr?.fix?.title}|${p.x}|${p.y}|${sel}|${roles.join(",")}`;
+      const sub = marks.get(n.id);
+      const key = `${n.type}|${t?.title}|${t?.category}|${pr?.errors ?? 0}|${pr?.warnings ?? 0}|${pr?.first}|${pr?.fix?.title}|${p.x}|${p.y}|${sel}|${roles.join(",")}|${sub ? `${sub.state}|${sub.text}|${sub.detail}` : ""}`;
       const prev = this.nodes.get(n.id);
       let value: FlowNode;
       if (prev && prev.key === key) value = prev.value;
@@ -131,6 +136,7 @@ export class FlowCache {
             // Weaveflow and GRAPH.md types are not in the GraphSpec registry: not "unknown".
             unknownType: !t && view.format !== "weaveflow" && view.format !== "graphmd",
             roles,
+            subgraph: sub,
           },
         };
       }

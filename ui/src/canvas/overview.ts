@@ -28,6 +28,8 @@ export type Scene = {
   summary: string[];
   /** The name drawn on each node (its id; a collapsed group's box: the group's name). */
   names: string[];
+  /** Per node: 0 a plain node, 1 a subgraph node, 2 one whose reference cannot be used. */
+  subgraph: Uint8Array;
   index: Map<string, number>;
 };
 
@@ -40,6 +42,7 @@ export type SceneInput = {
   type?: (id: string) => string;
   summary?: (id: string) => string;
   name?: (id: string) => string;
+  subgraph?: (id: string) => 0 | 1 | 2;
 };
 
 export function buildScene(inp: SceneInput): Scene {
@@ -61,6 +64,7 @@ export function buildScene(inp: SceneInput): Scene {
     nodeType: new Array(n),
     summary: new Array(n),
     names: new Array(n),
+    subgraph: new Uint8Array(n),
     index: new Map(),
   };
   inp.order.forEach((id, i) => {
@@ -75,6 +79,7 @@ export function buildScene(inp: SceneInput): Scene {
     s.nodeType[i] = inp.type?.(id) ?? "";
     s.summary[i] = inp.summary?.(id) ?? "";
     s.names[i] = inp.name?.(id) ?? id;
+    s.subgraph[i] = inp.subgraph?.(id) ?? 0;
     s.index.set(id, i);
   });
   inp.edges.forEach((e, k) => {
@@ -559,6 +564,19 @@ export class OverviewRenderer {
       else buckets.set(s.color[i], [i]);
     }
     const detailed = zoom * 60 >= 10;
+    const subgraphs = nodes.filter((i) => s.subgraph[i]);
+    if (subgraphs.length) {
+      // Subgraph nodes: two cards stacked behind the node (another graph inside).
+      for (const d of [6, 3]) {
+        ctx.beginPath();
+        for (const i of subgraphs) ctx.rect(X(i) + d, Y(i) + d, s.w[i], s.h[i]);
+        ctx.fillStyle = th.nodeBg;
+        ctx.fill();
+        ctx.lineWidth = px;
+        ctx.strokeStyle = th.edge;
+        ctx.stroke();
+      }
+    }
     if (detailed) {
       ctx.beginPath();
       for (const idx of buckets.values()) for (const i of idx) ctx.rect(X(i), Y(i), s.w[i], s.h[i]);
@@ -586,6 +604,20 @@ export class OverviewRenderer {
     }
     this.outline(ctx, nodes, (i) => s.problem[i] === 1, th.warning, 2 * px);
     this.outline(ctx, nodes, (i) => s.problem[i] === 2, th.error, 2.5 * px);
+    // A reference that cannot be used: a red corner mark whatever the problem count says.
+    const broken = subgraphs.filter((i) => s.subgraph[i] === 2);
+    if (broken.length) {
+      ctx.beginPath();
+      for (const i of broken) {
+        const r = Math.min(14, s.h[i] / 3);
+        ctx.moveTo(X(i) + s.w[i], Y(i));
+        ctx.lineTo(X(i) + s.w[i], Y(i) + r);
+        ctx.lineTo(X(i) + s.w[i] - r, Y(i));
+        ctx.closePath();
+      }
+      ctx.fillStyle = th.error;
+      ctx.fill();
+    }
   }
 
   /** Node names whenever they would be at least ~8 px tall on screen (the font grows in

@@ -6,6 +6,7 @@ import { edgeDecor } from "../lib/edgeDecor";
 import { terminalsInUse } from "../lib/geometry";
 import type { Problems } from "./buildFlow";
 import type { SceneInput } from "./overview";
+import { marksOf } from "../subgraphs/mark";
 
 /** `key: value` of the first scalar config fields, short. */
 export function configSummary(config: unknown): string {
@@ -29,6 +30,7 @@ export function sceneInput(
 ): SceneInput {
   const decor = edgeDecor(view);
   const byId = new Map(view.spec.nodes.map((n) => [n.id, n]));
+  const marks = marksOf(view);
   return {
     order: [...view.spec.nodes.map((n) => n.id), ...terminalsInUse(view.spec)],
     positions,
@@ -42,9 +44,16 @@ export function sceneInput(
       ...decor.extra.map((e) => ({ from: e.from, to: e.to, guarded: false, label: e.label, dashed: e.dashed, index: -1 })),
     ],
     type: (id) => {
+      // A subgraph node shows what it opens (or why it cannot) instead of its type.
+      const m = marks.get(id);
+      if (m) return `${m.state === "resolved" ? "↳" : m.state === "unresolved" ? "⚠" : "·"} ${m.text}`;
       const t = byId.get(id)?.type;
       return t ? (types.get(t)?.title ?? t) : "";
     },
     summary: (id) => configSummary(byId.get(id)?.config),
+    subgraph: (id) => {
+      const m = marks.get(id);
+      return m ? (m.state === "unresolved" ? 2 : 1) : 0;
+    },
   };
 }

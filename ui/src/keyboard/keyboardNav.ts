@@ -2,6 +2,8 @@
 // move (focusModel.ts), Enter to inspect, Space to add to the selection, Alt+arrows to move
 // the selection, C to connect by typed name, E for edges, Delete for what is focused or
 // selected. Keys are taken only while the canvas itself has the keyboard focus.
+import { isSubgraphNode } from "../subgraphs/mark";
+import { openSubgraph } from "../subgraphs/open";
 import { create } from "zustand";
 import type { DocumentView, Point } from "../bindings";
 import { edit, registerAction } from "../actions";
@@ -151,6 +153,16 @@ export function onCanvasKey(e: KeyboardEvent): boolean {
   if (mod || e.altKey) return false;
   switch (e.key) {
     case "Enter":
+      // On a subgraph node Enter opens its graph (Shift+Enter inspects it, as Enter does
+      // elsewhere); a reference that cannot be opened is explained and the node inspected,
+      // where the reference is fixed.
+      if (!e.shiftKey && f?.kind === "node" && isSubgraphNode(v, f.id)) {
+        const id = f.id;
+        void openSubgraph(id).then((opened) => {
+          if (!opened) inspect({ kind: "node", id });
+        });
+        return true;
+      }
       inspect(f);
       return !!f;
     case " ": {

@@ -60,6 +60,7 @@ function baseView(format: DocFormat, diagnostics: DocumentView["diagnostics"] = 
     conflict: null,
     weaveflow: null,
     graphmd: null,
+    subgraphs: [],
   };
 }
 

@@ -92,14 +92,40 @@ pub fn check(
                     registry,
                     &options,
                 ));
+                let refs = trellis_formats::subgraph::weaveflow_refs(doc.definition());
+                diagnostics.extend(subgraph_diagnostics(path, &refs, true));
             }
             json::fill_spans(&source.text, &mut diagnostics);
             diagnostics
         }
         // GRAPH.md: read and validated by the loader, spans already filled.
-        Document::GraphMd(read) => read.diagnostics,
+        Document::GraphMd(read) => {
+            let mut diagnostics = read.diagnostics;
+            if let Some(doc) = &read.doc {
+                let refs = trellis_formats::subgraph::graphmd_refs(doc);
+                diagnostics.extend(subgraph_diagnostics(path, &refs, false));
+            }
+            diagnostics
+        }
     };
     let report = FileReport::new(source.display, Some(source.text), diagnostics);
     let exit = if report.has_errors() { Exit::Problems } else { Exit::Clean };
     (report, exit)
+}
+
+/// The app's subgraph reference checks (`trellis_doc::subgraphs`): references resolved
+/// relative to the file's folder. Warnings only, so they never change the exit status: the
+/// runtimes resolve references their own way (Weaveflow through a host-supplied resolver), so
+/// a path Trellis cannot follow is worth knowing about in CI but is not proof of a broken
+/// document. Standard input has no folder: nothing to resolve.
+fn subgraph_diagnostics(
+    path: &std::path::Path,
+    refs: &[trellis_formats::subgraph::SubgraphRef],
+    weaveflow: bool,
+) -> Vec<trellis_spec::Diagnostic> {
+    if refs.is_empty() || load::is_stdin(path) {
+        return Vec::new();
+    }
+    let links = trellis_doc::subgraphs::resolve_refs(&trellis_doc::fs::RealFs, Some(path), refs, weaveflow);
+    trellis_doc::subgraphs::diagnostics(&links)
 }

@@ -8,6 +8,7 @@ mod fixes;
 mod journal;
 mod save;
 mod session;
+mod subgraphs;
 mod ui_fixtures;
 mod undo_props;
 mod workspace;
