@@ -229,14 +229,19 @@ impl Resolver<'_> {
         let path = match locate(self.fs, &base, reference) {
             Ok(p) => p,
             Err(tried) => {
+                let how = if Path::new(reference).is_absolute() {
+                    ""
+                } else {
+                    " (a reference is read relative to this document's folder)"
+                };
                 link.problem = Some(problem(
                     sr,
                     codes::NOT_FOUND,
                     Severity::Warning,
                     "file not found",
                     format!(
-                        "{what} refers to \"{}\", but there is no file at {} (a reference is read relative to \
-                         this document's folder): correct the reference, or create the file.",
+                        "{what} refers to \"{}\", but there is no file at {}{how}: correct the reference, or \
+                         create the file.",
                         short_text(reference),
                         tried.display()
                     ),

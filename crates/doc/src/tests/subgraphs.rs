@@ -140,6 +140,12 @@ fn a_missing_file_is_a_warning_on_the_node_at_the_reference() {
         (codes::NOT_FOUND, "file not found", "/nodes/1/ref")
     );
     assert!(p.message.contains("/w/nope/child.md") && p.message.contains("\"b\""), "{}", p.message);
+    assert!(p.message.contains("relative to this document's folder"), "{}", p.message);
+    // An absolute reference is not said to be relative.
+    fs.put("/w/abs.md", graphmd("p", &[("b", Some("/elsewhere/child.md"))]));
+    let abs = links_of(&fs, "/w/abs.md");
+    let m = &abs[0].problem.as_ref().expect("not found").message;
+    assert!(m.contains("no file at /elsewhere/child.md:") && !m.contains("relative"), "{m}");
     assert!(links[0].path.is_none() && !links[0].openable());
     let ds = crate::subgraphs::diagnostics(&links);
     assert_eq!(ds.len(), 1);
