@@ -612,6 +612,12 @@ impl Workspace {
             for f in &s.registries().files {
                 push(f.clone());
             }
+            // The graphs its subgraph nodes open: a change there changes what the nodes show.
+            for l in s.subgraph_links() {
+                if let Some(p) = &l.path {
+                    push(PathBuf::from(p));
+                }
+            }
         }
         out
     }
@@ -639,8 +645,36 @@ impl Workspace {
                     events.push(DocEvent::Revalidated { id, diagnostics });
                 }
             }
+            if self.is_subgraph_change(id, &path, changes) {
+                if let Some(s) = self.docs.get_mut(&id) {
+                    if s.refresh_subgraphs(true) {
+                        events.push(DocEvent::Revalidated { id, diagnostics: s.diagnostics().to_vec() });
+                    }
+                }
+            }
         }
         events
+    }
+
+    /// A change that may change what the document's subgraph nodes show: a file appearing or
+    /// going in the document's folder (where most references point) or in the folder of a
+    /// graph a node opens, or that graph itself changing.
+    fn is_subgraph_change(&self, id: DocId, path: &Path, changes: &[FsChange]) -> bool {
+        let Some(s) = self.docs.get(&id) else { return false };
+        let links = s.subgraph_links();
+        if links.is_empty() {
+            return false;
+        }
+        let home = crate::fs::parent_dir(path);
+        let mut folders: Vec<PathBuf> = vec![home];
+        folders.extend(
+            links.iter().filter_map(|l| l.path.as_deref()).map(|p| crate::fs::parent_dir(Path::new(p))),
+        );
+        changes.iter().any(|c| {
+            std::iter::once(&c.path)
+                .chain(c.renamed_to.as_ref())
+                .any(|p| p != path && folders.contains(&crate::fs::parent_dir(p)))
+        })
     }
 
     fn is_registry_change(&self, id: DocId, changed: &Path) -> bool {

@@ -206,6 +206,15 @@ async fn a_graphmd_subgraph_opens_its_child_by_double_click_and_the_breadcrumb_g
         "the appeared file to resolve",
     )
     .await;
+
+    // The child's file is deleted outside the app: the watcher alone updates the parent's node.
+    std::fs::remove_file(dir.path().join("billing/GRAPH.md")).expect("delete the child");
+    app.wait_js(
+        "const e = document.querySelector('[data-testid=node-subgraph-billing]'); \
+         return e?.dataset.state === 'unresolved' && e.textContent.includes('file not found');",
+        "the deleted child to show on its node",
+    )
+    .await;
     app.quit().await;
 }
 

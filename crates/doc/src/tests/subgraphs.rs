@@ -13,6 +13,7 @@ use crate::edit::Edit;
 use crate::fs::{FakeFs, FileSystem, RealFs};
 use crate::session::{DocFormat, DocId, Document};
 use crate::subgraphs::{codes, locate, resolve, SubgraphLink, MAX_DEPTH};
+use crate::workspace::{DocEvent, FsChange};
 
 /// A GRAPH.md document with one agent and one subgraph node per `(id, ref)` (`None`: no ref).
 fn graphmd(name: &str, subs: &[(&str, Option<&str>)]) -> String {
@@ -453,4 +454,34 @@ fn export_fixtures_subgraphs() {
         .join("../../ui/src/test/fixtures/subgraphs.json");
     let text = serde_json::to_string_pretty(&out).expect("fixture serializes") + "\n";
     std::fs::write(&path, text).expect("fixture written");
+}
+
+#[test]
+fn outside_changes_near_the_references_resolve_them_again() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/GRAPH.md", graphmd("parent", &[("c", Some("child.md")), ("far", Some("../kids/far.md"))]));
+    fs.put("/kids/far.md", graphmd("far", &[]));
+    let mut w = workspace(&fs, &c);
+    let id = w.open(Path::new("/w/GRAPH.md")).expect("opens");
+    assert_eq!(code(&w.session(id).expect("open").subgraph_links()[0]), Some(codes::NOT_FOUND));
+    // The graphs the nodes open are watched (their folders, by the shell's watcher).
+    assert!(w.watched_paths().contains(&"/kids/far.md".into()));
+    // Something unrelated elsewhere: nothing to do.
+    assert!(w.handle_fs_changes(&[FsChange::at("/elsewhere/x.md")]).is_empty());
+    // The missing file appears beside the document.
+    fs.put("/w/child.md", graphmd("child", &[]));
+    let events = w.handle_fs_changes(&[FsChange::at("/w/child.md")]);
+    assert!(
+        matches!(events.as_slice(), [DocEvent::Revalidated { id: e, diagnostics }] if *e == id && !diagnostics.iter().any(|d| d.code.starts_with("subgraph/"))),
+        "{events:?}"
+    );
+    // A referenced graph elsewhere is deleted.
+    fs.delete("/kids/far.md");
+    let events = w.handle_fs_changes(&[FsChange::at("/kids/far.md")]);
+    assert_eq!(events.len(), 1);
+    assert_eq!(code(&w.session(id).expect("open").subgraph_links()[1]), Some(codes::NOT_FOUND));
+    // A change that changes nothing the nodes show sends nothing.
+    fs.put("/w/notes.txt", "x");
+    assert!(w.handle_fs_changes(&[FsChange::at("/w/notes.txt")]).is_empty());
 }
