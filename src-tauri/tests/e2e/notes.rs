@@ -77,7 +77,6 @@ async fn a_note_and_a_collapsed_group_of_five_undo_step_by_step_save_beside_the_
     std::fs::write(&side, v1_sidecar()).expect("write");
     let app = Desktop::launch(Launch { files: vec![spec.clone()], ..Launch::default() }).await;
     let id = app.doc_named("support.json").await;
-    app.screenshot("notes-opened").await;
     app.visible(&node("reply")).await;
     let start = app.view(&id).await;
     let original = positions_of(&start, &FIVE);
@@ -116,6 +115,7 @@ async fn a_note_and_a_collapsed_group_of_five_undo_step_by_step_save_beside_the_
         .await;
     let group = v["layout"]["groups"][0]["id"].as_str().expect("group id").to_owned();
     app.visible(&format!("[data-testid=group-{group}]")).await;
+    app.screenshot("notes-group").await;
 
     // 3. Collapsed: one box, the members gone, the edges aggregated and counted.
     app.visible(&format!("[data-testid=group-collapse-{group}]")).await.click().await.expect("collapse");
@@ -147,6 +147,7 @@ async fn a_note_and_a_collapsed_group_of_five_undo_step_by_step_save_beside_the_
         "three edges on the canvas, one labelled ×3",
     )
     .await;
+    app.screenshot("notes-collapsed").await;
     // The overview drawing shows the same: the box, not the members.
     app.driver
         .execute("window.__trellisPerf.setViewport({x: 200, y: 150, zoom: 0.3})", vec![])

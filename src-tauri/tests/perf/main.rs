@@ -13,6 +13,7 @@
 //! same size and grid) in the same webview. Sizes of 20,000 and more: open and memory only.
 //! And the start of the app to its first drawn frame. The steps are in `drive.rs`.
 
+mod annotations;
 mod drive;
 #[allow(dead_code)]
 #[path = "../e2e/harness.rs"]

@@ -1,6 +1,6 @@
-// Notes and group frames, drawn in the canvas's own coordinates (React Flow's viewport portal)
-// behind the nodes, in both drawing modes: the overview canvas is transparent where it draws
-// nothing, so the same elements show under it. Notes render their Markdown (react-markdown:
+// Notes and group frames in the DOM drawing, in the canvas's own coordinates (React Flow's
+// viewport portal) behind the nodes; zoomed out, the overview canvas draws them into its bitmap
+// instead (collapsedCanvas.ts `annotationUnderlay`). Notes render their Markdown (react-markdown:
 // no raw HTML; links and images shown as text, the app never navigates or fetches); a
 // double-click edits the text in place. Frames carry the group's name, member count and the
 // collapse button; dragging a frame's title moves the whole group in one undo step.
@@ -8,6 +8,7 @@ import { ViewportPortal, useStoreApi } from "@xyflow/react";
 import { memo, useCallback, useRef, useState } from "react";
 import Markdown from "react-markdown";
 import type { DocumentView, Note, Point } from "../bindings";
+import type { Rect } from "../lib/geometry";
 import { edit } from "../actions";
 import { COLORS, type Frame, colorOf, framesOf, moveGroups } from "./frames";
 import { renameGroup, selectAnnotation, setCollapsed, useAnnotationSelection } from "./actions";
@@ -58,17 +59,7 @@ function useFlowDrag(onEnd: (dx: number, dy: number) => void) {
   return { offset, handlers: { onPointerDown, onPointerMove, onPointerUp } };
 }
 
-const NoteView = memo(function NoteView({
-  note,
-  selected,
-  editing,
-  plain,
-}: {
-  note: Note;
-  selected: boolean;
-  editing: boolean;
-  plain: boolean;
-}) {
+const NoteView = memo(function NoteView({ note, selected, editing }: { note: Note; selected: boolean; editing: boolean }) {
   const [draft, setDraft] = useState<string | null>(null);
   const move = useFlowDrag((dx, dy) => void edit({ op: "set_note", id: note.id, position: { x: note.x + dx, y: note.y + dy } }));
   const resize = useFlowDrag(
@@ -127,8 +118,6 @@ const NoteView = memo(function NoteView({
           }}
           placeholder="Markdown: # title, *emphasis*, - lists, `code`"
         />
-      ) : plain ? (
-        <div className="an-note-body plain">{note.text.split("\n")[0]}</div>
       ) : (
         <div className="an-note-body" data-testid={`note-body-${note.id}`}>
           {note.text ? <Markdown components={mdComponents}>{note.text}</Markdown> : <span className="an-empty">Double-click to write</span>}
@@ -249,9 +238,19 @@ const FrameView = memo(function FrameView({
   );
 });
 
-export function AnnotationLayer({ view, positions, plain }: { view: DocumentView; positions: Record<string, Point>; plain: boolean }) {
+/** `window`: the part of the canvas React Flow holds (Canvas.tsx); only what meets it is drawn. */
+export function AnnotationLayer({
+  view,
+  positions,
+  window: win,
+}: {
+  view: DocumentView;
+  positions: Record<string, Point>;
+  window: Rect | null;
+}) {
   const sel = useAnnotationSelection();
-  const { frames } = framesOf(view, positions);
+  const meets = (r: Rect) => !win || (r.x < win.x + win.w && r.x + r.w > win.x && r.y < win.y + win.h && r.y + r.h > win.y);
+  const frames = framesOf(view, positions).frames.filter((f) => meets(f.rect));
   const hiddenNotes = view.collapsed.notes;
   if (!frames.length && !view.layout.notes.length) return null;
   return (
@@ -261,9 +260,9 @@ export function AnnotationLayer({ view, positions, plain }: { view: DocumentView
           <FrameView key={f.group.id} frame={f} view={view} positions={positions} selected={sel.groups.includes(f.group.id)} />
         ))}
         {view.layout.notes
-          .filter((n) => !(n.id in hiddenNotes))
+          .filter((n) => !(n.id in hiddenNotes) && meets({ x: n.x, y: n.y, w: n.width, h: n.height }))
           .map((n) => (
-            <NoteView key={n.id} note={n} selected={sel.notes.includes(n.id)} editing={sel.editing === n.id} plain={plain} />
+            <NoteView key={n.id} note={n} selected={sel.notes.includes(n.id)} editing={sel.editing === n.id} />
           ))}
       </div>
     </ViewportPortal>

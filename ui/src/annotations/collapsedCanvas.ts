@@ -3,8 +3,8 @@
 // drawn to it once per outside neighbour, labelled with how many edges they stand for.
 import type { DocumentView, End, Point } from "../bindings";
 import type { FlowEdge, FlowNode } from "../canvas/buildFlow";
-import type { SceneInput } from "../canvas/overview";
-import { type Box, boxId, framesOf } from "./frames";
+import type { SceneInput, Underlay } from "../canvas/overview";
+import { type Box, boxId, colorOf, framesOf } from "./frames";
 import type { GroupBoxData } from "./GroupBox";
 
 export type Collapsed = {
@@ -91,4 +91,24 @@ export function collapsedFlow(nodes: FlowNode[], edges: FlowEdge[], c: Collapsed
       ...aggregated,
     ],
   };
+}
+
+/** The frames and notes the overview canvas draws into its bitmap (under the nodes): panning
+ * and zooming then cost nothing more than without them, where DOM elements under a
+ * transparent canvas were repainted on every frame (docs/BENCHMARKS.md, issue 16). */
+export function annotationUnderlay(view: DocumentView, positions: Record<string, Point>): Underlay[] {
+  if (!view.layout.groups.length && !view.layout.notes.length) return [];
+  const out: Underlay[] = [];
+  for (const f of framesOf(view, positions).frames) {
+    const c = colorOf(f.group.color);
+    out.push({ kind: "frame", ...f.rect, fill: c.fill, line: c.line, title: `${f.group.name}  (${f.count})` });
+  }
+  const hidden = view.collapsed.notes;
+  for (const n of view.layout.notes) {
+    if (n.id in hidden) continue;
+    const c = colorOf(n.color);
+    const first = (n.text.split("\n").find((l) => l.trim()) ?? "").replace(/^#+\s*/, "");
+    out.push({ kind: "note", x: n.x, y: n.y, w: n.width, h: n.height, fill: c.fill, line: c.line, title: first });
+  }
+  return out;
 }

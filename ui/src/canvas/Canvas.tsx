@@ -37,7 +37,7 @@ import { OverviewRenderer, type Theme, buildScene } from "./overview";
 import { sceneInput } from "./sceneInput";
 import { AnnotationLayer } from "../annotations/AnnotationLayer";
 import { GroupBox } from "../annotations/GroupBox";
-import { collapsedFlow, collapsedOf, collapsedScene } from "../annotations/collapsedCanvas";
+import { annotationUnderlay, collapsedFlow, collapsedOf, collapsedScene } from "../annotations/collapsedCanvas";
 import { groupOfBox, membershipAfterDrag, moveGroups } from "../annotations/frames";
 import { setCollapsed } from "../annotations/actions";
 
@@ -180,14 +180,26 @@ function CanvasInner({ view }: { view: DocumentView }) {
   useEffect(() => {
     const r = renderer.current;
     if (!r) return;
-    r.setScene(buildScene(collapsedScene(sceneInput(view, basePositions, colorById, problems, types), collapsed)));
+    const inp = collapsedScene(sceneInput(view, basePositions, colorById, problems, types), collapsed);
+    r.setScene(buildScene({ ...inp, underlay: annotationUnderlay(view, basePositions) }));
     r.setSelected(selection.nodes);
     r.setSelectedEdges(selection.edges);
     winRef.current = null; // the scene changed: recompute the DOM window
     updateMode();
     scheduleDraw();
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [basePositions, view.spec, view.weaveflow, view.graphmd, problems, colorById, types, collapsed]);
+  }, [
+    basePositions,
+    view.spec,
+    view.weaveflow,
+    view.graphmd,
+    problems,
+    colorById,
+    types,
+    collapsed,
+    view.layout.notes,
+    view.layout.groups,
+  ]);
 
   useEffect(() => {
     renderer.current?.setSelected(selection.nodes);
@@ -652,7 +664,8 @@ function CanvasInner({ view }: { view: DocumentView }) {
         defaultEdgeOptions={{ markerEnd: { type: "arrowclosed" as never, width: 16, height: 16 } }}
       >
         {dom && showGrid && <Background variant={BackgroundVariant.Dots} gap={24} size={1} />}
-        <AnnotationLayer view={view} positions={basePositions} plain={!dom} />
+        {/* Zoomed out, the overview canvas draws the frames and notes into its bitmap. */}
+        {dom && <AnnotationLayer view={view} positions={basePositions} window={win} />}
         <Controls showFitView={false} showInteractive={false} position="bottom-left">
           <ControlButton onClick={() => fitRef.current()} title="Fit the graph (F)" aria-label="fit view" data-testid="fit-view">
             ⤢

@@ -31,7 +31,12 @@ export type Scene = {
   /** Per node: 0 a plain node, 1 a subgraph node, 2 one whose reference cannot be used. */
   subgraph: Uint8Array;
   index: Map<string, number>;
+  /** Drawn under everything, into the cached bitmap: group frames and notes (issue 16). */
+  underlay: Underlay[];
 };
+
+/** A group frame (a title bar in `line` with `title`) or a note (its first line as `title`). */
+export type Underlay = { kind: "frame" | "note"; x: number; y: number; w: number; h: number; fill: string; line: string; title: string };
 
 export type SceneInput = {
   order: string[];
@@ -43,6 +48,7 @@ export type SceneInput = {
   summary?: (id: string) => string;
   name?: (id: string) => string;
   subgraph?: (id: string) => 0 | 1 | 2;
+  underlay?: Underlay[];
 };
 
 export function buildScene(inp: SceneInput): Scene {
@@ -66,6 +72,7 @@ export function buildScene(inp: SceneInput): Scene {
     names: new Array(n),
     subgraph: new Uint8Array(n),
     index: new Map(),
+    underlay: inp.underlay ?? [],
   };
   inp.order.forEach((id, i) => {
     const p = inp.positions[id] ?? { x: 0, y: 0 };
@@ -451,6 +458,7 @@ export class OverviewRenderer {
     const s = this.scene;
     if (!s) return;
     const visible = this.query(view);
+    this.paintUnderlay(ctx, view, zoom);
     const slice = 600;
     for (let from = 0; ; from += slice) {
       const edgesLeft = this.paintEdges(ctx, view, zoom, visible, from, from + slice);
@@ -475,12 +483,42 @@ export class OverviewRenderer {
   private paint(ctx: CanvasRenderingContext2D, view: Rect, zoom: number): number {
     if (!this.scene) return 0;
     const visible = this.query(view);
+    this.paintUnderlay(ctx, view, zoom);
     this.paintEdges(ctx, view, zoom, visible, 0, Infinity);
     this.paintNodes(ctx, zoom, visible);
     this.drawnNames = new Set();
     this.paintLabels(ctx, zoom, visible);
     this.paintEdgeLabels(ctx, view, zoom, visible);
     return visible.length;
+  }
+
+  /** Group frames and notes in view: filled boxes, outlined, with their title when readable. */
+  private paintUnderlay(ctx: CanvasRenderingContext2D, view: Rect, zoom: number) {
+    const u = this.scene?.underlay;
+    if (!u?.length) return;
+    const px = 1 / zoom;
+    const vx1 = view.x + view.w;
+    const vy1 = view.y + view.h;
+    const font = Math.min(40, Math.max(13, 9 / zoom));
+    const readable = font * zoom >= 8;
+    for (const r of u) {
+      if (r.x > vx1 || r.y > vy1 || r.x + r.w < view.x || r.y + r.h < view.y) continue;
+      ctx.fillStyle = r.fill;
+      ctx.fillRect(r.x, r.y, r.w, r.h);
+      ctx.strokeStyle = r.line;
+      ctx.lineWidth = (r.kind === "frame" ? 2 : 1) * px;
+      ctx.strokeRect(r.x, r.y, r.w, r.h);
+      const bar = r.kind === "frame" ? Math.max(26, font * 1.4) : 0;
+      if (bar) {
+        ctx.fillStyle = r.line;
+        ctx.fillRect(r.x, r.y, r.w, Math.min(bar, r.h));
+      }
+      if (readable && r.title) {
+        ctx.fillStyle = r.kind === "frame" ? "#ffffff" : "#1f2937";
+        ctx.font = `600 ${font}px system-ui, sans-serif`;
+        ctx.fillText(r.title, r.x + 8, r.y + (bar ? bar * 0.72 : font + 6), Math.max(0, r.w - 16));
+      }
+    }
   }
 
   private X(i: number) {

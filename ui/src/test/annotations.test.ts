@@ -5,7 +5,7 @@
 // names, and copy carries the notes and groups with renamed members.
 import { describe, expect, it } from "vitest";
 import type { DocumentView } from "../bindings";
-import { collapsedFlow, collapsedOf, collapsedScene } from "../annotations/collapsedCanvas";
+import { annotationUnderlay, collapsedFlow, collapsedOf, collapsedScene } from "../annotations/collapsedCanvas";
 import { BOX_H, BOX_W, PAD, TITLE, boxId, framesOf, membershipAfterDrag, moveGroups } from "../annotations/frames";
 import { FlowCache, problemsOf } from "../canvas/buildFlow";
 import { sceneInput } from "../canvas/sceneInput";
@@ -97,6 +97,16 @@ describe("expanded groups", () => {
     // The note is inside the outer frame.
     const note = open.layout.notes[0];
     expect(note.y + note.height).toBeLessThan(outer.rect.y + outer.rect.h);
+  });
+
+  it("are drawn into the overview's bitmap with the notes (nothing of a collapsed group)", () => {
+    const drawn = annotationUnderlay(open, positions).map((u) => [u.kind, u.title]);
+    expect(drawn).toEqual([
+      ["frame", "Handling  (6)"],
+      ["frame", "Refund path  (2)"],
+      ["note", "Refunds"],
+    ]);
+    expect(annotationUnderlay(view, positions)).toEqual([]);
   });
 
   it("take a node dropped inside and let go of one dragged out", () => {
