@@ -3,8 +3,9 @@
 //! intervals is the figure; the goal is at most 1.2). One group per 100 nodes (consecutive
 //! ids: neighbours in the generated grid) and one note per 50 nodes; 5,000 nodes gives the
 //! issue's 50 groups and 100 notes. `TRELLIS_NOTES_BENCH_NODES` sets the size (default 1,000,
-//! the smoke version `npm test` runs). Not a timed test: it records, it does not judge (the
-//! machine is shared); it fails only when the drawing did not pan or zoom at all.
+//! one round: a quick check). Not a timed test: it records, it does not judge (the machine is
+//! shared); it fails only when the drawing did not pan or zoom at all. Figures and how to
+//! rerun: docs/BENCHMARKS.md, "Issue 16".
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -90,8 +91,8 @@ async fn pan_and_zoom_with_notes_and_groups_against_without() {
     let work = tempfile::tempdir().expect("tmp");
     let (plain, annotated) = documents(work.path(), n);
     let load_before = load_average();
-    // Alternated (twice each in a bench run, once in the smoke version), so a load change
-    // during the run weighs on both.
+    // Alternated (twice each when a size is asked for, else once), so a load change during
+    // the run weighs on both.
     let mut rows = Vec::new();
     let rounds = if std::env::var_os("TRELLIS_NOTES_BENCH_NODES").is_some() { 2 } else { 1 };
     for round in 0..rounds {
