@@ -108,6 +108,13 @@ function CanvasInner({ view }: { view: DocumentView }) {
   const problems = useMemo(() => problemsOf(view.diagnostics), [view.diagnostics]);
   // Collapsed groups: their boxes stand for the members (issue 16).
   const collapsed = useMemo(() => collapsedOf(view, basePositions), [view, basePositions]);
+  // The minimap shows what the canvas shows: a collapsed group's box, not its members.
+  const miniPositions = useMemo(() => {
+    if (!collapsed) return basePositions;
+    const out: Record<string, Point> = { ...collapsed.boxPositions };
+    for (const [id, p] of Object.entries(basePositions)) if (!collapsed.hidden.has(id)) out[id] = p;
+    return out;
+  }, [collapsed, basePositions]);
   const selNodes = useMemo(() => new Set(selection.nodes), [selection.nodes]);
   const selEdges = useMemo(() => new Set(selection.edges), [selection.edges]);
   const colorById = useMemo(() => {
@@ -674,7 +681,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
       </ReactFlow>
       <canvas ref={overlay} className="overview" data-testid="overview-canvas" style={{ display: dom ? "none" : "block" }} />
       <CanvasOverlays view={view} positions={basePositions} />
-      <MiniMap positions={basePositions} colorOf={colorById} />
+      <MiniMap positions={miniPositions} colorOf={colorById} />
     </div>
   );
 }
