@@ -147,12 +147,7 @@ pub async fn save_flow(app: &AppHandle, window: &WebviewWindow, id: DocId, ask: 
     let result = if ask || !has_path {
         let Some(path) = dialogs::pick_save_path(window, &suggested).await else {
             // Cancelled: nothing written, nothing to report.
-            return Ok(SaveAnswer {
-                saved: false,
-                view: view(&state, id)?,
-                diagnostics: Vec::new(),
-                conflict: false,
-            });
+            return Ok(SaveAnswer::not_saved(view(&state, id)?, Vec::new(), false));
         };
         let r = state.ws().save_as(id, &path);
         menu::refresh_recent(app);
@@ -166,13 +161,10 @@ pub async fn save_flow(app: &AppHandle, window: &WebviewWindow, id: DocId, ask: 
             view: view(&state, id)?,
             diagnostics: outcome.warnings,
             conflict: false,
+            reformatted_lines: outcome.reformatted_lines,
+            new_layout_file: outcome.layout_path.filter(|_| outcome.layout_created),
         },
-        Err(refused) => SaveAnswer {
-            saved: false,
-            view: view(&state, id)?,
-            diagnostics: refused.diagnostics,
-            conflict: refused.conflict,
-        },
+        Err(refused) => SaveAnswer::not_saved(view(&state, id)?, refused.diagnostics, refused.conflict),
     };
     touched(app, &state, id);
     Ok(answer)

@@ -31,6 +31,27 @@ pub struct SaveAnswer {
     pub diagnostics: Vec<Diagnostic>,
     /// True when the refusal is a conflict with a change made outside Trellis.
     pub conflict: bool,
+    /// The save rewrote a hand-formatted file in canonical form: how many of its lines changed
+    /// for that reason alone (the UI says so once, on that save).
+    #[ts(type = "number | null")]
+    pub reformatted_lines: Option<u64>,
+    /// The layout file this save created beside the document (announced: it is a new file to
+    /// commit with the document), if it did.
+    pub new_layout_file: Option<String>,
+}
+
+impl SaveAnswer {
+    /// An answer that saved nothing.
+    pub fn not_saved(view: DocumentView, diagnostics: Vec<Diagnostic>, conflict: bool) -> SaveAnswer {
+        SaveAnswer {
+            saved: false,
+            view,
+            diagnostics,
+            conflict,
+            reformatted_lines: None,
+            new_layout_file: None,
+        }
+    }
 }
 
 /// One entry of the recent-files list. The UI opens it by `index` (never by path).

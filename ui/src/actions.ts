@@ -1,7 +1,7 @@
 // Everything the user can do, as functions the shortcuts, the menu events, the toolbar and the
 // panels share. Each document change is one `Edit` sent to the backend; the answer (what
 // changed) is applied to the document view held in the store.
-import type { ConflictChoice, Edit, Element, FixEdit, Position, TypeInfo, Viewport } from "./bindings";
+import type { ConflictChoice, Edit, Element, FixEdit, Position, SaveAnswer, TypeInfo, Viewport } from "./bindings";
 import { errorMessage, type ExportFormat } from "./api/types";
 import { type Fragment, buildFragment, fragmentText, parseFragment, resolveClashes } from "./lib/clipboard";
 import { resolvePositions, type Rect, sizeOf, boundsOf } from "./lib/geometry";
@@ -136,11 +136,25 @@ export async function save(as = false) {
       extraDiagnostics: { ...s.extraDiagnostics, [v.id]: out.saved ? [] : extra },
       problemsOpen: out.saved ? s.problemsOpen : true,
     }));
-    if (out.saved) ui.toast("info", `Saved ${out.view.fileName}.`);
+    // A save that rewrote more than the user asked for (formatting, a new layout file) says so
+    // for long enough to be read.
+    if (out.saved) ui.toast("info", savedMessage(out), out.reformattedLines || out.newLayoutFile ? 12000 : 4000);
     else if (out.diagnostics.length) ui.toast("error", `Not saved: ${withoutNotSaved(out.diagnostics[0].message)}`);
   } catch (err) {
     ui.toast("error", `Save failed: ${errorMessage(err)}`);
   }
+}
+
+/** The words of a successful save: what it wrote that the user did not ask for is said once. */
+export function savedMessage(out: SaveAnswer): string {
+  const name = out.view.fileName;
+  const n = out.reformattedLines;
+  let text = n ? `Saved ${name} in canonical form: ${n} line${n === 1 ? "" : "s"} reformatted.` : `Saved ${name}.`;
+  if (out.newLayoutFile) {
+    const layout = out.newLayoutFile.split(/[\\/]/).pop();
+    text += ` Node positions are kept in a new file beside it, ${layout}: commit it with the document.`;
+  }
+  return text;
 }
 
 export async function newDocument(example = false) {

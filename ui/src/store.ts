@@ -101,9 +101,10 @@ export const ui = {
   select(sel: Selection) {
     useUi.setState({ selection: sel });
   },
-  toast(kind: Toast["kind"], text: string) {
+  /** Shows a notice for `ms` milliseconds (errors, and news the user must read, stay longer). */
+  toast(kind: Toast["kind"], text: string, ms = kind === "error" ? 9000 : 4000) {
     const id = ++toastId;
     useUi.setState((s) => ({ toasts: [...s.toasts.slice(-4), { id, kind, text }] }));
-    setTimeout(() => useUi.setState((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), kind === "error" ? 9000 : 4000);
+    setTimeout(() => useUi.setState((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })), ms);
   },
 };

@@ -32,6 +32,7 @@ pub mod layout;
 mod layout_read;
 pub mod list_edit;
 pub mod palette;
+mod reformat;
 pub mod registry_editor;
 pub mod save;
 pub mod session;

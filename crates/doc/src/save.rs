@@ -59,6 +59,12 @@ pub struct SaveOutcome {
     /// The layout sidecar written, if it was.
     #[ts(type = "string | null")]
     pub layout_path: Option<String>,
+    /// This save created the layout sidecar (it did not exist): the UI announces the new file.
+    pub layout_created: bool,
+    /// The file as it was read was not in canonical form and this save rewrote it: the number
+    /// of its lines that changed for that reason alone (not the user's edits; `crate::reformat`).
+    #[ts(type = "number | null")]
+    pub reformatted_lines: Option<u64>,
     pub fingerprint: Fingerprint,
     /// Problems that did not stop the save (folder fsync, layout file).
     pub warnings: Vec<Diagnostic>,
@@ -238,13 +244,30 @@ fn write_to(
             )));
         }
     };
+    // Counted before `mark_saved` moves the session on: only a save over the file that was read
+    // reformats it (Save As to another file leaves that one as it was).
+    let reformatted_lines = match (&session.source, session.source_state) {
+        (Some(read), Some(at)) if session.path() == Some(path) => {
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            crate::reformat::reformatted_lines(
+                session.document(),
+                name.as_deref(),
+                read,
+                &text,
+                session.state == at,
+            )
+        }
+        _ => None,
+    };
     session.mark_saved(path.to_path_buf(), fingerprint.clone());
     let bytes = text.len() as u64;
     session.source = Some(text);
+    session.source_state = None;
 
     // The layout sidecar, the same way; its failure does not undo the save. A Weaveflow
     // document keeps its positions in `metadata.web.positions`: no sidecar.
     let side = sidecar_path(path);
+    let layout_created = !matches!(session.document(), Document::Weaveflow(_)) && !fs.exists(&side);
     let layout_path = match session.document() {
         Document::Weaveflow(_) => None,
         _ => write_layout(fs, session, side, &mut warnings),
@@ -254,7 +277,9 @@ fn write_to(
         target: target.display().to_string(),
         bytes,
         recreated,
+        layout_created: layout_created && layout_path.is_some(),
         layout_path: layout_path.map(|p: PathBuf| p.display().to_string()),
+        reformatted_lines,
         fingerprint,
         warnings,
     })

@@ -230,6 +230,9 @@ pub struct Session {
     /// The subgraph nodes' references, resolved (`crate::subgraphs`); their diagnostics end
     /// `diagnostics`.
     pub(crate) subgraphs: crate::subgraphs::SubgraphState,
+    /// The state whose document `source` holds as read from the file, while that text is the
+    /// user's own (None once Trellis wrote the file): the first save counts what it reformats.
+    pub(crate) source_state: Option<u64>,
 }
 
 impl Session {
@@ -267,6 +270,7 @@ impl Session {
             last_change_ms: 0,
             source: None,
             subgraphs: Default::default(),
+            source_state: None,
         };
         if let Document::Weaveflow(d) = &s.document {
             (s.layout, s.layout_missing) = crate::formats::weaveflow::layout_of(d);
@@ -285,6 +289,7 @@ impl Session {
         let (document, read_diagnostics) = parse_document(file_name, text)?;
         let mut s = Session::unvalidated(id, document, registries, clock);
         s.source = Some(text.to_owned());
+        s.source_state = Some(s.state);
         s.read_diagnostics = read_diagnostics;
         s.revalidate();
         Ok(s)
@@ -667,6 +672,7 @@ impl Session {
         self.saved_state = Some(id);
         self.forced_dirty = false;
         self.source = Some(text.to_owned());
+        self.source_state = Some(id);
         self.fingerprint = Some(fingerprint);
         self.conflict = None;
         self.notices.retain(|n| n.code != codes::FILE_DELETED && n.code != codes::FILE_MOVED);

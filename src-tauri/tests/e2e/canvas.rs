@@ -19,12 +19,6 @@ fn copy_corpus(dir: &std::path::Path, rel: &str, name: &str) -> std::path::PathB
     to
 }
 
-/// Clicks an empty spot of the canvas so keys go to the canvas, not a text field.
-async fn focus_canvas(app: &Desktop) {
-    let pane = app.visible(".react-flow__pane").await;
-    pane.click().await.expect("click the pane");
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn the_support_agent_as_it_is_names_intent_and_is_not_saved() {
     let dir = tempfile::tempdir().expect("tmp");
@@ -42,7 +36,7 @@ async fn the_support_agent_as_it_is_names_intent_and_is_not_saved() {
     app.screenshot("canvas-problems").await;
 
     // Save from the keyboard: refused, with the reason in the problems panel.
-    focus_canvas(&app).await;
+    app.focus_canvas().await;
     app.chord(&[Key::Control], "s").await;
     app.wait_js(
         "return [...document.querySelectorAll('[data-testid=problem]')].some(p => (p.dataset.code || '').startsWith('save/'));",
@@ -98,7 +92,7 @@ async fn twenty_edits_twenty_undos_twenty_redos() {
     app.reload_ui().await;
 
     // 20 undos from the keyboard give back the original bytes.
-    focus_canvas(&app).await;
+    app.focus_canvas().await;
     for _ in 0..20 {
         app.chord(&[Key::Control], "z").await;
     }
@@ -157,7 +151,7 @@ async fn three_nodes_copied_from_one_document_paste_into_another() {
         .expect("tab");
     // The document opens readable (100 % around the entry when fitting would go under 60 %), so
     // c may be out of view: F fits the graph first.
-    focus_canvas(&app).await;
+    app.focus_canvas().await;
     app.chord(&[], "f").await;
     app.visible(&node("c")).await;
     app.visible(&node("a")).await.click().await.expect("click a");
@@ -181,7 +175,7 @@ async fn three_nodes_copied_from_one_document_paste_into_another() {
         .await
         .expect("tab");
     app.visible(&node("x")).await;
-    focus_canvas(&app).await;
+    app.focus_canvas().await;
     app.chord(&[Key::Control], "v").await;
     let view = app
         .wait_view(&target, "the pasted nodes", |v| {
@@ -238,7 +232,7 @@ async fn automatic_layout_of_200_nodes_has_no_overlaps() {
         (0..200).map(|i| (format!("n{i}"), json!({"x": (i % 3) * 10, "y": 0}))).collect();
     app.edit(&id, json!({"op": "move_nodes", "positions": pile.clone()})).await;
     app.reload_ui().await;
-    focus_canvas(&app).await;
+    app.focus_canvas().await;
     app.chord(&[Key::Control, Key::Shift], "l").await;
     let view = app
         .wait_view(&id, "the automatic layout", |v| {
@@ -437,7 +431,7 @@ async fn the_support_agent_built_by_hand_from_an_empty_document_saves_its_canoni
 
     // Declare the channels in the graph inspector (nothing selected).
     app.chord(&[], &Key::Escape.value().to_string()).await;
-    focus_canvas(&app).await;
+    app.focus_canvas().await;
     for (name, reducer) in [("messages", "append"), ("cart", "last_write"), ("intent", "last_write")] {
         type_into(&app, "[data-testid=\"channel-new-name\"]", name, false).await;
         select_value(&app, "[data-testid=\"channel-new-reducer\"]", reducer).await;
@@ -469,7 +463,7 @@ async fn the_support_agent_built_by_hand_from_an_empty_document_saves_its_canoni
     app.screenshot("canvas-built-by-hand").await;
 
     // Save (an untitled document: Save As, answered by TRELLIS_TEST_DIALOG_PATH).
-    focus_canvas(&app).await;
+    app.focus_canvas().await;
     app.chord(&[Key::Control], "s").await;
     crate::harness::wait_fs("the saved file", || target.exists()).await;
     let expected = json!({

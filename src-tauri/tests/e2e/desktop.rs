@@ -54,6 +54,52 @@ async fn open_edit_save_writes_the_canonical_text() {
     app.quit().await;
 }
 
+/// Issue 12: a hand-formatted file's first save says it rewrote the file in canonical form, and
+/// how many lines that changed; the layout file it creates beside the document is announced.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_first_save_of_a_hand_formatted_file_says_what_it_reformatted() {
+    use serde::Serialize;
+    use thirtyfour::prelude::Key;
+    let dir = tempfile::tempdir().expect("tmp");
+    // Tab indentation: the canonical text indents with spaces, so every indented line changes
+    // and none can equal another canonical line by accident.
+    let mut text = Vec::new();
+    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"\t");
+    small_graph().serialize(&mut serde_json::Serializer::with_formatter(&mut text, fmt)).expect("json");
+    let text = String::from_utf8(text).expect("utf-8");
+    let changed = text.lines().filter(|l| l.starts_with('\t')).count();
+    let path = dir.path().join("greeter.json");
+    std::fs::write(&path, &text).expect("write spec");
+
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    let id = app.doc_named("greeter.json").await;
+    app.visible("[data-testid=\"node-hello\"]").await;
+    app.edit(&id, json!({"op": "set_config_field", "id": "hello", "path": "/content", "value": "Hi"})).await;
+    app.wait_title("*greeter.json — Trellis").await;
+    app.focus_canvas().await;
+    app.chord(&[Key::Control], "s").await;
+    let notice = format!("Saved greeter.json in canonical form: {changed} lines reformatted.");
+    app.wait_js_showing(
+        &format!(
+            "return [...document.querySelectorAll('[data-testid=toast]')].some(t => t.textContent.includes({notice:?}) && t.textContent.includes('greeter.layout.json'));"
+        ),
+        "the notice of the reformatting and of the new layout file",
+        "return [...document.querySelectorAll('[data-testid=toast]')].map(t => t.textContent);",
+    )
+    .await;
+    app.wait_title("greeter.json — Trellis").await;
+    let mut expected = small_graph();
+    expected["nodes"][0]["config"]["content"] = json!("Hi");
+    assert_eq!(read(&path), canonical(&expected));
+
+    // The second save reformats nothing and creates nothing: a plain notice.
+    let answer = app.call("save_document", json!({"docId": id})).await;
+    assert_eq!(answer["saved"], true, "{answer}");
+    assert_eq!(answer["reformattedLines"], Value::Null, "{answer}");
+    assert_eq!(answer["newLayoutFile"], Value::Null, "{answer}");
+    app.quit().await;
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_outside_change_to_a_clean_document_reloads_it() {
     let dir = tempfile::tempdir().expect("tmp");

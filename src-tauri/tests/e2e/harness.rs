@@ -221,6 +221,12 @@ impl Desktop {
 
     /// Polls a script until it returns true.
     pub async fn wait_js(&self, script: &str, what: &str) {
+        self.wait_js_showing(script, what, "").await;
+    }
+
+    /// `wait_js`, and on timeout the failure shows what `shown` (a script) returns: what the
+    /// page held instead.
+    pub async fn wait_js_showing(&self, script: &str, what: &str, shown: &str) {
         let deadline = Instant::now() + PATIENCE;
         loop {
             if let Ok(r) = self.driver.execute(script, vec![]).await {
@@ -228,7 +234,15 @@ impl Desktop {
                     return;
                 }
             }
-            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            if Instant::now() >= deadline {
+                let seen = match shown {
+                    "" => Value::Null,
+                    s => {
+                        self.driver.execute(s, vec![]).await.map(|r| r.json().clone()).unwrap_or(Value::Null)
+                    }
+                };
+                panic!("timed out waiting for {what}; the page shows: {seen}");
+            }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
@@ -319,6 +333,13 @@ impl Desktop {
             assert!(Instant::now() < deadline, "timed out waiting for a visible {css}");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// Gives the canvas the keyboard focus (a click on its empty pane), as a user does before
+    /// pressing a shortcut.
+    pub async fn focus_canvas(&self) {
+        let pane = self.visible(".react-flow__pane").await;
+        pane.click().await.expect("click the pane");
     }
 
     /// Presses a key chord in the webview (`keys` as thirtyfour `Key` + text).

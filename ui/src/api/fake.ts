@@ -239,12 +239,19 @@ export class FakeBackend implements Backend {
           element: { kind: "graph" },
         },
       ];
-      return { saved: false, view: this.view(d), diagnostics: [...d.saveDiagnostics, ...errors], conflict: false };
+      return {
+        saved: false,
+        view: this.view(d),
+        diagnostics: [...d.saveDiagnostics, ...errors],
+        conflict: false,
+        reformattedLines: null,
+        newLayoutFile: null,
+      };
     }
     if (!d.path) return this.saveAs(docId);
     d.savedText = canonical(d.spec);
     d.saveDiagnostics = [];
-    return { saved: true, view: this.view(d), diagnostics: [], conflict: false };
+    return { saved: true, view: this.view(d), diagnostics: [], conflict: false, reformattedLines: null, newLayoutFile: null };
   }
   async saveAs(docId: string): Promise<SaveAnswer> {
     const d = this.doc(docId);

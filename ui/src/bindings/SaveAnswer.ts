@@ -11,4 +11,14 @@ export type SaveAnswer = { saved: boolean, view: DocumentView, diagnostics: Arra
 /**
  * True when the refusal is a conflict with a change made outside Trellis.
  */
-conflict: boolean, };
+conflict: boolean, 
+/**
+ * The save rewrote a hand-formatted file in canonical form: how many of its lines changed
+ * for that reason alone (the UI says so once, on that save).
+ */
+reformattedLines: number | null, 
+/**
+ * The layout file this save created beside the document (announced: it is a new file to
+ * commit with the document), if it did.
+ */
+newLayoutFile: string | null, };

@@ -21,7 +21,16 @@ recreated: boolean,
 /**
  * The layout sidecar written, if it was.
  */
-layout_path: string | null, fingerprint: Fingerprint, 
+layout_path: string | null, 
+/**
+ * This save created the layout sidecar (it did not exist): the UI announces the new file.
+ */
+layout_created: boolean, 
+/**
+ * The file as it was read was not in canonical form and this save rewrote it: the number
+ * of its lines that changed for that reason alone (not the user's edits; `crate::reformat`).
+ */
+reformatted_lines: number | null, fingerprint: Fingerprint, 
 /**
  * Problems that did not stop the save (folder fsync, layout file).
  */

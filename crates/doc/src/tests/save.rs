@@ -261,3 +261,81 @@ fn the_bytes_written_are_exactly_the_canonical_text() {
     assert_eq!(written, expected.replace("\"g\"", "\"h\""));
     assert!(written.contains("1.50"));
 }
+
+/// Opens `text` as `/w/hand.json` (the example's registry, no sidecar).
+fn opened_text(c: &crate::clock::ManualClock, text: &str) -> (FakeFs, Session) {
+    let fs = FakeFs::new();
+    fs.put("/w/hand.json", text);
+    let s =
+        Session::open(&fs, DocId(1), &p("/w/hand.json"), registries(), Arc::new(c.clone())).expect("opens");
+    (fs, s)
+}
+
+#[test]
+fn the_first_save_of_a_hand_formatted_file_counts_what_it_reformats_not_the_edits() {
+    let c = clock();
+    let canonical = opened_example(&c).1.text();
+    // One blank line and one re-indented line: exactly two lines the writer changes.
+    let mut lines: Vec<String> = canonical.lines().map(str::to_owned).collect();
+    lines.insert(1, String::new());
+    lines[2] = format!("\t{}", lines[2].trim_start());
+    let hand = lines.join("\n") + "\n";
+    let (fs, mut s) = opened_text(&c, &hand);
+    // An edit changes lines too; they are the user's, not reformatting.
+    edit(&mut s, json!({"op": "set_config_field", "id": "answer", "path": "/temperature", "value": 0.5}));
+    let out = save::save(&fs, &mut s).expect("saved");
+    assert_eq!(out.reformatted_lines, Some(2));
+    // The file is canonical now: the next save reformats nothing.
+    edit(&mut s, json!({"op": "set_config_field", "id": "answer", "path": "/temperature", "value": 0.25}));
+    assert_eq!(save::save(&fs, &mut s).expect("saved").reformatted_lines, None);
+}
+
+#[test]
+fn an_unedited_hand_formatted_file_counts_every_changed_line() {
+    let c = clock();
+    let canonical = opened_example(&c).1.text();
+    // An odd indentation (canonical text indents by two): every indented line changes, and none
+    // of them can match another canonical line by accident; the braces at column 0 do not change.
+    let hand: String = canonical
+        .lines()
+        .map(|l| {
+            let depth = l.len() - l.trim_start().len();
+            format!("{}{}\n", " ".repeat(if depth == 0 { 0 } else { depth * 2 + 1 }), l.trim_start())
+        })
+        .collect();
+    let expected = hand.lines().filter(|l| l.starts_with(' ')).count() as u64;
+    assert!(expected > 20, "the example has nested lines: {expected}");
+    let (fs, mut s) = opened_text(&c, &hand);
+    let out = save::save(&fs, &mut s).expect("saved");
+    assert_eq!(out.reformatted_lines, Some(expected));
+    assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(canonical.as_str()));
+}
+
+#[test]
+fn a_canonical_file_or_a_save_as_elsewhere_reformats_nothing() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    edit(&mut s, json!({"op": "rename_graph", "name": "support"}));
+    assert_eq!(save::save(&fs, &mut s).expect("saved").reformatted_lines, None);
+
+    let hand = opened_example(&c).1.text().replace("\n  ", "\n   ");
+    let (fs, mut s) = opened_text(&c, &hand);
+    let out = save::save_as(&fs, &mut s, &p("/w/copy.json")).expect("saved");
+    assert_eq!(out.reformatted_lines, None, "the file that was read is left as it was");
+    assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(hand.as_str()));
+}
+
+#[test]
+fn the_save_that_creates_the_layout_file_says_so_once() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    assert!(!fs.exists(&p("/w/support.layout.json")));
+    edit(&mut s, json!({"op": "move_nodes", "positions": {"classify": {"x": 10, "y": 20}}}));
+    let first = save::save(&fs, &mut s).expect("saved");
+    assert!(first.layout_created);
+    assert_eq!(first.layout_path.as_deref(), Some("/w/support.layout.json"));
+    edit(&mut s, json!({"op": "move_nodes", "positions": {"classify": {"x": 30, "y": 20}}}));
+    let second = save::save(&fs, &mut s).expect("saved");
+    assert!(!second.layout_created);
+    assert_eq!(second.layout_path.as_deref(), Some("/w/support.layout.json"));
+}
