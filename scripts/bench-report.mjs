@@ -262,15 +262,83 @@ for (const [name, limit, v, ok, unit] of targets) {
 }
 push("", END);
 
-// ---- merge into the document ------------------------------------------------------------------
-const generated = lines.join("\n");
-let doc = existsSync(docPath) ? readFileSync(docPath, "utf8") : "";
-if (doc.includes(BEGIN) && doc.includes(END)) {
-  doc = doc.slice(0, doc.indexOf(BEGIN)) + generated + doc.slice(doc.indexOf(END) + END.length);
-} else if (doc.trim()) {
-  doc = `${doc.trimEnd()}\n\n## Issue 8: open, save, edit and the app\n\n${generated}\n`;
+// ---- issue 13: real files (no sidecar, project types), against React Flow + elkjs -------------
+const REAL_BEGIN = "<!-- bench.sh real files: generated from here -->";
+const REAL_END = "<!-- bench.sh real files: generated up to here -->";
+const real = readLines(join(outDir, "app-real.jsonl"));
+const realFail = readLines(join(outDir, "app-real.status"));
+const realLines = [REAL_BEGIN, ""];
+if (real.length || realFail.length) {
+  const extraMb = (before, after) => {
+    // The most any one process grew from the app at rest to the document open (PSS).
+    let most = 0;
+    for (const p of after?.processes ?? []) {
+      const b = before?.processes.find((x) => x.name === p.name);
+      most = Math.max(most, (p.pss_kb - (b?.pss_kb ?? 0)) / 1024);
+    }
+    return most;
+  };
+  const editMed = (r, k) => r.edit?.[k]?.median;
+  realLines.push(
+    `Measured ${machine.date ?? "?"} (${machine.nproc ?? "?"} cores, WebKitGTK ${machine.webkitgtk ?? "?"} under Xvfb), release build. ` +
+      "Documents: `trellis_bench::write_real_file` (the edge shape of the generated documents, 12 project types described by " +
+      "`project.registry.json` beside the file, **no layout sidecar**). Layout: trellis-layout on the document in the test's " +
+      "own process (the code the app runs before its first view). Open: Ctrl+O to the first drawn frame, layout included. " +
+      "Pan/zoom at the opening view, without fitting (the readable zoom the app chose). Edit to screen: median of the runs. " +
+      "Extra memory: the most any one process grew (PSS) from the app at rest to the document open. Baseline: plain React Flow " +
+      "in the same webview, laid out by elkjs in a Web Worker (the app's former engine and options), given up after the limit.",
+    "",
+    "| nodes (edges) | load | layout | open to first frame | opening zoom, mode, names drawn | pan/zoom p95 | edit: delete / undo / config field | extra memory | baseline: elkjs layout | baseline: open | baseline: p95 | ratio p95 (baseline / Trellis) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+  );
+  for (const r of real) {
+    const b = r.baseline;
+    const base = !b
+      ? ["not run (elkjs is not tried above 10,000 nodes)", "—", "—"]
+      : b.layout_ms == null
+        ? [`gave up after ${fmtMs(b.limit_ms / 1000)} s${b.error ? ` (${b.error})` : ""}`, "—", "—"]
+        : [`${fmtMs(b.layout_ms)} ms`, `${fmtMs(b.open_ms)} ms`, `${fmtMs(b.all?.p95)} ms`];
+    const v = r.opening_view ?? {};
+    realLines.push(
+      `| ${n(r.nodes)} (${n(r.edges)}) | ${r.load_before} | ${fmtMs(r.layout_ms)} ms | ${fmtMs(r.open.ms)} ms | ` +
+        `${Math.round((v.zoom ?? 0) * 100)} %, ${v.mode}, ${v.mode === "canvas" ? n(v.names ?? 0) : `${n(v.dom_nodes ?? 0)} DOM nodes`} | ` +
+        `${fmtMs(r.trellis?.all?.p95)} ms | ${fmtMs(editMed(r, "delete"))} / ${fmtMs(editMed(r, "undo"))} / ${fmtMs(editMed(r, "config_field"))} ms | ` +
+        `${extraMb(r.memory_before_open, r.memory).toFixed(0)} MB | ${base.join(" | ")} | ${r.ratio_p95 ?? "—"} |`,
+    );
+  }
+  for (const s of realFail) realLines.push("", `${n(s.nodes)} nodes: not measured: ${s.reason}`);
+  const atReal = (k) => real.filter((r) => r.nodes === k);
+  const realTargets = [
+    ["layout of 10,000 nodes", "≤ 2 s", med(atReal(10000).map((r) => r.layout_ms)), (x) => x <= 2000, "ms"],
+    ["layout of 100,000 nodes", "≤ 20 s", med(atReal(100000).map((r) => r.layout_ms)), (x) => x <= 20000, "ms"],
+    ["extra memory, any process, 100,000 nodes", "≤ 500 MB", med(atReal(100000).map((r) => extraMb(r.memory_before_open, r.memory))), (x) => x <= 500, "MB"],
+    ["edit to screen (delete) at 10,000 nodes", "≤ 50 ms", med(atReal(10000).map((r) => editMed(r, "delete"))), (x) => x <= 50, "ms"],
+    ["edit to screen (undo) at 10,000 nodes", "≤ 50 ms", med(atReal(10000).map((r) => editMed(r, "undo"))), (x) => x <= 50, "ms"],
+    ["edit to screen (config field) at 10,000 nodes", "≤ 50 ms", med(atReal(10000).map((r) => editMed(r, "config_field"))), (x) => x <= 50, "ms"],
+    ["edit to screen (delete) at 100,000 nodes", "≤ 150 ms", med(atReal(100000).map((r) => editMed(r, "delete"))), (x) => x <= 150, "ms"],
+    ["pan/zoom p95 at 10,000 nodes, names drawn", "≤ 33 ms", med(atReal(10000).map((r) => r.trellis?.all?.p95)), (x) => x <= 33, "ms"],
+  ];
+  realLines.push("", "| target (issue 13) | limit | measured | |", "|---|---|---|---|");
+  for (const [name, limit, x, ok, unit] of realTargets) {
+    realLines.push(`| ${name} | ${limit} | ${x == null ? "not measured" : `${fmtMs(x)} ${unit}`} | ${x == null ? "—" : ok(x) ? "met" : "**missed**"} |`);
+  }
 } else {
-  doc = `# Benchmarks\n\n## Issue 8: open, save, edit and the app\n\n${generated}\n`;
+  realLines.push("Not run yet: `BENCH_ONLY_REAL=1 npm run bench`.");
+}
+realLines.push("", REAL_END);
+
+// ---- merge into the document ------------------------------------------------------------------
+let doc = existsSync(docPath) ? readFileSync(docPath, "utf8") : "";
+const replaceBlock = (text, begin, end, block, heading) => {
+  if (text.includes(begin) && text.includes(end)) return text.slice(0, text.indexOf(begin)) + block + text.slice(text.indexOf(end) + end.length);
+  return `${text.trimEnd() || "# Benchmarks"}\n\n${heading}\n\n${block}\n`;
+};
+// A run of one scenario (BENCH_ONLY_REAL=1) leaves the other block as it was.
+if (process.env.BENCH_ONLY_REAL !== "1") {
+  doc = replaceBlock(doc, BEGIN, END, lines.join("\n"), "## Issue 8: open, save, edit and the app");
+}
+if (real.length || realFail.length || !doc.includes(REAL_BEGIN)) {
+  doc = replaceBlock(doc, REAL_BEGIN, REAL_END, realLines.join("\n"), "## Issue 13: real files in the app (no sidecar), against React Flow + elkjs");
 }
 writeFileSync(docPath, doc);
 console.log(`wrote ${docPath}`);

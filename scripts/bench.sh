@@ -15,7 +15,9 @@
 #
 # Environment: BENCH_SIZES (default 1000,3000,5000), BENCH_SCALE (default 100000; empty: none),
 # BENCH_SCALE_LIMIT (seconds, default 600), BENCH_SKIP_CORE=1, BENCH_SKIP_APP=1,
-# BENCH_SKIP_UI_BUILD=1 (ui/dist already built), BENCH_SKIP_FUZZ=1, BENCH_FUZZ_SECONDS (default 60
+# BENCH_SKIP_UI_BUILD=1 (ui/dist already built), BENCH_SKIP_FUZZ=1, BENCH_REAL_SIZES (issue 13's
+# real files, default 1000,10000,100000), BENCH_ELK_LIMIT (s, default 300: the elkjs baseline is
+# given up after it), BENCH_ONLY_REAL=1 (of the app figures, only the real files), BENCH_FUZZ_SECONDS (default 60
 # per fuzz target, scripts/fuzz.sh), CARGO_TARGET_DIR (default ./target), ILMEK_GIT_DIR (a Git
 # directory of AimTune/ilmek: the CLI beside the reference, scripts/peer-bench.sh), BENCH_SKIP_PEER=1.
 # Takes about 25 minutes on 2 cores (the release build is about 3 of them when cold).
@@ -30,6 +32,7 @@ SIZES="${BENCH_SIZES:-1000,3000,5000}"
 # The scale figure (open + memory only); BENCH_SCALE= (empty) leaves it out.
 SCALE="${BENCH_SCALE-100000}"
 SCALE_LIMIT="${BENCH_SCALE_LIMIT:-600}"
+REAL_SIZES="${BENCH_REAL_SIZES:-1000,10000,100000}"
 STAMP="$(date -u +%Y-%m-%dT%H:%MZ)"
 
 machine_json() {
@@ -75,11 +78,23 @@ if [[ "${BENCH_SKIP_APP:-}" != 1 ]]; then
     "$BIN" "$(stat -c %s "$BIN")" "$(stat -c %s "$OUT/trellis-app.stripped")" >"$OUT/binary.json"
   rm -f "$OUT/trellis-app.stripped"
 
+  PERF=(cargo test --release -p trellis-app --features e2e --test perf -- --test-threads=1 --nocapture)
+  rm -f "$OUT/app-real.jsonl" "$OUT/app-real.status"
+  echo "== issue 13's real files ($REAL_SIZES nodes, no sidecar, project types) against React Flow + elkjs"
+  start=$(date +%s)
+  if ! TRELLIS_BENCH_REAL_SIZES="$REAL_SIZES" TRELLIS_BENCH_OUT="$OUT/app-real.jsonl" \
+    TRELLIS_BENCH_OPEN_LIMIT_S="$SCALE_LIMIT" TRELLIS_BENCH_ELK_LIMIT_S="${BENCH_ELK_LIMIT:-300}" \
+    timeout "$((3 * SCALE_LIMIT + 900))" "${PERF[@]}" real_files; then
+    printf '{"nodes": "%s", "reason": "the run failed or did not finish: it stopped after %s s (load %s); see the bench log"}\n' \
+      "$REAL_SIZES" "$(($(date +%s) - start))" "$(cut -d' ' -f1-3 /proc/loadavg)" >"$OUT/app-real.status"
+  fi
+fi
+
+if [[ "${BENCH_SKIP_APP:-}" != 1 && "${BENCH_ONLY_REAL:-}" != 1 ]]; then
   echo "== app measurements (sizes $SIZES); load average $(cut -d' ' -f1-3 /proc/loadavg)"
   rm -f "$OUT/app.jsonl" "$OUT/app-nocompositing.jsonl" "$OUT/app-compositing.jsonl" "$OUT/app-scale.status"
-  PERF=(cargo test --release -p trellis-app --features e2e --test perf -- --test-threads=1 --nocapture)
   # One test at a time: the figures must not share the two cores with each other.
-  TRELLIS_BENCH_SIZES="$SIZES" TRELLIS_BENCH_OUT="$OUT/app.jsonl" "${PERF[@]}"
+  TRELLIS_BENCH_SIZES="$SIZES" TRELLIS_BENCH_OUT="$OUT/app.jsonl" "${PERF[@]}" --skip real_files
   echo "== 5,000 nodes with WEBKIT_DISABLE_COMPOSITING_MODE=1, then with WebKit's compositing kept on"
   WEBKIT_DISABLE_COMPOSITING_MODE=1 TRELLIS_BENCH_SIZES=5000 TRELLIS_BENCH_OUT="$OUT/app-nocompositing.jsonl" \
     "${PERF[@]}" canvas_figures || echo "bench: the run with WEBKIT_DISABLE_COMPOSITING_MODE=1 failed (its table is left out)" >&2

@@ -1,14 +1,12 @@
 //! The app's state: the trellis-doc workspace (open documents, recent list, recovery journal)
 //! behind one lock, and which document the window shows.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use trellis_doc::discovery::{discover, DiscoveryOptions};
-use trellis_doc::workspace::{RegistryLoader, Workspace};
-use trellis_doc::{DocId, FileSystem, RealFs, Registries, SystemClock};
-use trellis_spec::Diagnostic;
+use trellis_doc::workspace::Workspace;
+use trellis_doc::{DocId, FileSystem, RealFs, SystemClock};
 
 /// The variable that moves the data folder (recovery journal, recent list), for tests.
 pub const DATA_DIR_VAR: &str = "TRELLIS_DATA_DIR";
@@ -30,7 +28,8 @@ pub struct AppState {
 impl AppState {
     pub fn new(data_dir: PathBuf) -> AppState {
         let fs: Arc<dyn FileSystem> = Arc::new(RealFs);
-        let workspace = Workspace::new(fs, Arc::new(SystemClock), &data_dir, registry_loader());
+        let workspace =
+            Workspace::new(fs, Arc::new(SystemClock), &data_dir, trellis_doc::discovery::registry_loader());
         AppState {
             workspace: Mutex::new(workspace),
             active: Mutex::new(None),
@@ -62,27 +61,4 @@ pub fn data_dir(app_data_dir: Option<PathBuf>) -> PathBuf {
         Some(v) if !v.is_empty() => PathBuf::from(v),
         _ => app_data_dir.unwrap_or_else(|| std::env::temp_dir().join("trellis")),
     }
-}
-
-/// The registries in force for a document: the built-in types plus every `*.registry.json`
-/// beside it and in its ancestor folders (discovery).
-pub fn registry_loader() -> RegistryLoader {
-    Arc::new(|fs: &dyn FileSystem, path: Option<&Path>| {
-        let options = DiscoveryOptions { start: path.map(Path::to_path_buf), ..DiscoveryOptions::default() };
-        let found = discover(fs, &options);
-        let files = found.files();
-        let diagnostics: Vec<Diagnostic> = found
-            .diagnostics
-            .into_iter()
-            .map(|fd| match fd.file {
-                Some(file) => {
-                    let mut d = fd.diagnostic;
-                    d.message = format!("{}: {}", file.display(), d.message);
-                    d
-                }
-                None => fd.diagnostic,
-            })
-            .collect();
-        Registries { registry: Arc::new(found.registry), files, diagnostics, weaveflow_version: None }
-    })
 }

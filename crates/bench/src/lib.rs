@@ -114,6 +114,49 @@ pub fn layout_text(spec: &GraphSpec) -> String {
     layout(spec).to_text(ids)
 }
 
+/// The node types of a user's own runtime (issue 13's real-file scenario): no built-in registry
+/// describes them, a project registry beside the document does.
+pub const OWN_TYPES: [&str; 12] = [
+    "planner",
+    "web_search",
+    "critic",
+    "summarizer",
+    "router",
+    "retriever",
+    "ranker",
+    "writer",
+    "reviewer",
+    "invoke_api",
+    "memory_store",
+    "guard",
+];
+
+/// A document as a user brings it (issue 13): the edge shape of [`generate`], every node of one
+/// of the [`OWN_TYPES`] (type `k` always with the config shape of the built-in `TYPES[k % 6]`,
+/// so the schemas are stable), **no layout sidecar**, and beside it `project.registry.json`,
+/// what `trellis registry infer` writes for it (so the document opens with no error).
+/// Answers the document's path (`real-<nodes>.json`).
+pub fn write_real_file(dir: &Path, nodes: usize, seed: u64) -> std::io::Result<PathBuf> {
+    let mut spec = trellis_spec::generate::generate(nodes, seed);
+    let mut rng = Rng::new(seed ^ 0x5EED);
+    for (i, node) in spec.nodes.iter_mut().enumerate() {
+        let k = i % OWN_TYPES.len();
+        node.type_name = Some(OWN_TYPES[k].to_owned());
+        node.config = config(TYPES[k % TYPES.len()], &mut rng, i);
+    }
+    let mut observed = trellis_spec::infer::Observed::new();
+    for node in &spec.nodes {
+        if let Some(t) = &node.type_name {
+            observed.add(t, &node.config);
+        }
+    }
+    let (entries, _) = observed.entries();
+    std::fs::write(dir.join("project.registry.json"), trellis_spec::infer::manifest_text(entries))?;
+    let path = dir.join(format!("real-{nodes}.json"));
+    std::fs::write(&path, trellis_spec::to_canonical_string(&spec))?;
+    Ok(path)
+}
+
 /// Writes `generated-<nodes>.json` and its layout sidecar into `dir`; answers the document's
 /// path.
 pub fn write_document(dir: &Path, nodes: usize, seed: u64) -> std::io::Result<PathBuf> {
@@ -198,5 +241,26 @@ mod tests {
         assert!(!s.layout_missing());
         assert!(s.diagnostics().iter().all(|d| d.severity == Severity::Info), "{:?}", s.diagnostics());
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_real_file_opens_without_errors_and_without_positions() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = write_real_file(dir.path(), 300, 5).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!trellis_doc::layout::sidecar_path(&path).exists(), "no sidecar: the user's file has none");
+        let mut ws = trellis_doc::Workspace::new(
+            Arc::new(trellis_doc::RealFs),
+            clock(),
+            dir.path(),
+            trellis_doc::discovery::registry_loader(),
+        );
+        let id = ws.open(&path).unwrap_or_else(|d| panic!("{d:?}"));
+        let s = ws.session(id).unwrap_or_else(|d| panic!("{d:?}"));
+        let errors: Vec<_> = s.diagnostics().iter().filter(|d| d.is_error()).collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        let types: std::collections::HashSet<_> =
+            s.spec().into_iter().flat_map(|g| &g.nodes).filter_map(|n| n.type_name.as_deref()).collect();
+        assert_eq!(types.len(), OWN_TYPES.len());
+        assert!(types.iter().all(|t| trellis_spec::builtin::default_registry().get(t).is_none()));
     }
 }

@@ -141,6 +141,35 @@ impl Discovered {
     }
 }
 
+/// The registries in force for a document, as the app and its tests load them: the built-in
+/// types plus every `*.registry.json` beside the document and in its ancestor folders. A
+/// finding about a file names the file in its message.
+pub fn registry_loader() -> crate::workspace::RegistryLoader {
+    std::sync::Arc::new(|fs: &dyn FileSystem, path: Option<&Path>| {
+        let options = DiscoveryOptions { start: path.map(Path::to_path_buf), ..DiscoveryOptions::default() };
+        let found = discover(fs, &options);
+        let files = found.files();
+        let diagnostics: Vec<Diagnostic> = found
+            .diagnostics
+            .into_iter()
+            .map(|fd| match fd.file {
+                Some(file) => {
+                    let mut d = fd.diagnostic;
+                    d.message = format!("{}: {}", file.display(), d.message);
+                    d
+                }
+                None => fd.diagnostic,
+            })
+            .collect();
+        crate::session::Registries {
+            registry: std::sync::Arc::new(found.registry),
+            files,
+            diagnostics,
+            weaveflow_version: None,
+        }
+    })
+}
+
 /// Finds and layers the registries for `options`.
 pub fn discover(fs: &dyn FileSystem, options: &DiscoveryOptions) -> Discovered {
     let mut out = Discovered::default();
@@ -618,8 +647,10 @@ mod tests {
         assert!(d.searched.iter().all(|p| p.is_absolute()));
     }
 
+    /// Read whole, all 50,000 types; how long that takes is a benchmark
+    /// (`crates/bench/benches/registry.rs`), not a timed test.
     #[test]
-    fn huge_manifests_stay_fast() {
+    fn huge_manifests_are_read_whole() {
         let mut text = String::from("{\"types\": [");
         for i in 0..50_000 {
             if i > 0 {
@@ -633,12 +664,9 @@ mod tests {
         text.push_str("]}");
         let fs = FakeFs::new();
         fs.put("/w/huge.registry.json", text.as_bytes());
-        let started = std::time::Instant::now();
         let d = discover(&fs, &DiscoveryOptions::near("/w"));
-        let took = started.elapsed();
         assert!(d.diagnostics.is_empty());
         assert_eq!(d.registry.len(), 50_000 + manifest_len());
-        assert!(took < std::time::Duration::from_secs(20), "{took:?}");
     }
 
     fn manifest_len() -> usize {

@@ -2,7 +2,6 @@
 //! document, prototype names. Never a panic, never a hang: a diagnostic naming the place.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
 use trellis_spec::generate::{generate_text, Rng};
@@ -133,16 +132,15 @@ fn a_sixty_megabyte_document_is_read_and_written_without_hanging() {
     // Built once: ~125,000 generated nodes (about 480 bytes each).
     let text = generate_text(125_000, 9);
     assert!(text.len() >= 60_000_000, "{} bytes", text.len());
-    let start = Instant::now();
     let parsed = parse_spec(&text);
     assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics.first());
     let spec = parsed.spec.expect("a generated document reads");
     assert_eq!(spec.nodes.len(), 125_000);
     let diags = validate(&spec, Some(&generated_registry()));
     assert!(diags.is_empty(), "{:?}", diags.first());
-    let took = start.elapsed();
-    // Generous: debug builds on a shared machine. A hang or a quadratic step blows far past it.
-    assert!(took < Duration::from_secs(60), "took {took:?}");
+    // How long this takes is measured by the release benchmark (crates/spec/benches/pipeline.rs
+    // and crates/bench/benches/document.rs at 100,000 nodes), not asserted here: a timed test
+    // only measures how busy the machine is.
     drop(spec);
     // The full pipeline (compile, to_spec, write) on a smaller document of the same shape; the
     // release benchmark runs it at 100,000 nodes.

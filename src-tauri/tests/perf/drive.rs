@@ -108,9 +108,20 @@ pub async fn wheel_zoom(app: &Desktop) -> Value {
 /// viewport must have followed the drag (at least a third of it) and the wheel: a figure from
 /// a drag that did not pan would be the cost of doing nothing, so that fails the test.
 pub async fn pan_and_zoom(app: &Desktop, n: usize) -> Value {
+    let (mdx, mdy) = (DRAG_MOVES * DRAG_DX, DRAG_MOVES * DRAG_DY);
+    pan_and_zoom_from(app, n, START_POINT, vec![json!(n), json!(mdx), json!(mdy)]).await
+}
+
+/// [`pan_and_zoom`] on a graph laid out anywhere (not the generated grid): the drag starts at
+/// the page's own `emptyPoint()` (the app's hit test; the baseline's `elementFromPoint`).
+pub async fn pan_and_zoom_anywhere(app: &Desktop, n: usize) -> Value {
+    pan_and_zoom_from(app, n, "return window.__trellisPerf.emptyPoint();", vec![]).await
+}
+
+async fn pan_and_zoom_from(app: &Desktop, n: usize, start_script: &str, args: Vec<Value>) -> Value {
     let d = &app.driver;
     let (mdx, mdy) = (DRAG_MOVES * DRAG_DX, DRAG_MOVES * DRAG_DY);
-    let start = d.execute(START_POINT, vec![json!(n), json!(mdx), json!(mdy)]).await.expect("start point");
+    let start = d.execute(start_script, args).await.expect("start point");
     let start = start.json().clone();
     assert!(start.is_object(), "no point of empty pane to start the drag from ({n} nodes)");
     let (x, y) = (start["x"].as_f64().unwrap_or(0.0) as i64, start["y"].as_f64().unwrap_or(0.0) as i64);
@@ -183,6 +194,14 @@ pub async fn open_to_drawn(app: &Desktop, n: usize, limit_ms: u64) -> Value {
         .clone()
 }
 
+/// Where the document's nodes are: on the generated grid of its sidecar (issue 8's documents),
+/// or wherever the app drew them (a document opened without positions, laid out by the app).
+#[derive(Clone, Copy)]
+pub enum Layout {
+    Grid,
+    Drawn,
+}
+
 /// The generated grid's place of node `n<i>` (flow coordinates of its top-left corner).
 fn grid_pos(n: usize, i: usize) -> (f64, f64) {
     let per_col = ((n as f64).sqrt().round() as usize).max(4);
@@ -192,25 +211,39 @@ fn grid_pos(n: usize, i: usize) -> (f64, f64) {
 /// Fits the whole graph in view (the overview drawing at these sizes), then clicks node
 /// `n<i>` where it is drawn, a real pointer click, and checks the inspector shows it (the
 /// selection took). The same way as the e2e tests select on the overview canvas.
-async fn select_node(app: &Desktop, n: usize, i: usize) {
-    let (fx, fy) = grid_pos(n, i);
+async fn select_node(app: &Desktop, n: usize, i: usize, layout: Layout) {
     let id = format!("n{i}");
     app.driver.execute("window.__trellisPerf.fitView()", vec![]).await.expect("fit");
     tokio::time::sleep(Duration::from_millis(700)).await;
-    let at = app
-        .driver
-        .execute(
-            "const [fx, fy] = arguments;
-             const r = document.querySelector('.react-flow__pane').getBoundingClientRect();
-             const m = new DOMMatrix(getComputedStyle(document.querySelector('.react-flow__viewport')).transform);
-             // The middle of the node's 200 x 60 box.
-             return { x: r.left + m.e + (fx + 100) * m.a, y: r.top + m.f + (fy + 30) * m.a, zoom: m.a };",
-            vec![json!(fx), json!(fy)],
-        )
-        .await
-        .expect("where the node is")
-        .json()
-        .clone();
+    let at = match layout {
+        Layout::Grid => {
+            let (fx, fy) = grid_pos(n, i);
+            app.driver
+                .execute(
+                    "const [fx, fy] = arguments;
+                     const r = document.querySelector('.react-flow__pane').getBoundingClientRect();
+                     const m = new DOMMatrix(getComputedStyle(document.querySelector('.react-flow__viewport')).transform);
+                     // The middle of the node's 200 x 60 box.
+                     return { x: r.left + m.e + (fx + 100) * m.a, y: r.top + m.f + (fy + 30) * m.a, zoom: m.a };",
+                    vec![json!(fx), json!(fy)],
+                )
+                .await
+        }
+        Layout::Drawn => {
+            app.driver
+                .execute(
+                    "const p = window.__trellisPerf.nodePoint(arguments[0]);
+                     const m = new DOMMatrix(getComputedStyle(document.querySelector('.react-flow__viewport')).transform);
+                     return p && { x: p.x, y: p.y, zoom: m.a };",
+                    vec![json!(id)],
+                )
+                .await
+        }
+    }
+    .expect("where the node is")
+    .json()
+    .clone();
+    assert!(at.is_object(), "the canvas does not know where {id} is drawn");
     let (x, y) =
         (at["x"].as_f64().unwrap_or(0.0).round() as i64, at["y"].as_f64().unwrap_or(0.0).round() as i64);
     app.driver
@@ -251,11 +284,11 @@ fn timed_key(key: &str, ctrl: bool, want: usize) -> String {
 /// inspector (`max_tokens` of the llm node `n0`), from Enter to the frame drawn after Rust's
 /// answer was applied (the inspector's raw JSON view shows the new value). Every step is
 /// checked: a null figure fails the test.
-pub async fn edit_to_screen(app: &Desktop, n: usize, runs: usize) -> Value {
+pub async fn edit_to_screen(app: &Desktop, n: usize, runs: usize, layout: Layout) -> Value {
     let d = &app.driver;
     let (mut delete, mut undo, mut config) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..runs {
-        select_node(app, n, 3).await;
+        select_node(app, n, 3, layout).await;
         let ms = d.execute_async(&timed_key("Delete", false, n - 1), vec![]).await.expect("delete");
         let ms = ms.json().as_f64();
         assert!(ms.is_some(), "Delete did not remove the selected node n3 within 30 s");
@@ -282,7 +315,7 @@ pub async fn edit_to_screen(app: &Desktop, n: usize, runs: usize) -> Value {
         undo.push(ms.unwrap_or_default());
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
-    select_node(app, n, 0).await;
+    select_node(app, n, 0, layout).await;
     // The raw JSON view follows the document: it changes when Rust's answer is applied.
     d.execute(
         "const t = document.querySelector('[data-testid=config-raw-toggle]'); if (t && !t.parentElement.open) t.click();",
@@ -338,5 +371,42 @@ pub async fn baseline(app: &Desktop, origin: &str, n: usize) -> Value {
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let mut v = pan_and_zoom(app, n).await;
     v["open_ms"] = json!(open_ms);
+    v
+}
+
+/// The real-file baseline (issue 13): plain React Flow on `baseline.html?external=1`, handed the
+/// document's nodes and edges, laid out by elkjs in a worker (given up after `limit_ms`), then
+/// the same drag and zoom as the app's at zoom 1. `{layout_ms, timed_out, open_ms, pan, zoom,
+/// all}`; without the frame figures when elkjs gave up.
+pub async fn baseline_real(app: &Desktop, origin: &str, graph: &Value, limit_ms: u64) -> Value {
+    let t0 = std::time::Instant::now();
+    app.driver.goto(format!("{origin}/baseline.html?external=1")).await.expect("baseline page");
+    app.wait_js("return typeof window.__trellisBaseline === 'function';", "the baseline page").await;
+    app.driver.set_script_timeout(Duration::from_millis(limit_ms + 60_000)).await.expect("script timeout");
+    let loaded = app
+        .driver
+        .execute_async(
+            "const [g, limit, done] = arguments; window.__trellisBaseline(g, limit).then(done, (e) => done({ error: String(e) }));",
+            vec![graph.clone(), json!(limit_ms)],
+        )
+        .await
+        .expect("the baseline layout")
+        .json()
+        .clone();
+    if loaded["layout_ms"].is_null() {
+        return json!({"layout_ms": null, "timed_out": loaded["timed_out"], "limit_ms": limit_ms, "error": loaded["error"]});
+    }
+    let n = graph["nodes"].as_array().map_or(0, Vec::len);
+    app.wait_js(
+        &format!("return document.querySelectorAll('.react-flow__node').length >= {n};"),
+        "the baseline to draw its nodes",
+    )
+    .await;
+    let open_ms = t0.elapsed().as_secs_f64() * 1000.0;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut v = pan_and_zoom_anywhere(app, n).await;
+    v["open_ms"] = json!(open_ms);
+    v["layout_ms"] = loaded["layout_ms"].clone();
+    v["timed_out"] = json!(false);
     v
 }

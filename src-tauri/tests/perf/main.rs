@@ -28,10 +28,15 @@ use serde_json::{json, Value};
 use harness::{Desktop, Launch};
 
 fn sizes() -> Vec<usize> {
-    match std::env::var("TRELLIS_BENCH_SIZES") {
+    sizes_from("TRELLIS_BENCH_SIZES")
+}
+
+fn sizes_from(var: &str) -> Vec<usize> {
+    match std::env::var(var) {
         Ok(s) if !s.trim().is_empty() => {
-            s.split(',').map(|x| x.trim().parse().expect("TRELLIS_BENCH_SIZES: numbers")).collect()
+            s.split(',').map(|x| x.trim().parse().unwrap_or_else(|_| panic!("{var}: numbers"))).collect()
         }
+        _ if var == "TRELLIS_BENCH_REAL_SIZES" => vec![200],
         _ => vec![1000],
     }
 }
@@ -155,7 +160,7 @@ async fn canvas_figures_against_plain_react_flow() {
         tokio::time::sleep(Duration::from_millis(1500)).await;
         let trellis = drive::pan_and_zoom(&app, n).await;
         assert!(trellis["pan"]["frames"].as_u64().unwrap_or(0) >= 10, "too few frames: {trellis}");
-        let edit = drive::edit_to_screen(&app, n, if bench { 5 } else { 2 }).await;
+        let edit = drive::edit_to_screen(&app, n, if bench { 5 } else { 2 }, drive::Layout::Grid).await;
         tokio::time::sleep(Duration::from_millis(1000)).await;
         // After panning, zooming and editing: the caches the drawing keeps are all there.
         let memory_used = memory::memory_of(data.path());
@@ -176,6 +181,123 @@ async fn canvas_figures_against_plain_react_flow() {
         line["trellis"] = trellis;
         line["edit"] = edit;
         line["baseline"] = base;
+        record(line);
+        app.quit().await;
+    }
+}
+
+/// The real-file baseline (React Flow + elkjs) runs up to this size; above it elkjs is not
+/// tried (it needed minutes at 10,000 nodes, issue 13).
+const BASELINE_MAX: usize = 10_000;
+
+/// Issue 13's real-file scenario, per size of `TRELLIS_BENCH_REAL_SIZES` (smoke: 1,000): a
+/// user's GraphSpec (`trellis_bench::write_real_file`: 12 project types described by the
+/// registry beside it, **no layout sidecar**) opened in a fresh app: the layout time of
+/// trellis-layout on it (in this process, the same code the app runs), Ctrl+O to the first
+/// drawn frame (the app lays the graph out before its first view), memory per process before
+/// and after, pan and zoom at the opening view (a readable zoom: names drawn), edit to screen;
+/// then plain React Flow + elkjs on the same nodes and edges in the same webview (sizes up to
+/// 10,000, elkjs given up after `TRELLIS_BENCH_ELK_LIMIT_S`, default 300 s).
+#[tokio::test(flavor = "multi_thread")]
+async fn real_files_without_a_sidecar() {
+    let bench = std::env::var_os("TRELLIS_BENCH_OUT").is_some();
+    for n in sizes_from("TRELLIS_BENCH_REAL_SIZES") {
+        let work = tempfile::tempdir().expect("tmp");
+        let doc = trellis_bench::write_real_file(work.path(), n, 42).expect("the real file");
+        let text = std::fs::read_to_string(&doc).expect("read back");
+        let spec: Value = serde_json::from_str(&text).expect("json");
+
+        // The layout alone, as the app runs it on open (`lay_out_if_missing`).
+        let registries = (trellis_doc::discovery::registry_loader())(&trellis_doc::RealFs, Some(&doc));
+        let mut session = trellis_doc::Session::open(
+            &trellis_doc::RealFs,
+            trellis_doc::DocId(1),
+            &doc,
+            registries,
+            std::sync::Arc::new(trellis_doc::SystemClock),
+        )
+        .expect("the real file opens");
+        assert!(session.layout_missing(), "a real file has no sidecar");
+        assert!(
+            session.diagnostics().iter().all(|d| !d.is_error()),
+            "the project registry describes every type"
+        );
+        let t = std::time::Instant::now();
+        session.lay_out_if_missing();
+        let layout_ms = t.elapsed().as_secs_f64() * 1000.0;
+        drop(session);
+
+        let data = tempfile::tempdir().expect("data dir");
+        let load_before = load_average();
+        let app = Desktop::launch(Launch {
+            dialog_path: Some(doc.clone()),
+            data_dir: Some(data.path().to_path_buf()),
+            as_shipped: true,
+            ..Launch::default()
+        })
+        .await;
+        tokio::time::sleep(Duration::from_millis(1000)).await;
+        let memory_before = memory::memory_of(data.path());
+        let limit_s: u64 =
+            std::env::var("TRELLIS_BENCH_OPEN_LIMIT_S").ok().and_then(|v| v.parse().ok()).unwrap_or(600);
+        app.driver.set_script_timeout(Duration::from_secs(limit_s + 30)).await.expect("script timeout");
+        let open = drive::open_to_drawn(&app, n, limit_s * 1000).await;
+        assert!(open["ms"].is_number(), "{n} nodes were not drawn after the open command: {open}");
+        // Drawn once, at its final layout: every node has a place from Rust's first view.
+        let id = app.doc_named(doc.file_name().and_then(|f| f.to_str()).unwrap_or_default()).await;
+        let view = app.view(&id).await;
+        let placed = view["layout"]["positions"].as_object().map_or(0, |p| p.len());
+        assert!(placed >= n, "the first view placed {placed} of {n} nodes");
+        tokio::time::sleep(Duration::from_millis(2000)).await;
+        let memory_open = memory::memory_of(data.path());
+        // At the opening view (no fit): the zoom the app chose to be readable.
+        let opening = app
+            .driver
+            .execute(
+                "const P = window.__trellisPerf; return { zoom: P.getViewport().zoom, mode: P.renderMode(), names: P.overviewNames ? P.overviewNames().length : 0, dom_nodes: P.domNodeCount() };",
+                vec![],
+            )
+            .await
+            .expect("the opening view")
+            .json()
+            .clone();
+        let trellis = drive::pan_and_zoom_anywhere(&app, n).await;
+        assert!(trellis["pan"]["frames"].as_u64().unwrap_or(0) >= 10, "too few frames: {trellis}");
+        let edit = drive::edit_to_screen(&app, n, if bench { 5 } else { 2 }, drive::Layout::Drawn).await;
+        tokio::time::sleep(Duration::from_millis(1000)).await;
+        let memory_used = memory::memory_of(data.path());
+
+        let mut line = json!({
+            "kind": "real", "nodes": n, "edges": spec["edges"].as_array().map_or(0, Vec::len),
+            "release": !cfg!(debug_assertions), "load_before": load_before, "layout_ms": layout_ms,
+            "open": open, "opening_view": opening, "memory_before_open": memory_before,
+            "memory": memory_open, "memory_after_use": memory_used, "trellis": trellis, "edit": edit,
+        });
+        if n <= BASELINE_MAX {
+            let graph = json!({
+                "nodes": spec["nodes"].as_array().map(|a| a.iter().map(|x| json!({"id": x["id"]})).collect::<Vec<_>>()),
+                "edges": spec["edges"],
+            });
+            let limit_s: u64 =
+                std::env::var("TRELLIS_BENCH_ELK_LIMIT_S").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+            let origin =
+                app.driver.execute("return location.origin", vec![]).await.expect("origin").json().clone();
+            let base = drive::baseline_real(
+                &app,
+                origin.as_str().unwrap_or("tauri://localhost"),
+                &graph,
+                limit_s * 1000,
+            )
+            .await;
+            if let (Some(b), Some(t)) = (base["all"]["p95"].as_f64(), trellis["all"]["p95"].as_f64()) {
+                line["ratio_p95"] = json!((b / t.max(0.001) * 10.0).round() / 10.0);
+            }
+            if let (Some(b), Some(t)) = (base["open_ms"].as_f64(), open["ms"].as_f64()) {
+                line["ratio_open"] = json!((b / t.max(0.001) * 10.0).round() / 10.0);
+            }
+            line["baseline"] = base;
+        }
+        line["load_after"] = json!(load_average());
         record(line);
         app.quit().await;
     }

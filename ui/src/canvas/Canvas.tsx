@@ -361,6 +361,15 @@ function CanvasInner({ view }: { view: DocumentView }) {
         const fy = (a.y + sa.h / 2 + b.y + sb.h / 2) / 2;
         return { x: box.left + tx + fx * z, y: box.top + ty + fy * z };
       },
+      nodePoint: (id: string) => {
+        const el = wrapper.current;
+        const p = renderer.current?.positionOf(id);
+        if (!el || !p) return null;
+        const [tx, ty, z] = store.getState().transform;
+        const box = el.getBoundingClientRect();
+        const s = sizeOf(id);
+        return { x: box.left + tx + (p.x + s.w / 2) * z, y: box.top + ty + (p.y + s.h / 2) * z };
+      },
       drawLog: (reset) => {
         const out = drawLog.slice();
         if (reset) drawLog.length = 0;

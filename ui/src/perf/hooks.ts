@@ -66,6 +66,10 @@ export type PerfApi = {
   overviewNames?(): string[];
   /** Client coordinates of the middle of document edge `index` as the canvas draws it. */
   edgePoint?(index: number): { x: number; y: number } | null;
+  /** Client coordinates of the middle of node `id` as the canvas draws it (any layout). */
+  nodePoint?(id: string): { x: number; y: number } | null;
+  /** The baseline page: ms its elkjs layout took (null before it ran or when it gave up). */
+  layoutMs?(): number | null;
   getViewport(): { x: number; y: number; zoom: number };
   setViewport(v: { x: number; y: number; zoom: number }): void;
   fitView(): void;

@@ -9,20 +9,8 @@ use serde_json::json;
 use trellis_spec::FixEdit;
 
 use super::*;
-use crate::discovery::{discover, DiscoveryOptions};
 use crate::fixes::FixOutcome;
-use crate::workspace::{DocEvent, RegistryLoader};
-
-/// The app's loader: built-in types plus discovered `*.registry.json` files.
-fn discovery_loader() -> RegistryLoader {
-    Arc::new(|fs: &dyn crate::fs::FileSystem, path: Option<&Path>| {
-        let options = DiscoveryOptions { start: path.map(Path::to_path_buf), ..DiscoveryOptions::default() };
-        let found = discover(fs, &options);
-        let files = found.files();
-        let diagnostics = found.diagnostics.into_iter().map(|f| f.diagnostic).collect();
-        Registries { registry: Arc::new(found.registry), files, diagnostics, weaveflow_version: None }
-    })
-}
+use crate::workspace::DocEvent;
 
 const OWN_TYPES: &str = r#"{
   "name": "own",
@@ -50,7 +38,7 @@ fn setup() -> (FakeFs, Workspace, DocId, DocId) {
         Arc::new(fs.clone()),
         Arc::new(c),
         &std::path::PathBuf::from("/data"),
-        discovery_loader(),
+        crate::discovery::registry_loader(),
     );
     let a = w.open(Path::new("/p/own.json")).expect("opens");
     let b = w.open(Path::new("/p/other.json")).expect("opens");
@@ -218,8 +206,12 @@ fn each_format_gets_only_its_own_palette() {
     fs.put("/r/GRAPH.md", std::fs::read(corpus.join("graphmd/support-triage/GRAPH.md")).expect("corpus"));
     fs.put("/r/own.registry.json", r#"{"types": [{"type": "acme_step"}]}"#);
     fs.put("/r/g.json", OWN_TYPES);
-    let mut w =
-        Workspace::new(Arc::new(fs), Arc::new(c), &std::path::PathBuf::from("/data"), discovery_loader());
+    let mut w = Workspace::new(
+        Arc::new(fs),
+        Arc::new(c),
+        &std::path::PathBuf::from("/data"),
+        crate::discovery::registry_loader(),
+    );
     let names = |w: &Workspace, id: DocId| -> Vec<String> {
         w.get(id).map(crate::palette::palette).unwrap_or_default().into_iter().map(|t| t.type_name).collect()
     };
