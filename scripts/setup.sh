@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(
   libwebkit2gtk-4.1-dev build-essential curl wget file libxdo-dev libssl-dev
   libayatana-appindicator3-dev librsvg2-dev xvfb xauth x11-utils webkit2gtk-driver chromium imagemagick
+  fonts-dejavu-core
 )
 missing=()
 if command -v dpkg >/dev/null 2>&1; then

@@ -35,4 +35,5 @@ pub const COMMANDS: &[&str] = &[
     "edit_registry",
     "undo_registry_edit",
     "open_subgraph",
+    "export_image",
 ];

@@ -171,7 +171,7 @@ pub async fn save_flow(app: &AppHandle, window: &WebviewWindow, id: DocId, ask: 
 }
 
 /// A file name for Save As: the document's, or its graph name, or "untitled.json".
-fn suggested_name(current: &str, graph_name: Option<String>) -> String {
+pub fn suggested_name(current: &str, graph_name: Option<String>) -> String {
     if current != "Untitled" {
         return current.to_string();
     }

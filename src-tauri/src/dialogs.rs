@@ -95,6 +95,24 @@ pub async fn pick_export_path(
         .map(|h| h.path().to_path_buf())
 }
 
+/// Asks where to save a picture (`ext` is `svg` or `png`); `None` when cancelled. With the
+/// test bypass naming an existing folder, the answer is the suggested name in that folder, so
+/// one end-to-end run can write several pictures.
+pub async fn pick_image_path(window: &tauri::WebviewWindow, suggested: &str, ext: &str) -> Option<PathBuf> {
+    if let Some(answer) = bypass() {
+        return answer.map(|p| if p.is_dir() { p.join(suggested) } else { p });
+    }
+    let label = if ext == "png" { "PNG image (*.png)" } else { "SVG image (*.svg)" };
+    AsyncFileDialog::new()
+        .set_title("Export image")
+        .set_file_name(suggested)
+        .add_filter(label, &[ext])
+        .set_parent(window)
+        .save_file()
+        .await
+        .map(|h| h.path().to_path_buf())
+}
+
 /// The answer to "save changes before closing?".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Confirm {

@@ -6,6 +6,7 @@ pub mod auto_layout;
 pub mod commands;
 pub mod dialogs;
 mod housekeeping;
+pub mod image_export;
 mod menu;
 pub mod open_failures;
 mod quit;
@@ -66,6 +67,7 @@ pub fn run() {
             commands::edit_registry,
             commands::undo_registry_edit,
             subgraphs::open_subgraph,
+            image_export::export_image,
         ])
         .on_menu_event(menu::on_event)
         .on_window_event(|window, event| {

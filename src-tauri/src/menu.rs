@@ -62,6 +62,7 @@ pub fn build(app: &AppHandle) -> tauri::Result<(Menu<Wry>, Submenu<Wry>)> {
             &item(app, "export-graphspec", "Export as GraphSpec…", None)?,
             &item(app, "export-weaveflow", "Export as Weaveflow…", None)?,
             &item(app, "export-graphmd", "Export as GRAPH.md…", None)?,
+            &item(app, "export-image", "Export Image…", None)?,
             &PredefinedMenuItem::separator(app)?,
             &item(app, "close", "Close", Some("CmdOrCtrl+W"))?,
             &item(app, QUIT, "Quit", Some("CmdOrCtrl+Q"))?,

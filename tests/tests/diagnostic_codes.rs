@@ -24,8 +24,14 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// `area/name` strings declared as `pub const X: &str = "area/name";`.
 fn declared_codes() -> BTreeSet<String> {
     let mut files = Vec::new();
-    for dir in ["crates/spec/src", "crates/formats/src", "crates/doc/src", "crates/cli/src", "src-tauri/src"]
-    {
+    for dir in [
+        "crates/spec/src",
+        "crates/formats/src",
+        "crates/doc/src",
+        "crates/cli/src",
+        "crates/picture/src",
+        "src-tauri/src",
+    ] {
         rust_files(&root().join(dir), &mut files);
     }
     let mut codes = BTreeSet::new();

@@ -5,6 +5,7 @@ import { errorMessage } from "./api/types";
 import { Canvas } from "./canvas/Canvas";
 import { FindBar } from "./find/FindBar";
 import { ConflictBar, HelpOverlay, ProblemsPanel, StatusBar, Toasts, Toolbar } from "./panels/Chrome";
+import { ExportImage } from "./exportImage/ExportImage";
 import { ExportConfirm } from "./panels/ExportConfirm";
 import { Inspector } from "./panels/Inspector";
 import { OpenFailures } from "./panels/OpenFailures";
@@ -74,6 +75,7 @@ export function App({ backend }: { backend: Backend }) {
       <HelpOverlay />
       <Palette />
       <ExportConfirm />
+      <ExportImage />
       <Toasts />
     </div>
   );

@@ -35,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   { action: "export-graphspec", label: "Export as GraphSpec…", group: "File" },
   { action: "export-weaveflow", label: "Export as Weaveflow…", group: "File" },
   { action: "export-graphmd", label: "Export as GRAPH.md…", group: "File" },
+  { action: "export-image", label: "Export image (SVG or PNG)…", group: "File", also: "picture png svg screenshot" },
   { action: "quit", label: "Quit", group: "File", keys: m("Q"), menuKeys: true, also: "exit" },
 
   { action: "undo", label: "Undo", group: "Edit", keys: m("Z") },

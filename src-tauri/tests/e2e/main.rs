@@ -4,6 +4,7 @@
 mod a11y;
 mod canvas;
 mod desktop;
+mod export;
 mod find;
 mod formats;
 mod harness;

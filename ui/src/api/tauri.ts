@@ -9,6 +9,7 @@ import type {
   DocumentView,
   Edit,
   ExportAnswer,
+  ImageAnswer,
   ImportAnswer,
   JournalState,
   Point,
@@ -20,7 +21,7 @@ import type {
   RegistrySource,
 } from "../bindings";
 import type { LayoutProgress } from "../bindings/LayoutProgress";
-import type { Backend, BackendEvent, ExportFormat, FixAnswer, RegistryEditAnswer } from "./types";
+import type { Backend, BackendEvent, ExportFormat, FixAnswer, ImageRequest, RegistryEditAnswer } from "./types";
 
 export class TauriBackend implements Backend {
   readonly kind = "tauri" as const;
@@ -60,6 +61,9 @@ export class TauriBackend implements Backend {
   }
   setWeaveflowVersion(version: string) {
     return invoke<string>("set_weaveflow_version", { version });
+  }
+  exportImage(docId: string, request: ImageRequest) {
+    return invoke<ImageAnswer>("export_image", { docId, ...request });
   }
   importDialog() {
     return invoke<ImportAnswer | null>("import_document");

@@ -8,6 +8,7 @@ import type {
   DocumentView,
   Edit,
   ExportAnswer,
+  ImageAnswer,
   ImportAnswer,
   Point,
   SaveAnswer,
@@ -17,6 +18,9 @@ import type {
   RegistryEdit,
   RegistrySource,
 } from "../bindings";
+
+/** What File > Export image asks for (`export_image`'s arguments). */
+export type ImageRequest = { format: "svg" | "png"; theme: "light" | "dark"; nodes?: string[]; scale?: number };
 
 /** The formats File > Export writes. */
 export type ExportFormat = DocFormat;
@@ -79,6 +83,10 @@ export interface Backend {
   /** Edits a registry file (`file`: its index; undefined: the project registry beside the
    * document); every open document is revalidated. Rejects with the reason when refused. */
   editRegistry?(docId: string, file: number | undefined, edit: RegistryEdit): Promise<RegistryEditAnswer>;
+  /** File > Export image: asks where to save, then writes an SVG or PNG of the document (the
+   * selection's nodes when `nodes` is given); `written` false when the dialog was cancelled.
+   * The desktop app only (the drawing is Rust's). */
+  exportImage?(docId: string, request: ImageRequest): Promise<ImageAnswer>;
   /** Undoes the registry editor's last edit. */
   undoRegistryEdit?(docId: string): Promise<RegistryEditAnswer>;
   /** Subscribes to pushed events; returns the unsubscribe function. */

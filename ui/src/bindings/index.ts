@@ -18,6 +18,7 @@ export type * from "./Fingerprint";
 export type * from "./GraphMdAnalysis";
 export type * from "./GraphMdTopology";
 export type * from "./GraphMdView";
+export type * from "./ImageAnswer";
 export type * from "./ImportAnswer";
 export type * from "./JournalState";
 export type * from "./Layout";

@@ -55,6 +55,7 @@ export function Toolbar({ view }: { view: DocumentView | null }) {
           <option value="graphspec">as GraphSpec</option>
           <option value="weaveflow">as Weaveflow</option>
           <option value="graphmd">as GRAPH.md</option>
+          <option value="image">as an image (SVG, PNG)</option>
         </select>
         <span className="sep" />
         <button onClick={() => void undo()} data-testid="btn-undo" disabled={!view?.canUndo} title="Undo (Ctrl+Z)">
