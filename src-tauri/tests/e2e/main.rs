@@ -13,3 +13,4 @@ mod notes;
 mod overview;
 mod registry;
 mod subgraphs;
+mod tabs;
