@@ -59,9 +59,9 @@ pub struct Wire {
 
 /// A picture's content, in canvas coordinates.
 ///
-/// Notes and groups (issue 16) are not in documents yet; when they are, they become two more
-/// lists here (a group's box and title, a note's box and text), filled by [`Scene::of`] and
-/// drawn by `svg::render` in the layer it keeps for them, under the edges.
+/// Notes and groups (issue 16, `Layout.notes` and `Layout.groups`) are not drawn yet; they
+/// become two more lists here (a group's box and title, a note's box and text), filled by
+/// [`Scene::of`] and drawn by `svg::render` in the layer it keeps for them, under the edges.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Scene {
     /// The graph's name, when it has one (the picture's title).
