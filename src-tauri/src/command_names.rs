@@ -36,4 +36,12 @@ pub const COMMANDS: &[&str] = &[
     "undo_registry_edit",
     "open_subgraph",
     "export_image",
+    "compare_targets",
+    "compare_with_revision",
+    "compare_with_file",
+    "compare_view",
+    "compare_take",
+    "compare_close",
+    "conflict_report",
+    "conflict_pick",
 ];

@@ -155,6 +155,10 @@ pub async fn save_flow(app: &AppHandle, window: &WebviewWindow, id: DocId, ask: 
     } else {
         state.ws().save(id)
     };
+    if result.is_ok() {
+        // A conflict report resolved in the app goes with the save that writes the resolution.
+        crate::compare::after_save(&app.state::<crate::compare::CompareState>(), &state, id);
+    }
     let answer = match result {
         Ok(outcome) => SaveAnswer {
             saved: true,

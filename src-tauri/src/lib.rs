@@ -4,6 +4,7 @@
 
 pub mod auto_layout;
 pub mod commands;
+pub mod compare;
 pub mod dialogs;
 mod housekeeping;
 pub mod image_export;
@@ -68,6 +69,14 @@ pub fn run() {
             commands::undo_registry_edit,
             subgraphs::open_subgraph,
             image_export::export_image,
+            compare::compare_targets,
+            compare::compare_with_revision,
+            compare::compare_with_file,
+            compare::compare_view,
+            compare::compare_take,
+            compare::compare_close,
+            compare::conflict_report,
+            compare::conflict_pick,
         ])
         .on_menu_event(menu::on_event)
         .on_window_event(|window, event| {
@@ -82,6 +91,7 @@ pub fn run() {
             let data_dir = state::data_dir(handle.path().app_data_dir().ok());
             app.manage(AppState::new(data_dir));
             app.manage(open_failures::PendingFailures::default());
+            app.manage(compare::CompareState::default());
             let (bar, recent) = menu::build(&handle)?;
             app.manage(menu::RecentMenu(recent));
             app.set_menu(bar)?;

@@ -64,6 +64,8 @@ pub fn build(app: &AppHandle) -> tauri::Result<(Menu<Wry>, Submenu<Wry>)> {
             &item(app, "export-graphmd", "Export as GRAPH.md…", None)?,
             &item(app, "export-image", "Export Image…", None)?,
             &PredefinedMenuItem::separator(app)?,
+            &item(app, "compare-with", "Compare With…", None)?,
+            &PredefinedMenuItem::separator(app)?,
             &item(app, "close", "Close", Some("CmdOrCtrl+W"))?,
             &item(app, QUIT, "Quit", Some("CmdOrCtrl+Q"))?,
         ],
@@ -94,6 +96,8 @@ pub fn build(app: &AppHandle) -> tauri::Result<(Menu<Wry>, Submenu<Wry>)> {
             &item(app, "auto-layout", "Automatic Layout", Some("CmdOrCtrl+Shift+L"))?,
             &PredefinedMenuItem::separator(app)?,
             &item(app, "toggle-theme", "Toggle Light/Dark Theme", None)?,
+            &PredefinedMenuItem::separator(app)?,
+            &item(app, "compare-close", "Leave Compare View", None)?,
         ],
     )?;
     let help =

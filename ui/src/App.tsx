@@ -3,6 +3,8 @@ import { runAction } from "./actions";
 import type { Backend } from "./api/types";
 import { errorMessage } from "./api/types";
 import { Canvas } from "./canvas/Canvas";
+import { ComparePanel } from "./compare/ComparePanel";
+import { ConflictPanel } from "./compare/ConflictPanel";
 import { FindBar } from "./find/FindBar";
 import { ConflictBar, HelpOverlay, ProblemsPanel, StatusBar, Toasts, Toolbar } from "./panels/Chrome";
 import { ExportImage } from "./exportImage/ExportImage";
@@ -67,8 +69,10 @@ export function App({ backend }: { backend: Backend }) {
           {view ? <Canvas key={activeId} view={view} /> : <Welcome />}
           <FindBar />
           {view?.conflict && <ConflictBar view={view} />}
+          {view && <ConflictPanel view={view} />}
           {view && <ProblemsPanel view={view} />}
         </div>
+        {view && <ComparePanel view={view} />}
         {view && <Inspector view={view} />}
       </div>
       <StatusBar view={view} />

@@ -7,6 +7,7 @@ import { type Fragment, buildFragment, fragmentText, parseFragment, resolveClash
 import { resolvePositions, type Rect, sizeOf, boundsOf } from "./lib/geometry";
 import { END, START, freshId } from "./lib/ids";
 import { ui } from "./store";
+import { closeCompare, compareWithFile, openCompareChooser } from "./compare/compareState";
 
 /** What the canvas lets the rest of the UI do with the viewport (set by Canvas on mount). */
 export type CanvasController = {
@@ -534,6 +535,12 @@ export async function runAction(action: string) {
       return ui.set((s) => ({ problemsOpen: !s.problemsOpen }));
     case "quit":
       return quit();
+    case "compare-with":
+      return openCompareChooser();
+    case "compare-file":
+      return compareWithFile();
+    case "compare-close":
+      return closeCompare();
     default:
       // Commands that live in their own modules (find, palette, keyboard focus, images).
       return extraActions.get(action)?.();

@@ -36,6 +36,8 @@ export const COMMANDS: readonly Command[] = [
   { action: "export-weaveflow", label: "Export as Weaveflow…", group: "File" },
   { action: "export-graphmd", label: "Export as GRAPH.md…", group: "File" },
   { action: "export-image", label: "Export image (SVG or PNG)…", group: "File", also: "picture png svg screenshot" },
+  { action: "compare-with", label: "Compare with a Git revision or another file…", group: "File", also: "diff history branch commit" },
+  { action: "compare-file", label: "Compare with another file…", group: "File", also: "diff" },
   { action: "quit", label: "Quit", group: "File", keys: m("Q"), menuKeys: true, also: "exit" },
 
   { action: "undo", label: "Undo", group: "Edit", keys: m("Z") },
@@ -67,6 +69,7 @@ export const COMMANDS: readonly Command[] = [
   { label: "Add the highlighted type at the centre", group: "View", keys: "Enter (in type search)" },
   { action: "toggle-problems", label: "Show or hide the problems panel", group: "View", also: "errors warnings" },
   { action: "toggle-theme", label: "Toggle light / dark theme", group: "View" },
+  { action: "compare-close", label: "Leave the compare view", group: "View", also: "diff done" },
 
   {
     action: "focus-canvas",

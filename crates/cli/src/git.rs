@@ -1,5 +1,6 @@
-//! The command line's one door to Git, through gix (no `git` process): files at a revision
-//! (`REV:PATH`) for `trellis diff`, and the repository's config for `trellis git-setup`.
+//! The command line's side of Git: `REV:PATH` arguments read relative to the current folder
+//! (the reading itself is trellis-git's, shared with the app), and the repository for
+//! `trellis git-setup`'s config.
 
 use std::path::{Component, Path, PathBuf};
 
@@ -45,17 +46,6 @@ fn repo_relative(repo: &gix::Repository, path: &str) -> Result<String, String> {
 /// The bytes of `path` at revision `rev` in `repo`, with the path as the repository names it.
 pub fn read_in(repo: &gix::Repository, rev: &str, path: &str) -> Result<(Vec<u8>, String), String> {
     let rel = repo_relative(repo, path)?;
-    let id =
-        repo.rev_parse_single(rev).map_err(|e| format!("no revision \"{rev}\" in the repository ({e})"))?;
-    let object = id.object().map_err(|e| format!("cannot read revision \"{rev}\": {e}"))?;
-    let tree = object.peel_to_tree().map_err(|_| format!("revision \"{rev}\" is not a commit or a tree"))?;
-    let entry = tree
-        .lookup_entry_by_path(&rel)
-        .map_err(|e| format!("cannot read {rel} at \"{rev}\": {e}"))?
-        .ok_or_else(|| format!("there is no {rel} at revision \"{rev}\""))?;
-    let blob = entry.object().map_err(|e| format!("cannot read {rel} at \"{rev}\": {e}"))?;
-    if blob.kind != gix::object::Kind::Blob {
-        return Err(format!("{rel} at \"{rev}\" is a folder, not a file"));
-    }
-    Ok((blob.detach().data, rel))
+    let bytes = trellis_git::read_at(repo, rev, &rel)?;
+    Ok((bytes, rel))
 }

@@ -178,6 +178,74 @@ fn graphspec_deleting_a_node_against_adding_an_edge_to_it_is_a_conflict() {
 }
 
 #[test]
+fn layout_sidecars_merge_by_union_through_the_driver() {
+    // Each branch adds a node and places it, moves one node, and both move `browse`: the
+    // document merges by element, its sidecar by union (OURS wins `browse`), no conflict.
+    let repo = Repo::new();
+    let layout =
+        |ps: Value| serde_json::to_string_pretty(&json!({"version": 1, "positions": ps})).expect("text");
+    let base_layout = layout(json!({
+        "classify": {"x": 0, "y": 0}, "buy": {"x": 100, "y": 0}, "browse": {"x": 200, "y": 0}
+    }));
+    repo.write("support.json", SUPPORT);
+    repo.write("support.layout.json", &base_layout);
+    let setup = trellis(repo.path(), &["git-setup"]);
+    assert!(setup.status.success(), "git-setup: {}", text(&setup.stderr));
+    assert!(
+        repo.read(".gitattributes").contains("*.layout.json merge=trellis"),
+        "{}",
+        repo.read(".gitattributes")
+    );
+    repo.commit("base");
+    repo.ok(&["checkout", "-q", "-b", "theirs"]);
+    repo.write(
+        "support.json",
+        &edit(SUPPORT, |v| nodes(v).push(json!({"id": "escalate", "type": "say", "config": {"text": "e"}}))),
+    );
+    repo.write(
+        "support.layout.json",
+        &layout(json!({
+            "classify": {"x": 0, "y": 0}, "buy": {"x": 150, "y": 50}, "browse": {"x": 900, "y": 900},
+            "escalate": {"x": 300, "y": 300}
+        })),
+    );
+    repo.commit("theirs");
+    repo.ok(&["checkout", "-q", "main"]);
+    repo.write(
+        "support.json",
+        &edit(SUPPORT, |v| nodes(v).push(json!({"id": "refund", "type": "say", "config": {"text": "r"}}))),
+    );
+    repo.write(
+        "support.layout.json",
+        &layout(json!({
+            "classify": {"x": -50, "y": 10}, "buy": {"x": 100, "y": 0}, "browse": {"x": 250, "y": 5},
+            "refund": {"x": 400, "y": 400}
+        })),
+    );
+    repo.commit("ours");
+    let m = repo.git(&["merge", "--no-edit", "theirs"]);
+    assert!(m.status.success(), "git merge: {}{}", text(&m.stdout), text(&m.stderr));
+    assert!(!repo.path().join("support.layout.json.conflicts.json").exists());
+    let merged: Value = serde_json::from_str(&repo.read("support.layout.json")).expect("the sidecar is JSON");
+    assert_eq!(
+        merged["positions"],
+        json!({
+            "classify": {"x": -50, "y": 10},
+            "buy": {"x": 150, "y": 50},
+            "browse": {"x": 250, "y": 5},
+            "refund": {"x": 400, "y": 400},
+            "escalate": {"x": 300, "y": 300}
+        }),
+        "each side's placements and moves, OURS where both moved"
+    );
+    assert_eq!(merged["version"], 1);
+    let doc = repo.read("support.json");
+    assert!(doc.contains("\"refund\"") && doc.contains("\"escalate\""), "{doc}");
+    // Git's own merge of the sidecar would have conflicted (both sides changed the same lines).
+    assert!(!repo.read("support.layout.json").contains("<<<<<<<"));
+}
+
+#[test]
 fn graphspec_two_values_for_one_field_report_the_three_values() {
     let ours = edit(SUPPORT, |v| node(v, "buy")["config"]["text"] = json!("sold"));
     let theirs = edit(SUPPORT, |v| node(v, "buy")["config"]["text"] = json!("paid"));

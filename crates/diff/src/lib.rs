@@ -6,6 +6,8 @@
 //! * [`diff`]: what changed between two graphs; [`diff::apply`] replays it.
 //! * [`merge`]: three-way merge by element id, with conflicts as data.
 //! * [`render`]: a diff as text, JSON or Markdown, and the textconv summary.
+//! * [`take`]: one element made as another version has it (the app's revert / take theirs
+//!   and conflict picks).
 //! * [`merge_documents`]: merge + canonical text + validation of the result, what the Git
 //!   merge driver runs.
 
@@ -16,6 +18,7 @@ pub mod layout;
 pub mod merge;
 pub mod pointer;
 pub mod render;
+pub mod take;
 
 use std::collections::HashSet;
 

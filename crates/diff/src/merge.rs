@@ -16,14 +16,14 @@
 use std::hash::Hash;
 
 use indexmap::IndexMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::graph::{EdgeKey, Graph};
 use crate::pointer;
 
 /// The element a conflict is in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Element {
     /// The graph-level fields (name, entry, budgets...).
@@ -44,7 +44,7 @@ pub enum Element {
 }
 
 /// Why two sides could not be merged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Reason {
     /// Both sides changed the value, differently.
@@ -58,7 +58,8 @@ pub enum Reason {
 }
 
 /// One conflict: where, why, and the three values (absent where that side has none).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// Read back by the app from the conflict report (`NAME.conflicts.json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Conflict {
     pub element: Element,
     /// Relative to the element (`/config/model`; `""` for the whole element).
@@ -66,11 +67,11 @@ pub struct Conflict {
     pub reason: Reason,
     /// One sentence for people.
     pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ours: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theirs: Option<Value>,
 }
 

@@ -445,6 +445,28 @@ fn plan_spec_edit(
             }
         }
         Edit::Paste { fragment, at } => plan_paste(plan, spec, layout, fragment, *at)?,
+        Edit::ReplaceDocument { text, positions } => {
+            let after = match crate::formats::parse_document(None, text) {
+                Ok((crate::session::Document::GraphSpec(after), _)) => after,
+                Ok((other, _)) => {
+                    return Err(refuse(
+                        crate::formats::codes::UNSUPPORTED_EDIT,
+                        format!("the replacement is a {:?} document, not a GraphSpec", other.format()),
+                    ))
+                }
+                Err(ds) => return Err(replacement_unreadable(ds)),
+            };
+            if after != *spec {
+                plan.prims.push(Prim::Document { before: Box::new(spec.clone()), after: Box::new(after) });
+            }
+            for (id, p) in positions {
+                check_position(id, p)?;
+                let before = layout.positions.get(id).copied();
+                if before != Some(*p) {
+                    plan.prims.push(Prim::Position { id: id.clone(), before, after: Some(*p) });
+                }
+            }
+        }
         Edit::SetViewport { .. } => {}
         // Planned by `crate::annotations` before.
         Edit::AddNote { .. }
@@ -468,6 +490,12 @@ fn plan_spec_edit(
         }
     }
     Ok(())
+}
+
+/// Why a `replace_document` text was refused: its first error.
+pub(crate) fn replacement_unreadable(ds: Vec<Diagnostic>) -> Diagnostic {
+    let first = ds.into_iter().find(Diagnostic::is_error).map(|d| d.message).unwrap_or_default();
+    refuse(crate::formats::codes::BAD_VALUE, format!("the replacement document does not read: {first}"))
 }
 
 fn replace_node(plan: &mut Plan, spec: &GraphSpec, index: usize, change: impl FnOnce(&mut NodeSpec)) {

@@ -282,6 +282,17 @@ pub enum Edit {
     Ungroup {
         id: String,
     },
+    /// Replaces the whole document with what `text` reads as, in the document's own format (a
+    /// text in another format, or one that does not read, is refused); `positions` places
+    /// nodes (GraphSpec and GRAPH.md; a Weaveflow text carries its own). One undo step. The
+    /// compare view's "revert" / "take theirs" and the conflict report's picks are worked out
+    /// in Rust (`crate::compare`, `crate::conflicts`) and arrive as this edit.
+    ReplaceDocument {
+        text: String,
+        #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+        #[ts(as = "Option<IndexMap<String, Position>>", optional)]
+        positions: IndexMap<String, Position>,
+    },
 }
 
 impl Edit {
@@ -316,6 +327,7 @@ impl Edit {
             Edit::AddGroup { .. } => "add_group",
             Edit::SetGroup { .. } => "set_group",
             Edit::Ungroup { .. } => "ungroup",
+            Edit::ReplaceDocument { .. } => "replace_document",
         }
     }
 }

@@ -13,6 +13,9 @@
 //!   the Auto layout action).
 //! - [`discovery`]: which registries are in force for a document.
 //! - [`subgraphs`]: subgraph nodes' references resolved to files (or why not).
+//! - [`compare`]: "Compare with...": the diff against another version as canvas marks and a
+//!   change list, and one change taken as an edit.
+//! - [`conflicts`]: the merge driver's conflict report beside a document, resolved pick by pick.
 
 pub mod annotations;
 mod apply;
@@ -20,6 +23,8 @@ pub mod auto_layout;
 mod channel_configs;
 pub mod clock;
 pub mod collapse;
+pub mod compare;
+pub mod conflicts;
 pub mod delta;
 pub mod discovery;
 pub mod edit;

@@ -3,6 +3,7 @@
 
 mod a11y;
 mod canvas;
+mod compare;
 mod desktop;
 mod export;
 mod find;

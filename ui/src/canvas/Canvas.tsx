@@ -24,6 +24,7 @@ import { categoryColor } from "../lib/colors";
 import { type Rect, boundsOf, resolvePositions, sizeOf } from "../lib/geometry";
 import { END, START } from "../lib/ids";
 import { CanvasOverlays } from "../keyboard/CanvasOverlays";
+import { CompareOverlay } from "../compare/CompareOverlay";
 import { FrameSampler, nextFrames } from "../perf/hooks";
 import { ui, useUi } from "../store";
 import { FlowCache, type FlowEdge, type FlowNode, problemsOf } from "./buildFlow";
@@ -690,6 +691,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
       </ReactFlow>
       <canvas ref={overlay} className="overview" data-testid="overview-canvas" style={{ display: dom ? "none" : "block" }} />
       <CanvasOverlays view={view} positions={basePositions} />
+      <CompareOverlay docId={view.id} positions={basePositions} />
       <MiniMap positions={miniPositions} colorOf={colorById} />
     </div>
   );

@@ -269,6 +269,18 @@ pub(crate) fn apply(d: &mut GraphMd, layout: &mut Layout, edit: &Edit) -> Result
             out.changed.edges = true;
             out.coalesce = Some((format!("#edge{index}"), field.clone()));
         }
+        Edit::ReplaceDocument { text, positions } => {
+            let read = trellis_formats::graphmd::read(text);
+            let Some(doc) = read.doc else {
+                return Err(crate::apply::replacement_unreadable(read.diagnostics));
+            };
+            *d = doc;
+            for (id, p) in positions {
+                check_position(id, p)?;
+                layout.positions.insert(id.clone(), *p);
+            }
+            out.changed.full = true;
+        }
         Edit::SetBody { text } => {
             d.set_body(text.clone());
             out.changed.full = true;

@@ -175,6 +175,27 @@ fn rename_position(def: &mut GraphDefinition, from: &str, to: &str) {
 pub(crate) fn apply(d: &mut WeaveflowDoc, layout: &mut Layout, edit: &Edit) -> Result<Applied, Diagnostic> {
     let mut def = d.definition().clone();
     let mut out = Applied::default();
+    if let Edit::ReplaceDocument { text, .. } = edit {
+        let parsed = weaveflow::parse(text);
+        let Some(doc) = parsed.doc else {
+            return Err(crate::apply::replacement_unreadable(parsed.diagnostics));
+        };
+        // The file's positions win; a node the file does not place keeps the one the canvas
+        // gave it (an automatic layout that was never written).
+        let (placed, _) = layout_of(&doc);
+        // Notes and groups live in the document's `metadata.web` too: the new text's.
+        layout.notes = placed.notes;
+        layout.groups = placed.groups;
+        for (id, p) in placed.positions {
+            layout.positions.insert(id, p);
+        }
+        let ids: std::collections::HashSet<&str> =
+            doc.definition().nodes.iter().map(|n| n.id.as_str()).collect();
+        layout.positions.retain(|id, _| ids.contains(id.as_str()));
+        *d = doc;
+        out.changed.full = true;
+        return Ok(out);
+    }
     match edit {
         Edit::AddNode { id, type_name, config, position } => {
             if type_name.trim().is_empty() {
@@ -366,6 +387,7 @@ pub(crate) fn apply(d: &mut WeaveflowDoc, layout: &mut Layout, edit: &Edit) -> R
             out.changed.edges = true;
             out.coalesce = Some((format!("#edge{index}"), field.clone()));
         }
+        Edit::ReplaceDocument { .. } => {}
         Edit::SetDocField { field, value } => {
             let v = value.as_ref();
             match field.as_str() {
