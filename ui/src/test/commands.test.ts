@@ -120,7 +120,14 @@ describe("the command list", () => {
     const cases = new Set([...actionsTs.matchAll(/case "([^"]+)":/g)].map((m) => m[1]));
     // Modules register their own actions (`registerAction("name", ...)`): read them from the sources.
     const registered = new Set<string>();
-    for (const f of ["find/findState.ts", "palette/Palette.tsx", "keyboard/keyboardNav.ts", "annotations/actions.ts", "subgraphs/open.ts", "exportImage/exportImageState.ts"])
+    for (const f of [
+      "find/findState.ts",
+      "palette/Palette.tsx",
+      "keyboard/keyboardNav.ts",
+      "annotations/actions.ts",
+      "subgraphs/open.ts",
+      "exportImage/exportImageState.ts",
+    ])
       for (const m of readFileSync(resolve(__dirname, "..", f), "utf8").matchAll(/registerAction\("([^"]+)"/g)) registered.add(m[1]);
     const unhandled = PALETTE_COMMANDS.map((c) => c.action as string).filter((a) => !cases.has(a) && !registered.has(a));
     expect(unhandled).toEqual([]);
