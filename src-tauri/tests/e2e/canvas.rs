@@ -345,17 +345,7 @@ async fn the_support_agent_built_by_hand_from_an_empty_document_saves_its_canoni
 
     // New, empty document.
     app.visible("[data-testid=\"btn-new\"]").await.click().await.expect("New");
-    app.wait_js(
-        &format!("const a = document.querySelector('[data-testid=app]'); return a.dataset.activeDoc !== '{first}' && a.dataset.ready === 'true';"),
-        "the new document",
-    )
-    .await;
-    let id = app
-        .driver
-        .execute("return document.querySelector('[data-testid=app]').dataset.activeDoc;", vec![])
-        .await
-        .expect("id");
-    let id = id.json().as_str().expect("active doc id").to_string();
+    let id = app.wait_other_doc(&first).await;
 
     // Drag an LLM call and an HTTP request from the registry browser.
     let rect = app

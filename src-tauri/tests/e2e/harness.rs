@@ -335,6 +335,25 @@ impl Desktop {
         }
     }
 
+    /// The document shown (`data-active-doc` on the app element).
+    pub async fn active_doc(&self) -> String {
+        let r = self
+            .driver
+            .execute("return document.querySelector('[data-testid=app]').dataset.activeDoc;", vec![])
+            .await;
+        r.expect("script").json().as_str().unwrap_or_default().to_string()
+    }
+
+    /// Waits until a document other than `not` is shown and drawn, and answers its id.
+    pub async fn wait_other_doc(&self, not: &str) -> String {
+        self.wait_js(
+            &format!("const a = document.querySelector('[data-testid=app]'); return !!a.dataset.activeDoc && a.dataset.activeDoc !== '{not}' && a.dataset.ready === 'true';"),
+            "another document to be shown",
+        )
+        .await;
+        self.active_doc().await
+    }
+
     /// Gives the canvas the keyboard focus (a click on its empty pane), as a user does before
     /// pressing a shortcut.
     pub async fn focus_canvas(&self) {

@@ -79,17 +79,7 @@ async fn a_graph_with_a_condition_built_with_the_keyboard_only_saves_its_canonic
 
     // Ctrl+N: a new, empty document.
     app.chord(&[Key::Control], "n").await;
-    app.wait_js(
-        &format!("const a = document.querySelector('[data-testid=app]'); return a.dataset.activeDoc !== '{first}' && a.dataset.ready === 'true';"),
-        "the new document",
-    )
-    .await;
-    let id = app
-        .driver
-        .execute("return document.querySelector('[data-testid=app]').dataset.activeDoc;", vec![])
-        .await
-        .expect("id");
-    let id = id.json().as_str().expect("active doc id").to_string();
+    let id = app.wait_other_doc(&first).await;
     assert!(app.view(&id).await["spec"]["nodes"].as_array().is_some_and(Vec::is_empty), "an empty document");
 
     // Three nodes from the type search: `/`, the type's name, Enter; Esc leaves the search.

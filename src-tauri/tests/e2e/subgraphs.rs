@@ -19,25 +19,6 @@ fn write(dir: &Path, rel: &str, text: &str) -> std::path::PathBuf {
     p
 }
 
-/// The document shown (`data-active-doc`).
-async fn active_doc(app: &Desktop) -> String {
-    let r = app
-        .driver
-        .execute("return document.querySelector('[data-testid=app]').dataset.activeDoc;", vec![])
-        .await;
-    r.expect("script").json().as_str().unwrap_or_default().to_string()
-}
-
-/// Waits until a document other than `not` is shown, and answers it.
-async fn wait_other_doc(app: &Desktop, not: &str) -> String {
-    app.wait_js(
-        &format!("const a = document.querySelector('[data-testid=app]'); return !!a.dataset.activeDoc && a.dataset.activeDoc !== '{not}' && a.dataset.ready === 'true';"),
-        "another tab to be shown",
-    )
-    .await;
-    active_doc(app).await
-}
-
 /// The text of an element on screen (waits for it to be drawn with a size; WebKitWebDriver's
 /// `is_displayed` answers false for the one-line texts of a node, so this asks the page).
 async fn text_of(app: &Desktop, css: &str) -> String {
@@ -136,7 +117,7 @@ async fn a_graphmd_subgraph_opens_its_child_by_double_click_and_the_breadcrumb_g
     let parent = write(dir.path(), "support/GRAPH.md", PARENT_MD);
     write(dir.path(), "billing/GRAPH.md", CHILD_MD);
     let app = Desktop::launch(Launch { files: vec![parent.clone()], ..Launch::default() }).await;
-    let parent_id = active_doc(&app).await;
+    let parent_id = app.active_doc().await;
     // The subgraph node shows the child's name and size; the missing one says so, with a badge.
     let shown = text_of(&app, "[data-testid=node-subgraph-billing]").await;
     assert!(shown.contains("billing-flow · 3 nodes"), "{shown}");
@@ -166,7 +147,7 @@ async fn a_graphmd_subgraph_opens_its_child_by_double_click_and_the_breadcrumb_g
     let before = transform(&app).await;
     let node = app.visible("[data-testid=node-billing]").await;
     app.driver.action_chain().double_click_element(&node).perform().await.expect("double-click");
-    let child_id = wait_other_doc(&app, &parent_id).await;
+    let child_id = app.wait_other_doc(&parent_id).await;
     let child = app.view(&child_id).await;
     assert!(child["path"].as_str().is_some_and(|p| p.ends_with("billing/GRAPH.md")), "{}", child["path"]);
     assert_eq!(app.documents().await.len(), 2, "a new tab beside the parent");
@@ -183,7 +164,7 @@ async fn a_graphmd_subgraph_opens_its_child_by_double_click_and_the_breadcrumb_g
     // Opening it again focuses the child's tab instead of opening a third.
     let node = app.visible("[data-testid=node-billing]").await;
     app.driver.action_chain().double_click_element(&node).perform().await.expect("double-click");
-    assert_eq!(wait_other_doc(&app, &parent_id).await, child_id);
+    assert_eq!(app.wait_other_doc(&parent_id).await, child_id);
     assert_eq!(app.documents().await.len(), 2);
     back_by_crumb(&app, &parent_id, &before).await;
 
@@ -195,7 +176,7 @@ async fn a_graphmd_subgraph_opens_its_child_by_double_click_and_the_breadcrumb_g
         "the reason as a message",
     )
     .await;
-    assert_eq!(active_doc(&app).await, parent_id);
+    assert_eq!(app.active_doc().await, parent_id);
     assert_eq!(app.documents().await.len(), 2);
 
     // The file appears; showing the tab again resolves it.
@@ -257,7 +238,7 @@ async fn a_weaveflow_subgraph_opens_its_child_with_enter_and_shift_enter_inspect
         ),
     );
     let app = Desktop::launch(Launch { files: vec![parent], ..Launch::default() }).await;
-    let parent_id = active_doc(&app).await;
+    let parent_id = app.active_doc().await;
     let shown = text_of(&app, "[data-testid=node-subgraph-run]").await;
     assert!(shown.contains("orders-child · 2 nodes"), "{shown}");
 
@@ -297,7 +278,7 @@ async fn a_weaveflow_subgraph_opens_its_child_with_enter_and_shift_enter_inspect
     key(&app, Key::F6).await;
     canvas_focus_on(&app, "node:run").await;
     key(&app, Key::Enter).await;
-    let child_id = wait_other_doc(&app, &parent_id).await;
+    let child_id = app.wait_other_doc(&parent_id).await;
     let child = app.view(&child_id).await;
     assert_eq!(child["fileName"], "child.json");
     assert_eq!(child["format"], "weaveflow");
