@@ -8,7 +8,7 @@ use std::path::Path;
 use serde::Serialize;
 use tauri::{AppHandle, Manager, WebviewWindow};
 use trellis_doc::fs::{atomic_write, FileSystem};
-use trellis_picture::{PngOptions, Scene, Scope, Theme};
+use trellis_picture::{PngOptions, Scene, Scope, Selection, Theme};
 use trellis_spec::Diagnostic;
 use ts_rs::TS;
 
@@ -142,11 +142,27 @@ pub fn write(
     })
 }
 
+/// The whole graph when nothing is named, else the selection named.
+pub fn scope(nodes: Option<Vec<String>>, notes: Option<Vec<String>>, groups: Option<Vec<String>>) -> Scope {
+    if nodes.is_none() && notes.is_none() && groups.is_none() {
+        return Scope::Whole;
+    }
+    Scope::Selection(Selection {
+        nodes: nodes.unwrap_or_default(),
+        notes: notes.unwrap_or_default(),
+        groups: groups.unwrap_or_default(),
+    })
+}
+
 /// Export image: `format` `"svg"` or `"png"`; `theme` `"light"` or `"dark"` (the UI's current
-/// one); `nodes`: the selection to draw (the whole graph when absent); `scale`: PNG pixels per
+/// one); `nodes`, `notes`, `groups`: the selection to draw (the whole graph when all are
+/// absent; a selected group brings its members, a frame is drawn for every group a drawn
+/// member is in); `scale`: PNG pixels per
 /// canvas unit (2 when absent; within 0.1–4, and lowered to keep the picture within 40
 /// megapixels). Asks where to save (a native dialog), then draws and writes.
 #[tauri::command]
+// A command's arguments are the IPC call's named fields, one parameter each.
+#[allow(clippy::too_many_arguments)]
 pub async fn export_image(
     app: AppHandle,
     window: WebviewWindow,
@@ -154,6 +170,8 @@ pub async fn export_image(
     format: String,
     theme: String,
     nodes: Option<Vec<String>>,
+    notes: Option<Vec<String>>,
+    groups: Option<Vec<String>>,
     scale: Option<f64>,
 ) -> Result<ImageAnswer, CommandError> {
     let id = parse_id(&doc_id)?;
@@ -164,7 +182,7 @@ pub async fn export_image(
             format!("unknown theme \"{theme}\" (expected \"light\" or \"dark\")"),
         )
     })?;
-    let scope = nodes.map_or(Scope::Whole, Scope::Selection);
+    let scope = scope(nodes, notes, groups);
     let state = app.state::<AppState>();
     // The picture is of the document as it is now, whatever happens while the dialog is open.
     let (scene, source, suggested, fs) = {

@@ -1,7 +1,10 @@
-//! What a picture shows of a document: the canvas's boxes (nodes, and the start and end marks)
-//! at their canvas positions, and its wires (the document's edges with the labels the canvas
-//! writes on them, plus the edges drawn for the reader only). Built from the session the app
-//! holds, in all three formats; `svg::render` draws it.
+//! What a picture shows of a document: the canvas's boxes (nodes, the start and end marks, and
+//! collapsed groups' boxes) at their canvas positions, its wires (the document's edges with the
+//! labels the canvas writes on them, plus the edges drawn for the reader only, and for a
+//! collapsed group the edges Rust aggregated, labelled `×N`), the group frames and the notes
+//! (`annotations.rs`). Built from the session the app holds, in all three formats (Weaveflow's
+//! notes and groups come from its `metadata.web`, through the session's layout);
+//! `svg::render` draws it.
 //!
 //! The labels follow `ui/src/lib/edgeDecor.ts` (the canvas's): a GraphSpec guard in the
 //! Mermaid style, a Weaveflow condition's type and key argument or "on failure", a GRAPH.md
@@ -13,10 +16,12 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 use trellis_doc::auto_layout::{NODE, TERMINAL};
+use trellis_doc::collapse::CollapsedView;
 use trellis_doc::formats::view::display_spec;
 use trellis_doc::{Document, Session};
 use trellis_spec::{Diagnostic, GraphSpec, END, START};
 
+use crate::annotations::{tint, Frame, Groups, Members, NoteBox, Tint, BOX_H, BOX_W};
 use crate::codes;
 use crate::theme::category_color;
 
@@ -26,12 +31,23 @@ pub enum Mark {
     Node,
     Start,
     End,
+    /// A collapsed group's box (standing for its members; `Item::group` says which).
+    Group,
 }
 
-/// One drawn box: a node card or a start/end mark.
+/// What a collapsed group's box shows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BoxInfo {
+    pub name: String,
+    /// Nodes and notes it hides (Rust's count, `CollapsedView::boxes`).
+    pub count: usize,
+    pub tint: Tint,
+}
+
+/// One drawn box: a node card, a start/end mark or a collapsed group.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Item {
-    /// The node's name (its id, as on the canvas).
+    /// The node's name (its id, as on the canvas); a box's group id.
     pub id: String,
     pub mark: Mark,
     /// The type as the canvas shows it: the registry title, else the type name ("" for none).
@@ -42,6 +58,8 @@ pub struct Item {
     pub y: f64,
     pub w: f64,
     pub h: f64,
+    /// A collapsed group's box: its name, count and colours.
+    pub group: Option<BoxInfo>,
 }
 
 /// One drawn edge between two items (indices into [`Scene::items`]).
@@ -58,29 +76,101 @@ pub struct Wire {
 }
 
 /// A picture's content, in canvas coordinates.
-///
-/// Notes and groups (issue 16, `Layout.notes` and `Layout.groups`) are not drawn yet; they
-/// become two more lists here (a group's box and title, a note's box and text), filled by
-/// [`Scene::of`] and drawn by `svg::render` in the layer it keeps for them, under the edges.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Scene {
     /// The graph's name, when it has one (the picture's title).
     pub title: Option<String>,
     pub items: Vec<Item>,
     pub wires: Vec<Wire>,
+    /// Expanded groups' frames, outer ones first (drawn first, under everything).
+    pub frames: Vec<Frame>,
+    /// Notes not hidden in a collapsed group (drawn over the frames, under the edges).
+    pub notes: Vec<NoteBox>,
 }
 
 /// What part of the document to draw.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Scope {
     Whole,
-    /// These nodes (ids; start and end marks count too) and the edges between them.
-    Selection(Vec<String>),
+    /// A selection and the edges between what it draws.
+    Selection(Selection),
+}
+
+impl Scope {
+    /// A selection of nodes only.
+    pub fn nodes(ids: Vec<String>) -> Scope {
+        Scope::Selection(Selection { nodes: ids, ..Selection::default() })
+    }
+}
+
+/// What is selected on the canvas. A selected group brings its members and nested groups; a
+/// frame is drawn around the members the picture holds, for every group one of them is in; a
+/// member hidden in a collapsed group draws that group's box.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Selection {
+    /// Node ids (the start and end marks count too).
+    pub nodes: Vec<String>,
+    pub notes: Vec<String>,
+    pub groups: Vec<String>,
+}
+
+/// What a scope keeps: every node and note, or those of a selection.
+#[derive(Debug)]
+enum Keep {
+    All,
+    Some { nodes: HashSet<String>, notes: HashSet<String>, boxes: HashSet<String> },
+}
+
+impl Keep {
+    fn of(scope: &Scope, groups: &Groups<'_>, collapsed: &CollapsedView) -> Keep {
+        let Scope::Selection(sel) = scope else { return Keep::All };
+        let mut nodes: HashSet<String> = sel.nodes.iter().cloned().collect();
+        let mut notes: HashSet<String> = sel.notes.iter().cloned().collect();
+        let mut boxes = HashSet::new();
+        for id in &sel.groups {
+            for g in groups.with_nested(id) {
+                nodes.extend(g.nodes.iter().cloned());
+                notes.extend(g.notes.iter().cloned());
+                boxes.insert(g.id.clone());
+            }
+        }
+        // A hidden member drawn means its box is drawn (and the box's group was selected).
+        boxes.extend(nodes.iter().filter_map(|n| collapsed.nodes.get(n)).cloned());
+        boxes.extend(notes.iter().filter_map(|n| collapsed.notes.get(n)).cloned());
+        boxes.retain(|b| collapsed.boxes.contains_key(b));
+        Keep::Some { nodes, notes, boxes }
+    }
+}
+
+/// The members a frame is drawn around in a selection: the kept ones, and those hidden in a
+/// kept box.
+struct KeptMembers<'a> {
+    keep: &'a Keep,
+    collapsed: &'a CollapsedView,
+}
+
+impl Members for KeptMembers<'_> {
+    fn node(&self, id: &str) -> bool {
+        match self.keep {
+            Keep::All => true,
+            Keep::Some { nodes, boxes, .. } => {
+                nodes.contains(id) || self.collapsed.nodes.get(id).is_some_and(|b| boxes.contains(b))
+            }
+        }
+    }
+    fn note(&self, id: &str) -> bool {
+        match self.keep {
+            Keep::All => true,
+            Keep::Some { notes, boxes, .. } => {
+                notes.contains(id) || self.collapsed.notes.get(id).is_some_and(|b| boxes.contains(b))
+            }
+        }
+    }
 }
 
 impl Scene {
     /// The scene of a session's document, whole or a selection of it. A selection that names
-    /// no node of the document is refused (`picture/empty-selection`).
+    /// nothing of the document to draw is refused (`picture/empty-selection`).
     pub fn of(session: &Session, scope: &Scope) -> Result<Scene, Diagnostic> {
         let projection;
         let spec: &GraphSpec = match session.spec() {
@@ -98,12 +188,25 @@ impl Scene {
             })
             .collect();
         let positions = resolve_positions(session, spec);
+        let layout = session.layout();
+        // The canvas's collapsed view, computed as the app's `DocumentView.collapsed` is.
+        let collapsed = CollapsedView::of(spec, layout);
+        let groups = Groups::new(layout, &collapsed);
+        let keep = Keep::of(scope, &groups, &collapsed);
+        let kept_node = |id: &str| match &keep {
+            Keep::All => true,
+            Keep::Some { nodes, .. } => nodes.contains(id),
+        };
 
         let mut scene = Scene { title: graph_name(session.document(), spec), ..Scene::default() };
         let mut index: HashMap<&str, usize> = HashMap::with_capacity(spec.nodes.len() + 2);
         for n in &spec.nodes {
             // A duplicate id is the validator's to report; the canvas draws the first.
             if index.contains_key(n.id.as_str()) || n.id == START || n.id == END {
+                continue;
+            }
+            // Hidden in a collapsed group (its box stands for it), or not selected.
+            if collapsed.nodes.contains_key(&n.id) || !kept_node(&n.id) {
                 continue;
             }
             let (type_label, category) = match n.type_name.as_deref() {
@@ -124,24 +227,66 @@ impl Scene {
                 y,
                 w: NODE.w,
                 h: NODE.h,
+                group: None,
+            });
+        }
+        // Collapsed groups' boxes, by group id (apart from node ids: a node may be called so).
+        let mut box_index: HashMap<&str, usize> = HashMap::new();
+        for (g, x, y) in groups.boxes(&positions) {
+            if let Keep::Some { boxes, .. } = &keep {
+                if !boxes.contains(&g.id) {
+                    continue;
+                }
+            }
+            let count = collapsed.boxes.get(&g.id).copied().unwrap_or_else(|| groups.count(g));
+            box_index.insert(&g.id, scene.items.len());
+            scene.items.push(Item {
+                id: g.id.clone(),
+                mark: Mark::Group,
+                type_label: format!("{count} members"),
+                color: category_color(None),
+                x,
+                y,
+                w: BOX_W,
+                h: BOX_H,
+                group: Some(BoxInfo { name: g.name.clone(), count, tint: tint(&g.color) }),
             });
         }
 
         let labels = edge_labels(session.document(), spec);
+        let hidden_edges: HashSet<usize> = collapsed.hidden_edges.iter().copied().collect();
         let mut wanted: Vec<(String, String, String, bool, bool)> = spec
             .edges
             .iter()
             .zip(labels)
-            .map(|(e, (label, guarded))| (e.from.clone(), e.to.clone(), label, guarded, false))
+            .enumerate()
+            .filter(|(i, _)| !hidden_edges.contains(i))
+            .map(|(_, (e, (label, guarded)))| (e.from.clone(), e.to.clone(), label, guarded, false))
             .collect();
-        wanted.extend(drawn_only(session.document()));
+        // Drawn for the reader only: not when an end is hidden in a box (as on the canvas).
+        wanted.extend(
+            drawn_only(session.document())
+                .into_iter()
+                .filter(|w| !collapsed.nodes.contains_key(&w.0) && !collapsed.nodes.contains_key(&w.1)),
+        );
+        let end_of = |e: &trellis_doc::collapse::End, index: &HashMap<&str, usize>| {
+            if e.group {
+                box_index.get(e.id.as_str()).copied()
+            } else {
+                index.get(e.id.as_str()).copied()
+            }
+        };
 
         // The start and end marks are drawn when an edge reaches them.
         for (t, mark) in [(START, Mark::Start), (END, Mark::End)] {
-            if wanted.iter().any(|w| {
+            let reached = wanted.iter().any(|w| {
                 (w.0 == t && index.contains_key(w.1.as_str()))
                     || (w.1 == t && index.contains_key(w.0.as_str()))
-            }) {
+            }) || collapsed.edges.iter().any(|e| {
+                (!e.from.group && e.from.id == t && end_of(&e.to, &index).is_some())
+                    || (!e.to.group && e.to.id == t && end_of(&e.from, &index).is_some())
+            });
+            if reached && kept_node(t) {
                 let (x, y) = positions.get(t).copied().unwrap_or((0.0, 0.0));
                 index.insert(t, scene.items.len());
                 scene.items.push(Item {
@@ -153,6 +298,7 @@ impl Scene {
                     y,
                     w: TERMINAL.w,
                     h: TERMINAL.h,
+                    group: None,
                 });
             }
         }
@@ -161,38 +307,33 @@ impl Scene {
             let (Some(&a), Some(&b)) = (index.get(from.as_str()), index.get(to.as_str())) else { continue };
             scene.wires.push(Wire { from: a, to: b, label, guarded, dashed });
         }
-        match scope {
-            Scope::Whole => Ok(scene),
-            Scope::Selection(ids) => scene.only(ids),
+        // The edges a box stands for, drawn once per outside neighbour and direction.
+        for e in &collapsed.edges {
+            let (Some(a), Some(b)) = (end_of(&e.from, &index), end_of(&e.to, &index)) else { continue };
+            let n = e.edges.len();
+            let label = if n > 1 { format!("×{n}") } else { String::new() };
+            scene.wires.push(Wire { from: a, to: b, label, guarded: false, dashed: false });
         }
-    }
 
-    /// The scene restricted to `ids` and the wires between them.
-    fn only(self, ids: &[String]) -> Result<Scene, Diagnostic> {
-        let keep: HashSet<&str> = ids.iter().map(String::as_str).collect();
-        let mut renumber = vec![usize::MAX; self.items.len()];
-        let mut items = Vec::new();
-        for (i, item) in self.items.into_iter().enumerate() {
-            if keep.contains(item.id.as_str()) {
-                renumber[i] = items.len();
-                items.push(item);
-            }
-        }
-        if !items.iter().any(|i| i.mark == Mark::Node) {
+        let members = KeptMembers { keep: &keep, collapsed: &collapsed };
+        scene.frames = groups.frames(&positions, &members);
+        scene.notes = layout
+            .notes
+            .iter()
+            .filter(|n| !collapsed.notes.contains_key(&n.id) && members.note(&n.id))
+            .map(NoteBox::of)
+            .collect();
+
+        if matches!(keep, Keep::Some { .. })
+            && !scene.items.iter().any(|i| i.mark != Mark::Start && i.mark != Mark::End)
+            && scene.notes.is_empty()
+        {
             return Err(Diagnostic::error(
                 codes::EMPTY_SELECTION,
-                "nothing to draw: the selection has no node of this document (select nodes, or export the whole graph)",
+                "nothing to draw: the selection has no node, note or group of this document (select some, or export the whole graph)",
             ));
         }
-        let wires = self
-            .wires
-            .into_iter()
-            .filter_map(|w| {
-                let (a, b) = (renumber[w.from], renumber[w.to]);
-                (a != usize::MAX && b != usize::MAX).then_some(Wire { from: a, to: b, ..w })
-            })
-            .collect();
-        Ok(Scene { title: self.title, items, wires })
+        Ok(scene)
     }
 
     /// Nodes drawn (start and end marks not counted).

@@ -11,6 +11,7 @@
 use std::fmt::Write;
 
 use crate::scene::{Item, Mark, Scene, Wire};
+use crate::svg_annotations;
 use crate::theme::Palette;
 use crate::xml::{escape, escape_into, num};
 
@@ -80,7 +81,7 @@ fn curve(a: &Item, b: &Item, same: bool) -> Curve {
 }
 
 /// `s` cut to `max` characters with "…" when longer.
-fn shorten(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+pub(crate) fn shorten(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
     match s.char_indices().nth(max.saturating_sub(1)) {
         Some((cut, _)) if s.chars().nth(max).is_some() => format!("{}…", &s[..cut]).into(),
         _ => s.into(),
@@ -106,6 +107,12 @@ pub fn frame(scene: &Scene) -> Frame {
     };
     for i in &scene.items {
         grow(i.x, i.y, i.w, i.h);
+    }
+    for f in &scene.frames {
+        grow(f.x, f.y, f.w, f.h);
+    }
+    for n in &scene.notes {
+        grow(n.x, n.y, n.w, n.h);
     }
     for w in &scene.wires {
         let (a, b) = (&scene.items[w.from], &scene.items[w.to]);
@@ -144,9 +151,11 @@ pub fn render(scene: &Scene, palette: &Palette) -> String {
     let _ = writeln!(out, "<title>{}</title>", escape(title));
     let _ = writeln!(
         out,
-        "<desc>Drawn by Trellis: {} nodes, {} edges.</desc>",
+        "<desc>Drawn by Trellis: {} nodes, {} edges, {} groups, {} notes.</desc>",
         scene.node_count(),
-        scene.wires.len()
+        scene.wires.len(),
+        scene.frames.len() + scene.items.iter().filter(|i| i.mark == Mark::Group).count(),
+        scene.notes.len()
     );
     // Arrowheads, one per edge colour (a marker cannot take its edge's colour in SVG 1.1).
     let _ = writeln!(
@@ -171,9 +180,12 @@ pub fn render(scene: &Scene, palette: &Palette) -> String {
         num(f.h.ceil()),
         palette.background
     );
-    // Groups and notes (issue 16) go here, under the edges, once documents hold them.
+    // As on the canvas: frames, then notes, under the edges; collapsed boxes with the cards.
+    svg_annotations::frames(&mut out, scene);
+    svg_annotations::notes(&mut out, scene);
     edges(&mut out, scene, palette);
     nodes(&mut out, scene, palette);
+    svg_annotations::boxes(&mut out, scene);
     marks(&mut out, scene, palette);
     labels(&mut out, scene, palette);
     out.push_str("</svg>\n");
@@ -248,7 +260,7 @@ fn nodes(out: &mut String, scene: &Scene, p: &Palette) {
 
 /// Start: a filled disc; end: a disc in a ring (the usual marks of a state diagram).
 fn marks(out: &mut String, scene: &Scene, p: &Palette) {
-    for m in scene.items.iter().filter(|i| i.mark != Mark::Node) {
+    for m in scene.items.iter().filter(|i| i.mark == Mark::Start || i.mark == Mark::End) {
         let (cx, cy, r) = (m.x + m.w / 2.0, m.y + m.h / 2.0, m.w / 2.0);
         let (class, title) = if m.mark == Mark::Start { ("start", "start") } else { ("end", "end") };
         let _ = write!(out, "<g class=\"{class}\" data-id=\"{}\"><title>{title}</title>", escape(&m.id));

@@ -20,7 +20,15 @@ import type {
 } from "../bindings";
 
 /** What File > Export image asks for (`export_image`'s arguments). */
-export type ImageRequest = { format: "svg" | "png"; theme: "light" | "dark"; nodes?: string[]; scale?: number };
+export type ImageRequest = {
+  format: "svg" | "png";
+  theme: "light" | "dark";
+  /** The selection (all absent: the whole graph). A collapsed group's box is its group. */
+  nodes?: string[];
+  notes?: string[];
+  groups?: string[];
+  scale?: number;
+};
 
 /** The formats File > Export writes. */
 export type ExportFormat = DocFormat;

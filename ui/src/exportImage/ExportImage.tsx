@@ -1,11 +1,24 @@
 // The Export image dialog: SVG or PNG, the whole graph or the selection, the PNG's scale. The
 // picture is in the theme the canvas shows now. Enter exports, Esc cancels.
+import { useAnnotationSelection } from "../annotations/actions";
 import { useUi } from "../store";
-import { closeExportImage, currentTheme, runExportImage, useExportImage } from "./exportImageState";
+import { closeExportImage, currentTheme, runExportImage, selectedParts, useExportImage } from "./exportImageState";
+
+/** "2 nodes, 1 note and 1 group" (only what there is). */
+export function describeSelection(p: { nodes: string[]; notes: string[]; groups: string[] }): string {
+  const part = (n: number, one: string) => (n ? `${n} ${one}${n === 1 ? "" : "s"}` : "");
+  const parts = [part(p.nodes.length, "node"), part(p.notes.length, "note"), part(p.groups.length, "group")].filter(Boolean);
+  if (!parts.length) return "nothing selected";
+  return parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+}
 
 export function ExportImage() {
   const s = useExportImage();
-  const selected = useUi((u) => u.selection.nodes.length);
+  // Re-read when either selection changes.
+  useUi((u) => u.selection);
+  useAnnotationSelection((a) => a.notes.length + a.groups.length);
+  const parts = selectedParts();
+  const selected = parts.nodes.length + parts.notes.length + parts.groups.length;
   const fileName = useUi((u) => (u.activeId ? u.docs[u.activeId]?.fileName : undefined));
   if (!s.open) return null;
   const set = useExportImage.setState;
@@ -78,7 +91,7 @@ export function ExportImage() {
               checked={s.scope === "selection"}
               onChange={() => set({ scope: "selection" })}
             />{" "}
-            The selection ({selected} node{selected === 1 ? "" : "s"} and the edges between them)
+            The selection ({describeSelection(parts)}, with the edges between them)
           </label>
         </fieldset>
         <p className="export-image-note">In the {currentTheme()} theme, as the canvas shows it now.</p>

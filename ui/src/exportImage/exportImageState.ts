@@ -2,6 +2,8 @@
 // asks where to save, draws the picture (crates/picture) and writes it.
 import { create } from "zustand";
 import { registerAction } from "../actions";
+import { useAnnotationSelection } from "../annotations/actions";
+import { groupOfBox } from "../annotations/frames";
 import type { ImageRequest } from "../api/types";
 import { errorMessage } from "../api/types";
 import { ui } from "../store";
@@ -26,9 +28,23 @@ export function currentTheme(): "light" | "dark" {
   return typeof window !== "undefined" && window.matchMedia?.("(prefers-color-scheme: dark)").matches ? "dark" : "light";
 }
 
-/** The selected nodes of the active document (the "selection" scope). */
-export function selectedNodes(): string[] {
-  return ui.get().selection.nodes;
+/** What is selected in the active document (the "selection" scope): nodes, notes and groups,
+ * a collapsed group's box counting as its group. */
+export function selectedParts(): { nodes: string[]; notes: string[]; groups: string[] } {
+  const nodes: string[] = [];
+  const groups = [...useAnnotationSelection.getState().groups];
+  for (const id of ui.get().selection.nodes) {
+    const g = groupOfBox(id);
+    if (g === null) nodes.push(id);
+    else if (!groups.includes(g)) groups.push(g);
+  }
+  return { nodes, notes: [...useAnnotationSelection.getState().notes], groups };
+}
+
+/** How many things are selected (nodes, boxes, notes, groups). */
+export function selectionSize(): number {
+  const p = selectedParts();
+  return p.nodes.length + p.notes.length + p.groups.length;
 }
 
 export function openExportImage() {
@@ -36,7 +52,7 @@ export function openExportImage() {
   if (!v) return ui.toast("info", "Open a document to export a picture of it.");
   if (!ui.get().backend?.exportImage) return ui.toast("info", "Pictures are drawn by the desktop app: export them there.");
   // A selection is what the user most likely wants a picture of; otherwise the whole graph.
-  useExportImage.setState({ open: true, scope: selectedNodes().length ? "selection" : "whole", busy: false });
+  useExportImage.setState({ open: true, scope: selectionSize() ? "selection" : "whole", busy: false });
 }
 
 export function closeExportImage() {
@@ -46,7 +62,7 @@ export function closeExportImage() {
 /** What the dialog sends. */
 export function imageRequest(s: Pick<ExportImageState, "format" | "scope" | "scale">): ImageRequest {
   const req: ImageRequest = { format: s.format, theme: currentTheme() };
-  if (s.scope === "selection") req.nodes = selectedNodes();
+  if (s.scope === "selection") Object.assign(req, selectedParts());
   if (s.format === "png") req.scale = s.scale;
   return req;
 }

@@ -67,7 +67,7 @@ fn a_selection_draws_only_its_nodes_and_the_edges_between_them() {
     assert_eq!(whole.edges.len(), 7, "start → n0 → … → n5 → end");
 
     let pick = vec!["n1".to_string(), "n2".to_string(), "n4".to_string(), "not-a-node".to_string()];
-    let part = parse(&svg(&s, &Scope::Selection(pick), Theme::Light));
+    let part = parse(&svg(&s, &Scope::nodes(pick), Theme::Light));
     let ids: Vec<&str> = part.nodes.iter().map(|n| n.0.as_str()).collect();
     assert_eq!(ids, ["n1", "n2", "n4"]);
     assert_eq!(
@@ -79,13 +79,13 @@ fn a_selection_draws_only_its_nodes_and_the_edges_between_them() {
     // The frame is the selection's box (plus margin), smaller than the whole graph's.
     assert!(part.view_box[2] * part.view_box[3] < whole.view_box[2] * whole.view_box[3]);
 
-    let with_start = parse(&svg(&s, &Scope::Selection(vec!["__start__".into(), "n0".into()]), Theme::Light));
+    let with_start = parse(&svg(&s, &Scope::nodes(vec!["__start__".into(), "n0".into()]), Theme::Light));
     assert_eq!(with_start.marks, ["start"]);
     assert_eq!(with_start.edges, [("__start__".to_string(), "n0".to_string())]);
 
-    let none = Scene::of(&s, &Scope::Selection(vec!["nope".into()]));
+    let none = Scene::of(&s, &Scope::nodes(vec!["nope".into()]));
     assert_eq!(none.err().map(|d| d.code), Some(crate::codes::EMPTY_SELECTION.to_string()));
-    let only_marks = Scene::of(&s, &Scope::Selection(vec!["__start__".into()]));
+    let only_marks = Scene::of(&s, &Scope::nodes(vec!["__start__".into()]));
     assert!(only_marks.is_err(), "a mark alone is not a picture of the graph");
 }
 

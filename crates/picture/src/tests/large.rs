@@ -43,7 +43,7 @@ fn five_thousand_nodes_draw_and_parse_with_every_name() {
 
     // Selection of a tenth of it: its nodes only, and the chain edges among them.
     let pick: Vec<String> = (1000..1500).map(|i| format!("node_{i:05}")).collect();
-    let part = parse(&svg(&s, &Scope::Selection(pick), Theme::Dark));
+    let part = parse(&svg(&s, &Scope::nodes(pick), Theme::Dark));
     assert_eq!(part.nodes.len(), 500);
     assert!(part.edges.iter().all(|(a, b)| a.as_str() >= "node_01000" && b.as_str() < "node_01500"));
     assert_eq!(

@@ -1,6 +1,7 @@
 //! Pictures of real and generated documents, checked by parsing them with a real XML parser
 //! (roxmltree, which usvg itself uses) and by decoding the PNGs (the png crate).
 
+mod annotations;
 mod corpus;
 mod hostile;
 mod large;
