@@ -25,14 +25,18 @@ export function Tabs() {
   const strip = useRef<HTMLDivElement>(null);
   const [overflow, setOverflow] = useState(false);
 
-  // Whether the tabs overflow the strip: measured on resize and whenever the tabs change.
+  // Whether the tabs overflow: measured on resize and whenever the tabs change. Against the
+  // whole area, not the strip: the menu, once shown, takes room from the strip, so tabs that
+  // fit again without it would still overflow the narrowed strip and the menu would stay.
   useLayoutEffect(() => {
     const el = strip.current;
     if (!el) return;
-    const measure = () => setOverflow(el.scrollWidth > el.clientWidth + 1);
+    const area = el.parentElement ?? el;
+    const measure = () => setOverflow(el.scrollWidth > area.clientWidth + 1);
     measure();
     const ro = typeof ResizeObserver !== "undefined" ? new ResizeObserver(measure) : null;
     ro?.observe(el);
+    ro?.observe(area);
     return () => ro?.disconnect();
   }, [order, docs]);
 
