@@ -14,19 +14,15 @@ pub fn for_editor(mut d: Diagnostic) -> Diagnostic {
     d
 }
 
-/// The quoted names in a checker's message, in order (`node "a" has type "b"` → a, b): the
-/// checkers name the values they talk about in double quotes.
-fn quoted(message: &str) -> Vec<&str> {
-    message.split('"').skip(1).step_by(2).collect()
-}
-
-/// The editor wording for `d`, or `None` to keep the checker's message.
+/// The editor wording for `d`, or `None` to keep the checker's message. Every name comes from
+/// the diagnostic's data (its element and [`trellis_spec::Names`]), never from the message's
+/// text: the checkers may reword their messages freely.
 pub fn editor_message(d: &Diagnostic) -> Option<String> {
-    let q = quoted(&d.message);
     let node = match &d.element {
         Some(Element::Node { id }) => Some(id.as_str()),
-        _ => q.first().copied(),
+        _ => None,
     };
+    let channel = d.names.channel.as_deref();
     let msg = match d.code.as_str() {
         "spec/no-entry-edge" => "Nothing starts this graph: connect the Start node to the first node to run (drag from \
              Start's handle, or focus Start and press C)."
@@ -35,18 +31,17 @@ pub fn editor_message(d: &Diagnostic) -> Option<String> {
             "Node \u{201c}{}\u{201d} has the type \u{201c}{}\u{201d}, which no registry describes: choose a known type in \
              the inspector, or add the type to a project registry.",
             node?,
-            q.get(1)?
+            d.names.node_type.as_deref()?
         ),
         "spec/missing-type" => {
             format!("Node \u{201c}{}\u{201d} has no type: choose one in the inspector.", node?)
         }
-        "spec/duplicate-node" => format!(
-            "Two nodes are named \u{201c}{}\u{201d}: rename one of them in the inspector.",
-            q.first()?
-        ),
+        "spec/duplicate-node" => {
+            format!("Two nodes are named \u{201c}{}\u{201d}: rename one of them in the inspector.", node?)
+        }
         "spec/reserved-node-id" => format!(
             "\u{201c}{}\u{201d} is the name of the built-in Start or End node: rename this node in the inspector.",
-            q.first()?
+            node?
         ),
         "spec/unknown-edge-source" => match &d.element {
             Some(Element::Edge { from, .. }) => format!(
@@ -62,19 +57,31 @@ pub fn editor_message(d: &Diagnostic) -> Option<String> {
             ),
             _ => return None,
         },
-        "spec/undeclared-channel" => format!(
-            "The condition reads the channel \u{201c}{}\u{201d}, which this graph does not declare: add it under \
-             Channels in the graph inspector (click the empty canvas), or pick a declared channel in the condition.",
-            q.first()?
-        ),
+        // A condition on an edge, or a node's config field that names a channel.
+        "spec/undeclared-channel" => match &d.element {
+            Some(Element::Edge { .. }) => format!(
+                "The condition reads the channel \u{201c}{}\u{201d}, which this graph does not declare: add it under \
+                 Channels in the graph inspector (click the empty canvas), or pick a declared channel in the condition.",
+                channel?
+            ),
+            Some(Element::Node { id }) => format!(
+                "Node \u{201c}{id}\u{201d}'s config names the channel \u{201c}{}\u{201d}, which this graph does not \
+                 declare: add it under Channels in the graph inspector (click the empty canvas), or name a declared \
+                 channel in the node's config.",
+                channel?
+            ),
+            _ => return None,
+        },
         "spec/malformed-predicate" | "spec/no-operator" => "This edge's condition is incomplete: select the edge and \
              choose a channel and an operator in the inspector."
             .to_owned(),
-        "spec/unknown-reducer" => format!(
-            "Channel \u{201c}{}\u{201d} has a reducer Trellis does not know: choose last write, append or merge for it \
-             in the graph inspector.",
-            q.first()?
-        ),
+        "spec/unknown-reducer" => match &d.element {
+            Some(Element::Channel { name }) => format!(
+                "Channel \u{201c}{name}\u{201d} has a reducer Trellis does not know: choose last write, append or merge \
+                 for it in the graph inspector."
+            ),
+            _ => return None,
+        },
         _ => return None,
     };
     Some(msg)
@@ -98,25 +105,49 @@ mod tests {
     }
 
     #[test]
-    fn names_come_from_the_element_and_the_message() {
-        let d = Diagnostic::error(
-            codes::UNKNOWN_TYPE,
-            "node \"planner\" has type \"plan_v2\", which is not in the registry. Known types: [\"noop\"]",
-        )
-        .on_node("planner");
+    fn names_come_from_the_diagnostics_data_not_its_message() {
+        // The messages here name nothing: rewording a checker's message cannot change the app's.
+        let d = Diagnostic::error(codes::UNKNOWN_TYPE, "reworded").on_node("planner").naming_type("plan_v2");
         let m = editor_message(&d).expect("worded");
         assert!(m.contains("\u{201c}planner\u{201d}") && m.contains("\u{201c}plan_v2\u{201d}"), "{m}");
-        let e = Diagnostic::error(codes::UNKNOWN_EDGE_TARGET, "edge \"a\" -> unknown node \"ghost\"")
-            .on_edge(3, "a", "ghost");
+        let e = Diagnostic::error(codes::UNKNOWN_EDGE_TARGET, "reworded").on_edge(3, "a", "ghost");
         assert!(editor_message(&e).expect("worded").contains("goes to \u{201c}ghost\u{201d}"));
+        let c = Diagnostic::error(codes::UNDECLARED_CHANNEL, "reworded")
+            .on_edge(0, "a", "b")
+            .naming_channel("cart");
+        assert!(editor_message(&c).expect("worded").contains("reads the channel \u{201c}cart\u{201d}"));
+        let r = Diagnostic::error(codes::UNKNOWN_REDUCER, "reworded").on_channel("log");
+        assert!(editor_message(&r).expect("worded").contains("Channel \u{201c}log\u{201d}"));
+    }
+
+    #[test]
+    fn the_checkers_own_diagnostics_are_worded_with_the_right_names() {
+        // From the real checker: a node's config naming an undeclared channel is about the
+        // channel, not about the node named first in the message.
+        let spec: trellis_spec::GraphSpec = serde_json::from_value(serde_json::json!({
+            "nodes": [{"id": "planner", "type": "plan_v2", "config": {}}, {"id": "pick", "type": "noop", "config": {}}],
+            "channels": {},
+            "edges": [{"from": "__start__", "to": "planner"},
+                      {"from": "planner", "to": "pick", "when": {"channel": "cart", "eq": 1}}],
+        }))
+        .expect("spec");
+        let registry = trellis_spec::Registry::new();
+        let found = trellis_spec::validate(&spec, Some(&registry));
+        let worded = |code: &str| {
+            let d = found.iter().find(|d| d.code == code).unwrap_or_else(|| panic!("{code} in {found:?}"));
+            editor_message(d).unwrap_or_else(|| panic!("{code} worded"))
+        };
+        let t = worded(codes::UNKNOWN_TYPE);
+        assert!(t.contains("\u{201c}planner\u{201d}") && t.contains("\u{201c}plan_v2\u{201d}"), "{t}");
+        assert!(worded(codes::UNDECLARED_CHANNEL).contains("\u{201c}cart\u{201d}"));
     }
 
     #[test]
     fn other_codes_keep_the_checkers_message() {
         let d = Diagnostic::warning("config/unknown-field", "node \"a\": unknown field");
         assert_eq!(for_editor(d.clone()).message, d.message);
-        // A message without the expected names keeps its own words rather than half a sentence.
-        let bare = Diagnostic::error(codes::UNKNOWN_TYPE, "no quotes here");
+        // Without the names it needs, a diagnostic keeps its own words rather than half a sentence.
+        let bare = Diagnostic::error(codes::UNKNOWN_TYPE, "node \"a\" has type \"b\"");
         assert_eq!(editor_message(&bare), None);
     }
 }

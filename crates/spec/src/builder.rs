@@ -100,7 +100,8 @@ impl GraphBuilder {
                             crate::checks::name_list(registry.type_names())
                         ),
                     )
-                    .on_node(&id),
+                    .on_node(&id)
+                    .naming_type(type_name),
                 );
                 return self;
             }

@@ -116,6 +116,7 @@ pub fn check_config_channels(spec: &GraphSpec, registry: &Registry) -> Vec<Diagn
             )
             .at(at)
             .on_node(&node.id)
+            .naming_channel(&r.channel)
             .with_fix(crate::fixes::declare_channel(&r.channel))
         })
         .collect()

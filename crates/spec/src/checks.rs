@@ -161,7 +161,8 @@ fn check_type(
                 ),
             )
             .at(at_type())
-            .on_node(id),
+            .on_node(id)
+            .naming_type(t),
         );
     };
     let factory = node_type.factory.as_ref()?;
@@ -253,6 +254,7 @@ pub fn check_predicate(
                     declared_list()
                 ),
             )
+            .naming_channel(channel)
             .with_fix(crate::fixes::declare_channel(channel)),
             Some("channel"),
         ));

@@ -130,6 +130,32 @@ pub struct Diagnostic {
     #[ts(as = "Option<Vec<Fix>>", optional)]
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fixes: Vec<Fix>,
+    /// The names the message mentions beyond the element's own (the type a node asks for, the
+    /// channel a condition reads): whoever rewords the message (the app) takes them from here,
+    /// never from the message's text, which may change.
+    #[ts(as = "Option<Names>", optional)]
+    #[serde(default, skip_serializing_if = "Names::is_empty")]
+    pub names: Names,
+}
+
+/// Names a diagnostic is about, as data (see [`Diagnostic::names`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[ts(export)]
+pub struct Names {
+    /// A node type (the unknown one of `spec/unknown-type`).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_type: Option<String>,
+    /// A channel (the undeclared one of `spec/undeclared-channel`).
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+}
+
+impl Names {
+    pub fn is_empty(&self) -> bool {
+        self.node_type.is_none() && self.channel.is_none()
+    }
 }
 
 /// A way out of a problem (biome's advice, an LSP code action): a sentence for the button or
@@ -179,6 +205,7 @@ impl Diagnostic {
             span: None,
             element: None,
             fixes: Vec::new(),
+            names: Names::default(),
         }
     }
     pub fn error(code: &str, message: impl Into<String>) -> Self {
@@ -210,6 +237,16 @@ impl Diagnostic {
     }
     pub fn on_edge(self, index: usize, from: impl Into<String>, to: impl Into<String>) -> Self {
         self.on(Element::Edge { index, from: from.into(), to: to.into() })
+    }
+    /// Names the node type the message is about.
+    pub fn naming_type(mut self, node_type: impl Into<String>) -> Self {
+        self.names.node_type = Some(node_type.into());
+        self
+    }
+    /// Names the channel the message is about.
+    pub fn naming_channel(mut self, channel: impl Into<String>) -> Self {
+        self.names.channel = Some(channel.into());
+        self
     }
     /// Offers a way out.
     pub fn with_fix(mut self, fix: Fix) -> Self {

@@ -164,7 +164,8 @@ impl Run<'_> {
                 let d = Diagnostic::error(
                     codes::UNDECLARED_CHANNEL,
                     format!("undeclared channel {}", quote(name)),
-                );
+                )
+                .naming_channel(name.as_str());
                 return Err(if *writer == START { d } else { d.on_node(*writer) });
             }
         }

@@ -34,7 +34,7 @@ pub mod validate;
 pub mod writer;
 
 pub use builder::GraphBuilder;
-pub use diagnostic::{Diagnostic, Element, Fix, FixEdit, LineIndex, Severity, Span};
+pub use diagnostic::{Diagnostic, Element, Fix, FixEdit, LineIndex, Names, Severity, Span};
 pub use graph::{
     from_spec, from_spec_owned, from_spec_validated, to_spec, Channel, CompiledGraph, Edge, Graph, Guard,
     Node, Reducer, Router,
