@@ -1,11 +1,12 @@
 //! trellis-app: the desktop shell, thin over trellis-doc. Commands take document ids; paths
-//! come only from native dialogs, the recent list, the command line and the recovery
-//! journal. See `docs/desktop.md`.
+//! come only from native dialogs, the recent list, the command line, files dropped from the
+//! OS (the desktop's drag data, read in Rust) and the recovery journal. See `docs/desktop.md`.
 
 pub mod auto_layout;
 pub mod commands;
 pub mod compare;
 pub mod dialogs;
+pub mod file_drop;
 mod housekeeping;
 pub mod image_export;
 mod menu;
@@ -101,7 +102,8 @@ pub fn run() {
             // `list_documents` already sees them.
             let config = app.config().app.windows.iter().find(|w| w.label == ui_sync::MAIN_WINDOW).cloned();
             if let Some(config) = config {
-                WebviewWindowBuilder::from_config(&handle, &config)?.build()?;
+                let window = WebviewWindowBuilder::from_config(&handle, &config)?.build()?;
+                file_drop::attach(&window);
             }
             {
                 let st = handle.state::<AppState>();

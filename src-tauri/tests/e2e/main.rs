@@ -5,6 +5,7 @@ mod a11y;
 mod canvas;
 mod compare;
 mod desktop;
+mod drop;
 mod export;
 mod find;
 mod formats;

@@ -1,0 +1,188 @@
+//! Files dropped from the OS onto the window open in tabs, as File > Open opens them (issue 14).
+//!
+//! The window keeps `dragDropEnabled: false`: Tauri's own file-drop handler would take every
+//! drop, the registry browser's HTML5 drags included (toolchain trap 11). Instead the drop is
+//! taken in Rust, on the GTK widget of the webview, and only when it comes from outside the app
+//! and carries files (`text/uri-list`, no source widget in this process); a drag that starts in
+//! the page (HTML5 drag and drop) is left to WebKit untouched. The paths come from the desktop's
+//! drag data, never from the page: the webview names no path to Rust (docs/desktop.md).
+//!
+//! What happens with the list is platform-neutral and tested here: [`uri_list`] reads the
+//! `text/uri-list` data (RFC 2483), [`open_dropped`] opens each file through the same path as
+//! the Open dialog (`commands::open_path`: recent files, the active tab, refusals told in the
+//! app with the file name, reason and place) and tells the UI to add a tab per opened file.
+
+use std::path::PathBuf;
+
+use tauri::{AppHandle, Emitter, Manager};
+use trellis_spec::Diagnostic;
+
+use crate::commands;
+use crate::open_failures;
+use crate::ui_sync::events;
+
+/// Diagnostic codes of this module.
+pub mod codes {
+    /// Something dropped on the window that is not a local file (a web link, a remote file).
+    pub const NOT_A_FILE: &str = "app/drop-not-a-file";
+}
+
+/// What a `text/uri-list` holds: the local files, in order, and the entries that are not
+/// local files (kept as written, to say so).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Dropped {
+    pub files: Vec<PathBuf>,
+    pub not_files: Vec<String>,
+}
+
+/// Reads `text/uri-list` data: one URI a line (CRLF or LF), `#` lines are comments, blank lines
+/// are skipped. `file:` URIs on this machine (no host, or `localhost`) are files, percent
+/// escapes decoded; anything else is not a file.
+pub fn uri_list(text: &str) -> Dropped {
+    let mut out = Dropped::default();
+    for line in text.lines() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let file = url::Url::parse(line)
+            .ok()
+            .filter(|u| u.scheme() == "file")
+            .filter(|u| matches!(u.host_str(), None | Some("") | Some("localhost")))
+            .and_then(|u| u.to_file_path().ok());
+        match file {
+            Some(path) => {
+                if !out.files.contains(&path) {
+                    out.files.push(path);
+                }
+            }
+            None => out.not_files.push(line.to_owned()),
+        }
+    }
+    out
+}
+
+/// Opens what was dropped, one tab per file that opens (the last one shown); each file that
+/// does not, and each entry that is not a file, gets its notice in the app. Runs the reading
+/// off the thread that dispatches the window's events.
+pub fn open_dropped(app: &AppHandle, dropped: Dropped) {
+    let app = app.clone();
+    tauri::async_runtime::spawn_blocking(move || {
+        for entry in &dropped.not_files {
+            let d = Diagnostic::error(
+                codes::NOT_A_FILE,
+                "only files on this computer can be opened by dropping them here; this is a link, not a file",
+            );
+            open_failures::report(&app, std::path::Path::new(entry), &[d]);
+        }
+        for path in &dropped.files {
+            // A refusal is reported by `open_path` (a notice with the file name and reason).
+            if let Ok(view) = commands::open_path(&app, path) {
+                let _ = app.emit(events::DOCUMENT_OPENED, view);
+            }
+        }
+    });
+}
+
+/// Takes OS file drops on the window's webview (GTK: WebKitGTK's widget).
+#[cfg(target_os = "linux")]
+pub fn attach(window: &tauri::WebviewWindow) {
+    let app = window.app_handle().clone();
+    let attached = window.with_webview(move |webview| gtk_drop::connect(webview.inner(), app));
+    if let Err(e) = attached {
+        eprintln!("trellis: files dropped on the window will not open: {e}");
+    }
+}
+
+/// Other platforms: not wired yet (Trellis ships for Linux; docs/desktop.md).
+#[cfg(not(target_os = "linux"))]
+pub fn attach(_window: &tauri::WebviewWindow) {}
+
+#[cfg(target_os = "linux")]
+mod gtk_drop {
+    use std::cell::Cell;
+    use std::rc::Rc;
+
+    use gtk::gdk;
+    use gtk::glib::object::{Cast, IsA, ObjectExt};
+    use gtk::prelude::{DragContextExtManual, WidgetExt};
+    use tauri::AppHandle;
+
+    const URI_LIST: &str = "text/uri-list";
+
+    /// A drag from outside this process that carries files. A drag the page started (HTML5
+    /// drag and drop in the registry browser or on the canvas) has the webview as its source
+    /// widget and is WebKit's.
+    fn external_files(ctx: &gdk::DragContext) -> bool {
+        ctx.drag_get_source_widget().is_none() && ctx.list_targets().iter().any(|a| a.name() == URI_LIST)
+    }
+
+    /// Connects before WebKit's own handlers (which run last): for an outside file drag,
+    /// motion accepts a copy, the drop asks for the URI list, and the data opens the files;
+    /// returning `true` (and stopping the data signal) keeps WebKit from seeing that drag.
+    /// The widget is already a drop target: WebKit registered it for HTML5 drops.
+    pub fn connect(webview: impl IsA<gtk::Widget> + Cast, app: AppHandle) {
+        let widget: gtk::Widget = webview.upcast();
+        let asked = Rc::new(Cell::new(false));
+        widget.connect_drag_motion(|_, ctx, _, _, time| {
+            if !external_files(ctx) {
+                return false;
+            }
+            ctx.drag_status(gdk::DragAction::COPY, time);
+            true
+        });
+        {
+            let asked = asked.clone();
+            widget.connect_drag_drop(move |w, ctx, _, _, time| {
+                if !external_files(ctx) {
+                    return false;
+                }
+                asked.set(true);
+                w.drag_get_data(ctx, &gdk::Atom::intern(URI_LIST), time);
+                true
+            });
+        }
+        widget.connect_drag_data_received(move |w, ctx, _, _, data, _, time| {
+            if !asked.replace(false) {
+                return;
+            }
+            w.stop_signal_emission_by_name("drag-data-received");
+            let text = String::from_utf8_lossy(&data.data()).into_owned();
+            let dropped = super::uri_list(&text);
+            ctx.drag_finish(!dropped.files.is_empty(), false, time);
+            super::open_dropped(&app, dropped);
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_uri_list_gives_local_files_decoded_and_says_what_is_not_a_file() {
+        let text = "# dropped by a file manager\r\nfile:///home/ana/flows/support.json\r\n\
+                    file:///home/ana/my%20flows/GRAPH.md\r\n\r\nfile://localhost/tmp/%C3%A9t%C3%A9.json\r\n\
+                    https://example.com/graph.json\r\nfile://server/share/x.json\r\nnot a uri\r\n\
+                    file:///home/ana/flows/support.json\n";
+        let d = uri_list(text);
+        assert_eq!(
+            d.files,
+            vec![
+                PathBuf::from("/home/ana/flows/support.json"),
+                PathBuf::from("/home/ana/my flows/GRAPH.md"),
+                PathBuf::from("/tmp/été.json"),
+            ]
+        );
+        assert_eq!(
+            d.not_files,
+            ["https://example.com/graph.json", "file://server/share/x.json", "not a uri"]
+        );
+    }
+
+    #[test]
+    fn an_empty_list_is_nothing() {
+        assert_eq!(uri_list(""), Dropped::default());
+        assert_eq!(uri_list("\n# only a comment\n"), Dropped::default());
+    }
+}
