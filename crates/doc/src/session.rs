@@ -483,7 +483,9 @@ impl Session {
             Document::GraphSpec(spec) => {
                 out.extend(validate::validate(spec, Some(&self.registries.registry)))
             }
-            Document::Weaveflow(d) => out.extend(crate::formats::weaveflow::validate(d, &self.registries)),
+            Document::Weaveflow(d) => {
+                out.extend(crate::formats::weaveflow::validate(d, &self.registries, self.source.as_deref()))
+            }
             Document::GraphMd(d) => out.extend(trellis_formats::graphmd::validate(d)),
         }
         self.subgraphs.refresh(&self.document, self.path.as_deref(), false);

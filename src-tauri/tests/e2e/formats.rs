@@ -299,3 +299,36 @@ async fn the_accepted_weaveflow_version_is_a_setting_that_revalidates_open_docum
     app.wait_view(&id, "no version error", |v| !version_error(v)).await;
     app.quit().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn weaveflow_problem_positions_in_the_app_are_those_of_the_file() {
+    // A Weaveflow file formatted by hand (objects on one line): the writer would spread it
+    // over more lines, and a position taken from the writer's text (12:5) would not be the
+    // file's (9:5, where `trellis validate` puts it).
+    let dir = tempfile::tempdir().expect("tmp");
+    let text = std::fs::read_to_string(
+        repo_root().join("crates/formats/tests/fixtures/weaveflow/corpus/assistant.json"),
+    )
+    .expect("read")
+    .replace("\"edges\": []", "\"edges\": [\n    { \"from\": \"input\", \"to\": \"ghost\" }\n  ]");
+    let path = dir.path().join("assistant.json");
+    std::fs::write(&path, &text).expect("write");
+    let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
+    let id = app.doc_named("assistant.json").await;
+    let view = app.view(&id).await;
+    let at = |pointer: &str| {
+        view["diagnostics"]
+            .as_array()
+            .and_then(|d| d.iter().find(|x| x["pointer"] == pointer))
+            .map(|x| (x["span"]["line"].as_u64(), x["span"]["column"].as_u64()))
+    };
+    assert_eq!(at("/nodes/0"), Some((Some(9), Some(5))), "{view}");
+    assert_eq!(at("/edges/0/to"), Some((Some(18), Some(24))), "{view}");
+    app.wait_js(
+        "return [...document.querySelectorAll('[data-testid=problem][data-pointer=\"/nodes/0\"]')] \
+         .some((e) => e.textContent.includes('9:5'));",
+        "the problems panel to show 9:5",
+    )
+    .await;
+    app.quit().await;
+}

@@ -305,7 +305,7 @@ pub(crate) fn prepare(session: &Session, document: &Document) -> Result<String, 
             let back = trellis_formats::weaveflow::parse(&text);
             let mut all = back.diagnostics;
             if let Some(doc) = &back.doc {
-                all.extend(weaveflow::validate(doc, session.registries()));
+                all.extend(weaveflow::validate(doc, session.registries(), Some(&text)));
             }
             (text, all)
         }

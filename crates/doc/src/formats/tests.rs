@@ -350,3 +350,57 @@ fn a_first_move_adds_only_the_metadata_lines_to_a_weaveflow_file() {
     let v: Value = serde_json::from_str(&now).expect("json");
     assert_eq!(v["metadata"]["web"]["positions"][&id], json!({"x": 10, "y": 20}));
 }
+
+/// A problem and where it is: (code, pointer, (line, column)).
+type Place = (String, String, Option<(u32, u32)>);
+
+/// The validation problems of a Weaveflow text as `trellis validate` reports them (spans in
+/// that text).
+fn cli_places(text: &str) -> Vec<Place> {
+    let options = trellis_formats::weaveflow::ValidateOptions::default();
+    let reg = registries();
+    let parsed = trellis_formats::weaveflow::check_text(text, Some(&reg.registry), &options);
+    parsed
+        .diagnostics
+        .iter()
+        .map(|d| (d.code.clone(), d.pointer.clone(), d.span.map(|s| (s.line, s.column))))
+        .collect()
+}
+
+fn app_places(s: &Session) -> Vec<Place> {
+    s.diagnostics()
+        .iter()
+        .map(|d| (d.code.clone(), d.pointer.clone(), d.span.map(|s| (s.line, s.column))))
+        .collect()
+}
+
+#[test]
+fn weaveflow_positions_in_the_app_are_positions_in_the_file() {
+    // A file written by hand, compactly (the writer would spread each object over lines): an
+    // edge to a node that does not exist, on line 18 of the file.
+    let text = std::fs::read_to_string(fixtures().join("weaveflow/corpus/assistant.json"))
+        .expect("read")
+        .replace("\"edges\": []", "\"edges\": [\n    { \"from\": \"input\", \"to\": \"ghost\" }\n  ]");
+    let fs = FakeFs::new();
+    fs.put("/w/assistant.json", &text);
+    let c = ManualClock::new(1_000_000);
+    let mut s = open(&fs, "/w/assistant.json", &c);
+    let cli = cli_places(&text);
+    assert!(
+        cli.iter().any(|(_, pointer, at)| pointer.starts_with("/edges/0") && at.is_some_and(|(line, _)| line == 18)),
+        "the fixture's problem is on line 18 of the file: {cli:?}"
+    );
+    assert_eq!(app_places(&s), cli, "the app shows the CLI's places");
+    assert_ne!(
+        trellis_formats::weaveflow::to_string(s.weaveflow().expect("weaveflow")),
+        text,
+        "the writer's own text differs, so the check means something"
+    );
+
+    // After an edit, the places are those of the text a save writes (the file's own text with
+    // the edit spliced in), not of the writer's canonical text.
+    edit(&mut s, json!({"op": "set_doc_field", "field": "description", "value": "checked"}));
+    let to_save = s.text();
+    assert_ne!(to_save, text);
+    assert_eq!(app_places(&s), cli_places(&to_save));
+}

@@ -89,15 +89,18 @@ pub(crate) fn write_annotations(d: &mut WeaveflowDoc, layout: &Layout) -> Result
 }
 
 /// The Weaveflow validator with the session's registry (project node types count) and the
-/// accepted `version` setting, spans filled from the text the writer makes now.
-pub fn validate(d: &WeaveflowDoc, registries: &Registries) -> Vec<Diagnostic> {
+/// accepted `version` setting, spans filled from the text a save would write now: the file's
+/// own text (`source`) with the edits spliced in, so that a position shown in the app is the
+/// position in the file, as `trellis validate` reports it (the writer's canonical text would
+/// move every line of a file formatted by hand).
+pub fn validate(d: &WeaveflowDoc, registries: &Registries, source: Option<&str>) -> Vec<Diagnostic> {
     let options = match &registries.weaveflow_version {
         Some(v) => ValidateOptions { expected_version: v.clone() },
         None => ValidateOptions::default(),
     };
     let mut out = weaveflow::validate(d.definition(), Some(&registries.registry), &options);
     if out.iter().any(|d| d.span.is_none() && !d.pointer.is_empty()) {
-        json::fill_spans(&weaveflow::to_string(d), &mut out);
+        json::fill_spans(&super::weaveflow_text(d, source), &mut out);
     }
     out
 }
