@@ -19,9 +19,8 @@ use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
 use trellis_spec::diagnostic::{pointer, Diagnostic, Severity};
-use trellis_spec::manifest::{manifest_from_value, Manifest};
+use trellis_spec::manifest::{manifest_from_owned, Manifest};
 use trellis_spec::registry::Registry;
 use trellis_spec::{builtin, json};
 
@@ -242,12 +241,12 @@ fn load_file(
             match parsed {
                 Err(d) => diagnostics.push(d),
                 Ok(value) => {
-                    let (manifest, mut found) = manifest_from_value(&value, &display(path));
+                    let (manifest, mut found) = manifest_from_owned(value, &display(path));
                     if let Some(manifest) = manifest {
                         source.loaded = true;
                         source.name = manifest.name.clone();
                         source.version = manifest.version.clone();
-                        layer(&manifest, &value, path, layering, out, &mut source.types, &mut found);
+                        layer(manifest, path, layering, out, &mut source.types, &mut found);
                     }
                     json::fill_spans(&text, &mut found);
                     diagnostics.extend(found);
@@ -266,27 +265,17 @@ fn load_file(
 /// Adds a project manifest's types on top of what is there, reporting redefinitions of
 /// built-in types and conflicts with earlier project files.
 fn layer(
-    manifest: &Manifest,
-    value: &Value,
+    manifest: Manifest,
     path: &Path,
     layering: &mut Layering,
     out: &mut Discovered,
     contributed: &mut Vec<String>,
     diagnostics: &mut Vec<Diagnostic>,
 ) {
-    // Where each type is in the file (its first entry), for pointers; one pass, not one per type.
-    let mut index_of: HashMap<&str, usize> = HashMap::new();
-    for (i, entry) in value.get("types").and_then(Value::as_array).into_iter().flatten().enumerate() {
-        if let Some(name) = entry.get("type").and_then(Value::as_str) {
-            index_of.entry(name).or_insert(i);
-        }
-    }
-    for info in &manifest.types {
+    let source = display(path);
+    for (info, entry) in manifest.types.into_iter().zip(manifest.entries) {
         let name = &info.type_name;
-        let at = index_of
-            .get(name.as_str())
-            .map(|i| pointer(["types", &i.to_string(), "type"]))
-            .unwrap_or_default();
+        let at = pointer(["types", &entry.to_string(), "type"]);
         if let Some(first) = layering.owners.get(name) {
             diagnostics.push(
                 Diagnostic::error(
@@ -312,8 +301,8 @@ fn layer(
             );
         }
         layering.owners.insert(name.clone(), path.to_path_buf());
-        out.registry.describe(info.clone(), display(path));
         contributed.push(name.clone());
+        out.registry.describe(info, source.clone());
     }
 }
 

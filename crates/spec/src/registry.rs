@@ -134,8 +134,8 @@ impl Registry {
 
     /// Registers a type described by metadata only (a manifest entry).
     pub fn describe(&mut self, info: TypeInfo, source: impl Into<String>) -> &mut Self {
-        let node = NodeType { info: info.clone(), source: source.into(), factory: None };
-        self.types.insert(info.type_name, node);
+        let name = info.type_name.clone();
+        self.types.insert(name, NodeType { info, source: source.into(), factory: None });
         self
     }
 
