@@ -21,6 +21,11 @@ use crate::commands;
 use crate::open_failures;
 use crate::ui_sync::events;
 
+/// The event telling the UI whether files from outside are being dragged over the window
+/// (payload: `true` while they are, `false` when they leave or are dropped): the page is not
+/// told of such a drag otherwise, and the user should see that a drop will open them.
+pub const FILE_DRAG: &str = "file-drag";
+
 /// Diagnostic codes of this module.
 pub mod codes {
     /// Something dropped on the window that is not a local file (a web link, a remote file).
@@ -106,7 +111,7 @@ mod gtk_drop {
     use gtk::gdk;
     use gtk::glib::object::{Cast, IsA, ObjectExt};
     use gtk::prelude::{DragContextExtManual, WidgetExt};
-    use tauri::AppHandle;
+    use tauri::{AppHandle, Emitter};
 
     const URI_LIST: &str = "text/uri-list";
 
@@ -124,13 +129,30 @@ mod gtk_drop {
     pub fn connect(webview: impl IsA<gtk::Widget> + Cast, app: AppHandle) {
         let widget: gtk::Widget = webview.upcast();
         let asked = Rc::new(Cell::new(false));
-        widget.connect_drag_motion(|_, ctx, _, _, time| {
-            if !external_files(ctx) {
-                return false;
-            }
-            ctx.drag_status(gdk::DragAction::COPY, time);
-            true
-        });
+        // Whether an outside file drag is over the window (told to the UI once each way).
+        let over = Rc::new(Cell::new(false));
+        {
+            let (app, over) = (app.clone(), over.clone());
+            widget.connect_drag_motion(move |_, ctx, _, _, time| {
+                if !external_files(ctx) {
+                    return false;
+                }
+                ctx.drag_status(gdk::DragAction::COPY, time);
+                if !over.replace(true) {
+                    let _ = app.emit(super::FILE_DRAG, true);
+                }
+                true
+            });
+        }
+        {
+            // GTK sends `drag-leave` before `drag-drop` too: the hint goes either way.
+            let (app, over) = (app.clone(), over.clone());
+            widget.connect_drag_leave(move |_, _, _| {
+                if over.replace(false) {
+                    let _ = app.emit(super::FILE_DRAG, false);
+                }
+            });
+        }
         {
             let asked = asked.clone();
             widget.connect_drag_drop(move |w, ctx, _, _, time| {

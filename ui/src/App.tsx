@@ -10,6 +10,7 @@ import { ConflictBar, HelpOverlay, ProblemsPanel, StatusBar, Toasts, Toolbar } f
 import { ExportImage } from "./exportImage/ExportImage";
 import { ExportConfirm } from "./panels/ExportConfirm";
 import { Inspector } from "./panels/Inspector";
+import { FileDropHint } from "./panels/FileDropHint";
 import { OpenFailures } from "./panels/OpenFailures";
 import { RegistryPanel } from "./panels/RegistryPanel";
 import { Palette } from "./palette/Palette";
@@ -65,6 +66,7 @@ export function App({ backend }: { backend: Backend }) {
         {registryOpen && view && <RegistryPanel types={view.registry} />}
         <div className="center">
           <OpenFailures tauri={backend.kind === "tauri"} />
+          <FileDropHint tauri={backend.kind === "tauri"} />
           {view && <Breadcrumbs />}
           {view ? <Canvas key={activeId} view={view} /> : <Welcome />}
           <FindBar />

@@ -3,7 +3,8 @@
 //! `text/uri-list`, as a file manager does) is dragged onto Trellis with the X pointer moved by
 //! XTest (libxdo), so the desktop's XDND protocol carries the files from one process to the
 //! other and the app's GTK handler (src/file_drop.rs) receives them; the page never sees a
-//! path. Two graph documents open in two tabs; a `package.json` dropped with them is refused
+//! path. While the files are over the window a hint says a drop opens them; two graph
+//! documents open in two tabs; a `package.json` dropped with them is refused
 //! with the same notice as the Open dialog's; a web link dropped is refused as not a file.
 //! And a real HTML5 drag inside the page (the registry browser onto the canvas, the same X
 //! pointer gesture) still adds its node: the handler leaves the page's own drags to WebKit.
@@ -72,9 +73,9 @@ fn wait_line(rx: &mpsc::Receiver<String>, want: &str) {
     }
 }
 
-/// Presses the pointer at `from`, moves it in steps to `to` and releases it there, as a hand
-/// does (XTest: the X server sees real device events).
-fn drag_pointer(display: &str, from: (i32, i32), to: (i32, i32)) {
+/// Presses the pointer at `from` and moves it in steps to `to`, as a hand does (XTest: the X
+/// server sees real device events); the button stays down.
+fn press_and_move(display: &str, from: (i32, i32), to: (i32, i32)) {
     let xdo = libxdo::XDo::new(Some(display)).expect("an XTest connection");
     let pause = || std::thread::sleep(Duration::from_millis(40));
     xdo.move_mouse(from.0, from.1, 0).expect("move");
@@ -88,12 +89,23 @@ fn drag_pointer(display: &str, from: (i32, i32), to: (i32, i32)) {
         xdo.move_mouse(x, y, 0).expect("move");
         pause();
     }
-    // A few moves on the target so it sees the drag settle, as a hand's tremor does.
+}
+
+/// A few moves on the target so it sees the drag settle, as a hand's tremor does, then the
+/// release (a new XTest connection: the button state is the server's).
+fn settle_and_release(display: &str, at: (i32, i32)) {
+    let xdo = libxdo::XDo::new(Some(display)).expect("an XTest connection");
     for d in [1, -1, 1] {
-        xdo.move_mouse(to.0 + d, to.1, 0).expect("move");
-        pause();
+        xdo.move_mouse(at.0 + d, at.1, 0).expect("move");
+        std::thread::sleep(Duration::from_millis(40));
     }
     xdo.mouse_up(1).expect("release");
+}
+
+/// A whole drag: press at `from`, move to `to`, release there.
+fn drag_pointer(display: &str, from: (i32, i32), to: (i32, i32)) {
+    press_and_move(display, from, to);
+    settle_and_release(display, to);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -124,15 +136,26 @@ async fn files_dropped_from_the_desktop_open_in_tabs_and_the_others_are_told() {
     let source_at = ((r.x + r.width) as i32 + 10, (r.y + r.height) as i32 - 120);
     let (mut child, lines) = drag_source(&app.display, source_at.0, source_at.1, &uris);
     let display = app.display.clone();
-    tokio::task::spawn_blocking(move || {
+    let lines = tokio::task::spawn_blocking(move || {
         wait_line(&lines, "ready");
-        drag_pointer(&display, (source_at.0 + 50, source_at.1 + 50), target);
+        press_and_move(&display, (source_at.0 + 50, source_at.1 + 50), target);
+        lines
+    })
+    .await
+    .expect("the drag");
+    // Over the window, before the drop: the hint says a drop opens the files.
+    let hint = app.visible("[data-testid=\"file-drop-hint\"]").await;
+    assert!(hint.text().await.expect("text").contains("Drop to open"));
+    let display = app.display.clone();
+    tokio::task::spawn_blocking(move || {
+        settle_and_release(&display, target);
         wait_line(&lines, "dragged");
         wait_line(&lines, "end");
     })
     .await
-    .expect("the drag");
+    .expect("the drop");
     let _ = child.wait();
+    app.wait_js("return !document.querySelector('[data-testid=file-drop-hint]');", "the hint to go").await;
 
     // Two documents opened, each in its own tab, the last one shown.
     let deadline = std::time::Instant::now() + PATIENCE;
