@@ -8,7 +8,8 @@
 //! drag data, never from the page: the webview names no path to Rust (docs/desktop.md).
 //!
 //! What happens with the list is platform-neutral and tested here: [`uri_list`] reads the
-//! `text/uri-list` data (RFC 2483), [`open_dropped`] opens each file through the same path as
+//! `text/uri-list` data (RFC 2483), [`target_of`] says what a path opens (a folder: its
+//! `GRAPH.md`), [`open_dropped`] opens each file through the same path as
 //! the Open dialog (`commands::open_path`: recent files, the active tab, refusals told in the
 //! app with the file name, reason and place) and tells the UI to add a tab per opened file.
 
@@ -30,6 +31,24 @@ pub const FILE_DRAG: &str = "file-drag";
 pub mod codes {
     /// Something dropped on the window that is not a local file (a web link, a remote file).
     pub const NOT_A_FILE: &str = "app/drop-not-a-file";
+    /// A folder dropped on the window that holds no `GRAPH.md`.
+    pub const FOLDER: &str = "app/drop-folder";
+}
+
+/// What a dropped path opens: a file itself; a folder its `GRAPH.md` (a GRAPH.md graph is a
+/// folder's document); any other folder is refused with a sentence saying what to drop.
+pub fn target_of(path: &std::path::Path) -> Result<PathBuf, Diagnostic> {
+    if !path.is_dir() {
+        return Ok(path.to_path_buf());
+    }
+    let graph = path.join("GRAPH.md");
+    if graph.is_file() {
+        return Ok(graph);
+    }
+    Err(Diagnostic::error(
+        codes::FOLDER,
+        "this is a folder without a GRAPH.md: drop the graph files themselves",
+    ))
 }
 
 /// What a `text/uri-list` holds: the local files, in order, and the entries that are not
@@ -81,8 +100,15 @@ pub fn open_dropped(app: &AppHandle, dropped: Dropped) {
             open_failures::report(&app, std::path::Path::new(entry), &[d]);
         }
         for path in &dropped.files {
+            let file = match target_of(path) {
+                Ok(file) => file,
+                Err(d) => {
+                    open_failures::report(&app, path, &[d]);
+                    continue;
+                }
+            };
             // A refusal is reported by `open_path` (a notice with the file name and reason).
-            if let Ok(view) = commands::open_path(&app, path) {
+            if let Ok(view) = commands::open_path(&app, &file) {
                 let _ = app.emit(events::DOCUMENT_OPENED, view);
             }
         }
@@ -200,6 +226,22 @@ mod tests {
             d.not_files,
             ["https://example.com/graph.json", "file://server/share/x.json", "not a uri"]
         );
+    }
+
+    #[test]
+    fn a_folder_opens_its_graph_md_and_is_refused_without_one() {
+        let dir = tempfile::tempdir().expect("tmp");
+        let file = dir.path().join("support.json");
+        std::fs::write(&file, "{}").expect("write");
+        assert_eq!(target_of(&file).ok(), Some(file.clone()));
+        assert_eq!(target_of(dir.path()).err().map(|d| d.code), Some(codes::FOLDER.to_string()));
+        let triage = dir.path().join("triage");
+        std::fs::create_dir(&triage).expect("mkdir");
+        std::fs::write(triage.join("GRAPH.md"), "---\n---\n").expect("write");
+        assert_eq!(target_of(&triage).ok(), Some(triage.join("GRAPH.md")));
+        // A path that does not exist is the opener's to refuse (with its reason).
+        let gone = dir.path().join("gone.json");
+        assert_eq!(target_of(&gone).ok(), Some(gone));
     }
 
     #[test]

@@ -3,9 +3,10 @@
 //! `text/uri-list`, as a file manager does) is dragged onto Trellis with the X pointer moved by
 //! XTest (libxdo), so the desktop's XDND protocol carries the files from one process to the
 //! other and the app's GTK handler (src/file_drop.rs) receives them; the page never sees a
-//! path. While the files are over the window a hint says a drop opens them; two graph
-//! documents open in two tabs; a `package.json` dropped with them is refused
-//! with the same notice as the Open dialog's; a web link dropped is refused as not a file.
+//! path. While the files are over the window a hint says a drop opens them; a GraphSpec, a
+//! Weaveflow file and a folder holding a GRAPH.md open in three tabs; a `package.json` dropped
+//! with them is refused with the same notice as the Open dialog's, a folder without a GRAPH.md
+//! and a web link are refused with theirs.
 //! And a real HTML5 drag inside the page (the registry browser onto the canvas, the same X
 //! pointer gesture) still adds its node: the handler leaves the page's own drags to WebKit.
 
@@ -115,22 +116,28 @@ async fn files_dropped_from_the_desktop_open_in_tabs_and_the_others_are_told() {
     std::fs::create_dir(&folder).expect("mkdir");
     let support = folder.join("support.json");
     std::fs::write(&support, EXAMPLE).expect("write");
-    let graph_md = folder.join("GRAPH.md");
-    std::fs::copy(corpus("graphmd/support-triage/GRAPH.md"), &graph_md).expect("copy");
+    let weaveflow = folder.join("supervisor_mode.json");
+    std::fs::copy(corpus("weaveflow/supervisor_mode.json"), &weaveflow).expect("copy");
+    let triage = folder.join("triage");
+    std::fs::create_dir(&triage).expect("mkdir");
+    std::fs::copy(corpus("graphmd/support-triage/GRAPH.md"), triage.join("GRAPH.md")).expect("copy");
+    let empty = folder.join("empty-folder");
+    std::fs::create_dir(&empty).expect("mkdir");
     let package = folder.join("package.json");
     std::fs::write(&package, "{\n  \"name\": \"some-app\",\n  \"version\": \"1.0.0\"\n}\n").expect("write");
 
     let app = Desktop::launch(Launch::default()).await;
     let before = app.documents().await.len();
-    let example = app.active_doc().await;
 
     // Trellis's window and, right of it, the file manager's window with three files and a link.
     let r = app.driver.get_window_rect().await.expect("window rect");
     let target = ((r.x + r.width / 2) as i32, (r.y + r.height / 2) as i32);
     let uris = vec![
         file_uri(&support),
-        file_uri(&graph_md),
+        file_uri(&weaveflow),
         file_uri(&package),
+        file_uri(&empty),
+        file_uri(&triage),
         "https://example.com/graph.json".to_owned(),
     ];
     let source_at = ((r.x + r.width) as i32 + 10, (r.y + r.height) as i32 - 120);
@@ -157,9 +164,10 @@ async fn files_dropped_from_the_desktop_open_in_tabs_and_the_others_are_told() {
     let _ = child.wait();
     app.wait_js("return !document.querySelector('[data-testid=file-drop-hint]');", "the hint to go").await;
 
-    // Two documents opened, each in its own tab, the last one shown.
+    // Three documents opened (a folder's GRAPH.md among them), each in its own tab, the last
+    // one shown.
     let deadline = std::time::Instant::now() + PATIENCE;
-    while app.documents().await.len() < before + 2 {
+    while app.documents().await.len() < before + 3 {
         assert!(
             std::time::Instant::now() < deadline,
             "the dropped files did not open: {:?}",
@@ -168,22 +176,32 @@ async fn files_dropped_from_the_desktop_open_in_tabs_and_the_others_are_told() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     let docs = app.documents().await;
-    assert_eq!(docs.len(), before + 2, "{docs:?}");
+    assert_eq!(docs.len(), before + 3, "{docs:?}");
     let support_id = app.doc_named("support.json").await;
+    let weaveflow_id = app.doc_named("supervisor_mode.json").await;
     let graph_id = app.doc_named("GRAPH.md").await;
-    for id in [&support_id, &graph_id] {
+    for id in [&support_id, &weaveflow_id, &graph_id] {
         app.visible(&format!("[data-testid=\"tab\"][data-doc-id=\"{id}\"]")).await;
     }
-    let shown = app.wait_other_doc(&example).await;
-    assert_eq!(shown, graph_id, "the last file dropped is shown");
+    app.wait_js(
+        &format!("return document.querySelector('[data-testid=app]').dataset.activeDoc === '{graph_id}';"),
+        "the last file dropped to be shown",
+    )
+    .await;
     let path = app.view(&support_id).await["path"].as_str().unwrap_or_default().to_owned();
     assert!(path.ends_with("my flows é/support.json"), "the path decoded from the URI: {path}");
+    assert_eq!(app.view(&weaveflow_id).await["format"], "weaveflow");
     assert_eq!(app.view(&graph_id).await["format"], "graphmd");
+    let path = app.view(&graph_id).await["path"].as_str().unwrap_or_default().to_owned();
+    assert!(path.ends_with("triage/GRAPH.md"), "the folder's GRAPH.md: {path}");
 
     // package.json: refused as the Open dialog refuses it, told in the window; the link too.
     let notice = app.visible("[data-testid=\"open-failure\"][data-file=\"package.json\"]").await;
     let text = notice.text().await.expect("text");
     assert!(text.contains("not a graph document: no `nodes`"), "{text}");
+    let folder_notice = app.visible("[data-testid=\"open-failure\"][data-file=\"empty-folder\"]").await;
+    let text = folder_notice.text().await.expect("text");
+    assert!(text.contains("folder without a GRAPH.md"), "{text}");
     let link = app.visible("[data-testid=\"open-failure\"][data-file=\"graph.json\"]").await;
     let text = link.text().await.expect("text");
     assert!(text.contains("not a file"), "{text}");
