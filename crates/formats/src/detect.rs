@@ -17,7 +17,8 @@
 //! A Weaveflow-looking object that also has `channels` (a GraphSpec-only key) is ambiguous.
 
 use serde_json::Value;
-use trellis_spec::{json, Diagnostic, Span};
+use trellis_spec::json_outline::{outline, Outline};
+use trellis_spec::{Diagnostic, Span};
 
 /// Codes of format detection.
 pub mod codes {
@@ -116,15 +117,16 @@ pub fn detect(file_name: Option<&str>, text: &str) -> Result<Format, Diagnostic>
         )
         .with_span(Span::from_range(text, 0, 0)));
     }
-    let value = first_value(text)?;
-    let Value::Object(obj) = &value else {
-        return Err(Diagnostic::error(
+    // The top-level keys are all detection needs: the text is checked as a parse would check
+    // it (syntax, nesting, duplicate keys), but no value is built.
+    match outline(text)? {
+        Outline::Object(keys) => object_format(&keys),
+        Outline::Other(kind) => Err(Diagnostic::error(
             codes::UNKNOWN_FORMAT,
-            format!("the document is a JSON {}, not an object, so it is neither a GraphSpec nor a Weaveflow Graph Definition", kind(&value)),
+            format!("the document is a JSON {kind}, not an object, so it is neither a GraphSpec nor a Weaveflow Graph Definition"),
         )
-        .with_span(Span::from_range(text, 0, 0)));
-    };
-    object_format(obj)
+        .with_span(Span::from_range(text, 0, 0))),
+    }
 }
 
 /// [`detect`] for a document already parsed into a JSON object, so a reader that has parsed
@@ -137,7 +139,8 @@ pub fn detect_object(
     if file_name.is_some_and(graph_md_name) {
         return Ok(Format::GraphMd);
     }
-    object_format(obj)
+    let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
+    object_format(&keys)
 }
 
 /// A GraphSpec's top-level keys.
@@ -152,12 +155,9 @@ fn loose(key: &str) -> String {
 }
 
 /// The format a JSON object's top-level keys say.
-fn object_format(obj: &serde_json::Map<String, Value>) -> Result<Format, Diagnostic> {
-    let has = |k: &str| obj.contains_key(k);
-    // A key of Weaveflow's own, however it is cased or spelled with `_`/`-`: a definition that
-    // lacks `version` or miscases a key is still Weaveflow, and gets Weaveflow's messages
-    // (the missing version, the unknown key) instead of GraphSpec's.
-    let weaveflow = obj.keys().any(|k| WEAVEFLOW_KEYS.contains(&loose(k).as_str()));
+fn object_format<K: AsRef<str>>(keys: &[K]) -> Result<Format, Diagnostic> {
+    let has = |k: &str| keys.iter().any(|key| key.as_ref() == k);
+    let weaveflow = keys.iter().any(|k| WEAVEFLOW_KEYS.contains(&loose(k.as_ref()).as_str()));
     if weaveflow {
         if has("channels") {
             return Err(Diagnostic::error(
@@ -174,10 +174,10 @@ fn object_format(obj: &serde_json::Map<String, Value>) -> Result<Format, Diagnos
     }
     // `name` alone makes a (still empty) GraphSpec only when nothing else is there: a
     // `package.json` has a `name` too, and is no graph.
-    if has("name") && obj.keys().all(|k| GRAPHSPEC_KEYS.contains(&k.as_str())) {
+    if has("name") && keys.iter().all(|k| GRAPHSPEC_KEYS.contains(&k.as_ref())) {
         return Ok(Format::GraphSpec);
     }
-    let keys: Vec<&str> = obj.keys().map(String::as_str).take(8).collect();
+    let keys: Vec<&str> = keys.iter().map(AsRef::as_ref).take(8).collect();
     Err(Diagnostic::error(
         codes::UNKNOWN_FORMAT,
         format!(
@@ -188,36 +188,10 @@ fn object_format(obj: &serde_json::Map<String, Value>) -> Result<Format, Diagnos
     ))
 }
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
-}
-
-/// The document's JSON value: the whole text, or its first value when something follows it
-/// (the format's own reader reports the trailing part). Other JSON errors are returned as they
-/// are (a syntax error with its place is the clearest message for a broken file).
-fn first_value(text: &str) -> Result<Value, Diagnostic> {
-    match json::parse(text) {
-        Ok(v) => Ok(v),
-        Err(whole) => {
-            let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Value>();
-            match stream.next() {
-                Some(Ok(v)) if stream.byte_offset() < text.len() => Ok(v),
-                _ => Err(whole),
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use trellis_spec::json;
 
     fn code(r: Result<Format, Diagnostic>) -> String {
         r.err().map(|d| d.code).unwrap_or_default()

@@ -68,6 +68,12 @@ pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
             );
         }
         let Some(schema) = info.config_schema.as_ref() else { continue };
+        // A config is always an object, so a schema that accepts every object is decided here:
+        // no compilation, no copy of the config (the common `{"type": "object"}` of a registry
+        // that describes types without constraining them).
+        if config_schema::accepts_every_object(schema) {
+            continue;
+        }
         let first_use = !compiled.contains_key(type_name);
         let validator = compiled.entry(type_name).or_insert_with(|| config_schema::compile(schema).ok());
         let Some(validator) = validator.as_ref() else {

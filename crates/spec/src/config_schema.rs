@@ -114,6 +114,25 @@ pub fn compile(schema: &Value) -> Result<Validator, Vec<SchemaProblem>> {
     })
 }
 
+/// Whether every object is valid against `schema`, decided without compiling it: `true`, `{}`,
+/// or an object whose keywords are only `"type": "object"` and annotations that never make a
+/// validation fail (`title`, `description`, `$comment` as strings, `examples` as an array,
+/// `default`). Anything else (another keyword, an annotation of the wrong kind that the
+/// meta-schema would refuse, `$schema`) answers `false` and goes through [`compile`].
+pub fn accepts_every_object(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(accepts) => *accepts,
+        Value::Object(keywords) => keywords.iter().all(|(key, v)| match key.as_str() {
+            "type" => v.as_str() == Some("object"),
+            "title" | "description" | "$comment" => v.is_string(),
+            "examples" => v.is_array(),
+            "default" => true,
+            _ => false,
+        }),
+        _ => false,
+    }
+}
+
 /// At most this many problems are reported per schema (a generated schema can be wrong in
 /// thousands of places; the first few say enough).
 const MAX_PROBLEMS: usize = 20;
@@ -412,6 +431,41 @@ mod tests {
 
     fn problems(schema: Value) -> Vec<SchemaProblem> {
         compile(&schema).err().unwrap_or_default()
+    }
+
+    #[test]
+    fn every_object_shortcut_agrees_with_the_validator() {
+        let objects = [json!({}), json!({"a": 1, "b": [1, "x"]}), json!({"type": null})];
+        let trivial = [
+            json!(true),
+            json!({}),
+            json!({"type": "object"}),
+            json!({"type": "object", "title": "T", "description": "d", "$comment": "c", "examples": [{}], "default": {}}),
+        ];
+        for schema in &trivial {
+            assert!(accepts_every_object(schema), "{schema}");
+            let v = compile(schema).unwrap_or_else(|p| panic!("{schema}: {p:?}"));
+            assert!(objects.iter().all(|o| v.is_valid(o)), "{schema}");
+        }
+        // Anything that constrains, or that compile would refuse, is not decided here.
+        let not_trivial = [
+            json!(false),
+            json!({"type": "object", "required": ["a"]}),
+            json!({"type": "object", "properties": {"a": {"type": "string"}}}),
+            json!({"type": ["object", "null"]}),
+            json!({"type": "string"}),
+            json!({"title": 5}),
+            json!({"$schema": "https://example.com/mine"}),
+            json!({"additionalProperties": false}),
+            json!(5),
+        ];
+        for schema in &not_trivial {
+            assert!(!accepts_every_object(schema), "{schema}");
+        }
+        // The one that constrains really does refuse some object.
+        let v = compile(&not_trivial[1]).unwrap_or_else(|p| panic!("{p:?}"));
+        assert!(!v.is_valid(&objects[0]));
+        assert!(compile(&not_trivial[5]).is_err());
     }
 
     #[test]

@@ -31,9 +31,9 @@ pub mod codes {
 pub const MAX_DEPTH: usize = 128;
 
 /// Objects up to this many keys are checked for duplicates by scanning (no hashing).
-const SMALL_OBJECT: usize = 16;
+pub(crate) const SMALL_OBJECT: usize = 16;
 
-const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+pub(crate) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// Decodes bytes as UTF-8, or says where the first bad byte is.
 pub fn decode_utf8(bytes: &[u8]) -> Result<&str, Diagnostic> {
@@ -130,54 +130,69 @@ impl<'de> Visitor<'de> for CheckedVisitor {
         out.shrink_to_fit();
         Ok(Value::Array(out))
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let Some(first) = map.next_key::<String>()? else {
-            return Ok(Value::Object(Map::new()));
-        };
-        if first == NUMBER_TOKEN {
-            // With `arbitrary_precision`, serde_json hands numbers over as a one-entry map
-            // holding the number's text; parse that text back into a Number (kept verbatim).
-            // Borrow the text where serde_json can lend it (no allocation but the Number's own).
-            return map.next_value::<NumberText>().map(|n| Value::Number(n.0));
-        }
-        // Entries are gathered first so the map is built at its exact size: serde_json gives
-        // no length up front, and growing 0 -> 4 -> 8 would leave most of a config's map empty
-        // (a large share of a big document's memory). Duplicates are caught as they are met,
-        // so the error still points at the repeated key.
-        let mut entries: Vec<(String, Value)> = Vec::with_capacity(8);
-        let mut seen: Option<std::collections::HashSet<String>> = None;
-        let mut key = first;
-        loop {
-            let Checked(v) = map.next_value()?;
-            let duplicate = match &mut seen {
-                Some(set) => !set.insert(key.clone()),
-                None => {
-                    let dup = entries.iter().any(|(k, _)| *k == key);
-                    if entries.len() >= SMALL_OBJECT && !dup {
-                        // Large objects: hash instead of scanning.
-                        let mut set: std::collections::HashSet<String> =
-                            entries.iter().map(|(k, _)| k.clone()).collect();
-                        set.insert(key.clone());
-                        seen = Some(set);
-                    }
-                    dup
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
+        Ok(match members(map)? {
+            Members::Number(n) => Value::Number(n),
+            Members::Entries(entries) => {
+                // Built at its exact size: serde_json gives no length up front, and growing
+                // 0 -> 4 -> 8 would leave most of a config's map empty (a large share of a big
+                // document's memory).
+                let mut out = Map::with_capacity(entries.len());
+                out.extend(entries);
+                Value::Object(out)
+            }
+        })
+    }
+}
+
+/// What a JSON object read by the checking visitor holds: its entries in document order
+/// (duplicate keys refused), or, with `arbitrary_precision`, a number serde_json handed over
+/// as a one-entry map.
+pub(crate) enum Members {
+    Number(Number),
+    Entries(Vec<(String, Value)>),
+}
+
+/// The members of an object, every value read by the checking visitor. A reader that only
+/// goes through the entries once (a node, an edge) takes them as they are, without the map.
+pub(crate) fn members<'de, A: MapAccess<'de>>(mut map: A) -> Result<Members, A::Error> {
+    let Some(first) = map.next_key::<String>()? else {
+        return Ok(Members::Entries(Vec::new()));
+    };
+    if first == NUMBER_TOKEN {
+        // With `arbitrary_precision`, serde_json hands numbers over as a one-entry map
+        // holding the number's text; parse that text back into a Number (kept verbatim).
+        // Borrow the text where serde_json can lend it (no allocation but the Number's own).
+        return map.next_value::<NumberText>().map(|n| Members::Number(n.0));
+    }
+    // Duplicates are caught as they are met, so the error still points at the repeated key.
+    let mut entries: Vec<(String, Value)> = Vec::with_capacity(8);
+    let mut seen: Option<std::collections::HashSet<String>> = None;
+    let mut key = first;
+    loop {
+        let Checked(v) = map.next_value()?;
+        let duplicate = match &mut seen {
+            Some(set) => !set.insert(key.clone()),
+            None => {
+                let dup = entries.iter().any(|(k, _)| *k == key);
+                if entries.len() >= SMALL_OBJECT && !dup {
+                    // Large objects: hash instead of scanning.
+                    let mut set: std::collections::HashSet<String> =
+                        entries.iter().map(|(k, _)| k.clone()).collect();
+                    set.insert(key.clone());
+                    seen = Some(set);
                 }
-            };
-            if duplicate {
-                return Err(de::Error::custom(format!(
-                    "duplicate key \"{}\" in one object",
-                    key.escape_debug()
-                )));
+                dup
             }
-            entries.push((key, v));
-            match map.next_key::<String>()? {
-                Some(k) => key = k,
-                None => break,
-            }
+        };
+        if duplicate {
+            return Err(de::Error::custom(format!("duplicate key \"{}\" in one object", key.escape_debug())));
         }
-        let mut out = Map::with_capacity(entries.len());
-        out.extend(entries);
-        Ok(Value::Object(out))
+        entries.push((key, v));
+        match map.next_key::<String>()? {
+            Some(k) => key = k,
+            None => return Ok(Members::Entries(entries)),
+        }
     }
 }
 

@@ -17,6 +17,7 @@ pub mod generate;
 pub mod graph;
 pub mod infer;
 pub mod json;
+pub mod json_outline;
 pub mod line_index;
 pub mod manifest;
 pub mod mermaid;

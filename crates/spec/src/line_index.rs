@@ -27,8 +27,11 @@ impl<'a> LineIndex<'a> {
     /// Indexes `text` in one pass.
     pub fn new(text: &'a str) -> Self {
         let bytes = text.as_bytes();
-        let mut line_starts = vec![0];
-        line_starts.extend(line_breaks(bytes).map(|i| i + 1));
+        // Counted first so the list is allocated once at its size: grown by doubling, the list
+        // of a large document (millions of lines) would be copied and its pages touched again.
+        let mut line_starts = Vec::with_capacity(memchr::memchr_iter(b'\n', bytes).count() + 1);
+        line_starts.push(0);
+        line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
         let chars_before = if text.is_ascii() {
             Vec::new()
         } else {
@@ -102,11 +105,6 @@ impl<'a> LineIndex<'a> {
 /// A UTF-8 continuation byte (`10xxxxxx`): not the start of a character.
 fn is_continuation(b: u8) -> bool {
     b & 0xC0 == 0x80
-}
-
-/// Offsets of every `\n`.
-fn line_breaks(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i)
 }
 
 #[cfg(test)]

@@ -241,11 +241,26 @@ impl Reader {
     }
 
     pub(crate) fn node(&mut self, i: usize, n: Value) -> Option<NodeSpec> {
-        let at = || pointer(["nodes", &i.to_string()]);
         let Value::Object(fields) = n else {
-            self.error(Diagnostic::error(check::NODE_NOT_OBJECT, "spec node must be an object").at(at()));
+            self.not_a_node(i);
             return None;
         };
+        self.node_fields(i, fields)
+    }
+
+    /// Node `i` is not an object.
+    pub(crate) fn not_a_node(&mut self, i: usize) {
+        let at = pointer(["nodes", &i.to_string()]);
+        self.error(Diagnostic::error(check::NODE_NOT_OBJECT, "spec node must be an object").at(at));
+    }
+
+    /// Node `i` from its members in document order (a map, or the entries the streaming reader
+    /// read without building one).
+    pub(crate) fn node_fields(
+        &mut self,
+        i: usize,
+        fields: impl IntoIterator<Item = (String, Value)>,
+    ) -> Option<NodeSpec> {
         let mut id: Option<String> = None;
         let mut bad_id: Option<String> = Some("null".into());
         let mut type_name = None;
@@ -342,17 +357,26 @@ impl Reader {
     }
 
     pub(crate) fn edge(&mut self, i: usize, e: Value) -> Option<EdgeSpec> {
-        let at = |sub: &str| {
-            if sub.is_empty() {
-                pointer(["edges", &i.to_string()])
-            } else {
-                pointer(["edges", &i.to_string(), sub])
-            }
-        };
         let Value::Object(fields) = e else {
-            self.error(Diagnostic::error(check::EDGE_NOT_OBJECT, "spec edge must be an object").at(at("")));
+            self.not_an_edge(i);
             return None;
         };
+        self.edge_fields(i, fields)
+    }
+
+    /// Edge `i` is not an object.
+    pub(crate) fn not_an_edge(&mut self, i: usize) {
+        let at = pointer(["edges", &i.to_string()]);
+        self.error(Diagnostic::error(check::EDGE_NOT_OBJECT, "spec edge must be an object").at(at));
+    }
+
+    /// Edge `i` from its members in document order (see [`Reader::node_fields`]).
+    pub(crate) fn edge_fields(
+        &mut self,
+        i: usize,
+        fields: impl IntoIterator<Item = (String, Value)>,
+    ) -> Option<EdgeSpec> {
+        let at = |sub: &str| pointer(["edges", &i.to_string(), sub]);
         let (mut from, mut to, mut when) = (None, None, None);
         let mut unknown = Vec::new();
         let mut ok = true;

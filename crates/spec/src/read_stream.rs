@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
 use crate::json::{self, Checked, CheckedVisitor};
@@ -144,18 +144,20 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut i = 0;
-        while let Some(Checked(v)) = seq.next_element()? {
-            match self.field {
-                List::Nodes => {
-                    if let Some(n) = self.r.node(i, v) {
+        while let Some(element) = seq.next_element::<Element>()? {
+            match (self.field, element) {
+                (List::Nodes, Element::Object(fields)) => {
+                    if let Some(n) = self.r.node_fields(i, fields) {
                         self.spec.nodes.push(n);
                     }
                 }
-                List::Edges => {
-                    if let Some(e) = self.r.edge(i, v) {
+                (List::Nodes, Element::Other) => self.r.not_a_node(i),
+                (List::Edges, Element::Object(fields)) => {
+                    if let Some(e) = self.r.edge_fields(i, fields) {
                         self.spec.edges.push(e);
                     }
                 }
+                (List::Edges, Element::Other) => self.r.not_an_edge(i),
             }
             i += 1;
         }
@@ -191,5 +193,59 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
     fn visit_unit<E: de::Error>(self) -> Result<(), E> {
         self.whole(Value::Null);
         Ok(())
+    }
+}
+
+/// One element of `nodes` or `edges`: an object's members as read (duplicate keys refused,
+/// values checked), handed to the reader without building a map that would be taken apart at
+/// once; anything else is only checked, since the reader says "must be an object" whatever it is.
+enum Element {
+    Object(Vec<(String, Value)>),
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Element {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ElementVisitor)
+    }
+}
+
+struct ElementVisitor;
+
+impl<'de> Visitor<'de> for ElementVisitor {
+    type Value = Element;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Element, A::Error> {
+        Ok(match json::members(map)? {
+            json::Members::Entries(entries) => Element::Object(entries),
+            json::Members::Number(_) => Element::Other,
+        })
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Element, A::Error> {
+        CheckedVisitor.visit_seq(seq).map(|_| Element::Other)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Element, E> {
+        Ok(Element::Other)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Element, E> {
+        Ok(Element::Other)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Element, E> {
+        Ok(Element::Other)
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Element, E> {
+        CheckedVisitor.visit_f64(v).map(|_| Element::Other)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Element, E> {
+        Ok(Element::Other)
+    }
+    fn visit_unit<E>(self) -> Result<Element, E> {
+        Ok(Element::Other)
+    }
+    fn visit_none<E>(self) -> Result<Element, E> {
+        Ok(Element::Other)
     }
 }
