@@ -68,3 +68,59 @@ fn five_thousand_nodes_rasterise_within_the_pixel_budget() {
     let (w, h) = super::png_size::decoded_size(&png.bytes);
     assert_eq!((w, h), (png.width, png.height));
 }
+
+/// The 5,000-node document with 50 groups of 100 nodes (every fifth one collapsed, the next
+/// one nested in it) and a note per group.
+pub fn annotated_big(s: &mut trellis_doc::Session) {
+    let edit = |s: &mut trellis_doc::Session, v: serde_json::Value| {
+        let e = serde_json::from_value(v.clone()).expect("an edit");
+        s.apply(&e).unwrap_or_else(|d| panic!("{v}: {d:?}"));
+    };
+    for g in 0..50 {
+        let nodes: Vec<String> = (g * 100..g * 100 + 100).map(|i| format!("node_{i:05}")).collect();
+        let p = s.layout().positions[&nodes[0]];
+        edit(
+            s,
+            json!({"op": "add_note", "id": format!("note_{g}"), "text": format!("# Part {g}\nnodes {} to {}", g * 100, g * 100 + 99),
+                       "position": {"x": p.x, "y": p.y - 400.0}}),
+        );
+        edit(
+            s,
+            json!({"op": "add_group", "id": format!("g{g}"), "name": format!("Part {g}"), "color": "teal",
+                       "nodes": nodes, "notes": [format!("note_{g}")]}),
+        );
+    }
+    for g in (0..50).step_by(5) {
+        // The next group nests in this one, which is collapsed: one box for both.
+        edit(
+            s,
+            json!({"op": "add_group", "id": format!("outer{g}"), "name": format!("Parts {g}-{}", g + 1),
+                       "groups": [format!("g{g}"), format!("g{}", g + 1)]}),
+        );
+        edit(s, json!({"op": "set_group", "id": format!("outer{g}"), "collapsed": true}));
+    }
+}
+
+#[test]
+fn five_thousand_nodes_with_groups_and_notes_draw_them_all() {
+    let mut s = open("big.json", &big(5000)).expect("opens");
+    annotated_big(&mut s);
+    let text = svg(&s, &Scope::Whole, Theme::Light);
+    let doc = roxmltree::Document::parse(&text).expect("well-formed");
+    let count = |class: &str| doc.descendants().filter(|n| n.attribute("class") == Some(class)).count();
+    // 10 boxes stand for 20 groups (2,000 nodes, 20 notes); 30 frames and notes remain.
+    assert_eq!(count("group-box"), 10);
+    assert_eq!(count("group"), 30);
+    assert_eq!(count("note"), 30);
+    assert_eq!(count("node"), 3000);
+    let boxes: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("group-box-count"))
+        .filter_map(|n| n.text())
+        .collect();
+    assert!(boxes.iter().all(|b| *b == "202 members"), "{boxes:?}");
+    let png =
+        crate::png(&text, crate::system_fonts(), &crate::PngOptions { scale: 0.25, ..Default::default() })
+            .expect("renders");
+    assert!(png.width > 1000);
+}
