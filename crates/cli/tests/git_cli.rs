@@ -103,6 +103,28 @@ const SUPPORT: &str = include_str!("../../spec/tests/fixtures/valid/support.json
 const SUPERVISOR: &str = include_str!("../../../../shared/corpus/weaveflow/supervisor_mode.json");
 const TRIAGE: &str = include_str!("../../formats/tests/fixtures/graphmd/support-triage.GRAPH.md");
 
+/// The edges of a JSON document as `from>to`.
+fn edge_ends(text: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(text).expect("json");
+    v["edges"].as_array().map_or(Vec::new(), |es| {
+        es.iter()
+            .map(|e| format!("{}>{}", e["from"].as_str().unwrap_or(""), e["to"].as_str().unwrap_or("")))
+            .collect()
+    })
+}
+
+fn node_ids(text: &str) -> Vec<String> {
+    let v: Value = serde_json::from_str(text).expect("json");
+    v["nodes"]
+        .as_array()
+        .map_or(Vec::new(), |ns| ns.iter().map(|n| n["id"].as_str().unwrap_or("").to_owned()).collect())
+}
+
+/// Git says the file is unmerged (`git status --porcelain`: `UU`).
+fn unmerged(repo: &Repo, name: &str) -> bool {
+    text(&repo.git(&["status", "--porcelain", name]).stdout).starts_with("UU ")
+}
+
 fn conflict_reasons(report: &Option<Value>) -> Vec<String> {
     report.as_ref().map_or(Vec::new(), |r| {
         r["conflicts"]
@@ -157,7 +179,13 @@ fn graphspec_renaming_a_channel_against_using_it_is_a_conflict() {
     });
     let m = scenario("support.json", SUPPORT, &ours, &theirs);
     assert!(!m.clean);
-    assert_eq!(m.file, ours, "the file keeps our version untouched");
+    assert!(unmerged(&m.repo, "support.json"), "Git marks the file conflicted");
+    // The file holds both sides: our rename and their new edge (which names the old channel).
+    assert!(
+        m.file.contains("\"topic\"") && edge_ends(&m.file).contains(&"buy>browse".to_owned()),
+        "{}",
+        m.file
+    );
     assert_eq!(conflict_reasons(&m.report), vec!["\"invalid\""], "{:?}", m.report);
     let r = m.report.unwrap_or_default();
     assert!(r["conflicts"][0]["message"].as_str().unwrap_or("").contains("intent"), "{r}");
@@ -173,7 +201,10 @@ fn graphspec_deleting_a_node_against_adding_an_edge_to_it_is_a_conflict() {
     let theirs = edit(SUPPORT, |v| edges(v).push(json!({"from": "buy", "to": "browse"})));
     let m = scenario("support.json", SUPPORT, &ours, &theirs);
     assert!(!m.clean);
-    assert_eq!(m.file, ours);
+    // Our deletion and their edge are both in the file: the report says they do not fit.
+    assert!(!node_ids(&m.file).contains(&"browse".to_owned()), "{}", m.file);
+    assert!(edge_ends(&m.file).contains(&"buy>browse".to_owned()), "{}", m.file);
+    assert_eq!(m.report.as_ref().map(|r| r["kept"].clone()), Some(json!("merged")));
     assert!(conflict_reasons(&m.report).contains(&"\"invalid\"".to_owned()), "{:?}", m.report);
 }
 
@@ -257,6 +288,49 @@ fn graphspec_two_values_for_one_field_report_the_three_values() {
     assert_eq!((&c["base"], &c["ours"], &c["theirs"]), (&json!("bought"), &json!("sold"), &json!("paid")));
 }
 
+/// Each side makes clean changes and both set one field: Git marks the file conflicted, the
+/// file holds both sides' clean changes with ours at the conflict, the report carries the three
+/// values; putting theirs at the reported pointer gives the whole three-way merge (what a
+/// clean merge of the same changes gives).
+#[test]
+fn graphspec_a_conflict_leaves_both_sides_clean_changes_in_the_file() {
+    let ours = edit(SUPPORT, |v| {
+        node(v, "buy")["config"]["text"] = json!("sold");
+        nodes(v).push(json!({"id": "refund", "type": "say", "config": {"text": "r"}}));
+        node(v, "classify")["config"]["model"] = json!("ours-model");
+    });
+    let theirs = edit(SUPPORT, |v| {
+        node(v, "browse")["config"]["text"] = json!("looked");
+        edges(v).push(json!({"from": "buy", "to": "browse"}));
+        node(v, "classify")["config"]["model"] = json!("their-model");
+    });
+    let m = scenario("support.json", SUPPORT, &ours, &theirs);
+    assert!(!m.clean, "git merge fails");
+    assert!(unmerged(&m.repo, "support.json"), "Git marks the file conflicted");
+    let r = m.report.clone().expect("a report");
+    assert_eq!((&r["version"], &r["kept"]), (&json!(2), &json!("merged")));
+    assert_eq!(conflict_reasons(&m.report), vec!["\"both-added\""]);
+    let c = &r["conflicts"][0];
+    assert_eq!(
+        (&c["element"], &c["pointer"]),
+        (&json!({"kind": "node", "id": "classify"}), &json!("/config/model"))
+    );
+    assert_eq!((&c["ours"], &c["theirs"]), (&json!("ours-model"), &json!("their-model")));
+
+    let mut file: Value = serde_json::from_str(&m.file).expect("json");
+    for want in ["\"sold\"", "\"refund\"", "\"looked\"", "\"ours-model\""] {
+        assert!(m.file.contains(want), "{want} in {}", m.file);
+    }
+    assert!(edge_ends(&m.file).contains(&"buy>browse".to_owned()));
+
+    // Resolved by hand as the report says: theirs at the pointer.
+    node(&mut file, "classify")["config"]["model"] = c["theirs"].clone();
+    let ours_taking_theirs = edit(&ours, |v| node(v, "classify")["config"]["model"] = json!("their-model"));
+    let clean = scenario("support.json", SUPPORT, &ours_taking_theirs, &theirs);
+    assert!(clean.clean, "{:?}", clean.report);
+    assert_eq!(file, serde_json::from_str::<Value>(&clean.file).expect("json"));
+}
+
 // ---- Weaveflow ----
 
 #[test]
@@ -316,7 +390,8 @@ fn weaveflow_deleting_a_node_against_adding_an_edge_to_it_is_a_conflict() {
         edit(SUPERVISOR, |v| edges(v).push(json!({"from": "researcher", "to": "quantitative_analyst"})));
     let m = scenario("supervisor.json", SUPERVISOR, &ours, &theirs);
     assert!(!m.clean);
-    assert_eq!(m.file, ours);
+    assert!(!node_ids(&m.file).contains(&"quantitative_analyst".to_owned()), "{}", m.file);
+    assert!(edge_ends(&m.file).contains(&"researcher>quantitative_analyst".to_owned()), "{}", m.file);
     assert!(conflict_reasons(&m.report).contains(&"\"invalid\"".to_owned()), "{:?}", m.report);
 }
 
@@ -385,7 +460,7 @@ fn graphmd_deleting_a_node_against_adding_an_edge_to_it_is_a_conflict() {
         TRIAGE.replace("edges:\n", "edges:\n  - id: close-answer\n    from: close\n    to: answer\n");
     let m = scenario("GRAPH.md", TRIAGE, &ours, &theirs);
     assert!(!m.clean);
-    assert_eq!(m.file, ours);
+    assert!(!m.file.contains("  - id: answer\n") && m.file.contains("  - id: close-answer\n"), "{}", m.file);
     assert!(conflict_reasons(&m.report).contains(&"\"invalid\"".to_owned()), "{:?}", m.report);
 }
 

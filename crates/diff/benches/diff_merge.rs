@@ -3,6 +3,7 @@
 //! run). Documents from trellis-bench's generator (the shape of the peer benchmark's
 //! `gen-spec.mjs`), edited the way two branches would: config values changed, nodes added and
 //! removed, conditions changed, on different elements per side.
+//! The versions are read side by side (`read_all`), as the commands read them.
 //! Run: `cargo bench -p trellis-diff --bench diff_merge`.
 
 use std::hint::black_box;
@@ -11,7 +12,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Value};
 use trellis_diff::document::read;
-use trellis_diff::{diff, merge_documents};
+use trellis_diff::{diff, merge_documents, read_all};
 
 // What ships runs on mimalloc; measure with the same allocator.
 #[global_allocator]
@@ -57,16 +58,21 @@ fn budget(c: &mut Criterion) {
     group.warm_up_time(Duration::from_secs(1));
     group.sample_size(20);
     group.measurement_time(Duration::from_secs(6));
+    // As `trellis diff` and `trellis merge` read: the versions side by side (read_all).
+    let (a, o, t) = (base.as_bytes(), ours.as_bytes(), theirs.as_bytes());
     group.bench_function("diff_10k", |b| {
         b.iter(|| {
-            let a = read(Some("a.json"), base.as_bytes(), None).expect("a");
-            let o = read(Some("b.json"), ours.as_bytes(), None).expect("b");
-            black_box(diff(&a.graph, &o.graph))
+            let [x, y] =
+                read_all([(Some("a.json"), a, None), (Some("b.json"), o, None)]).map(|r| r.expect("reads"));
+            black_box(diff(&x.graph, &y.graph))
         })
     });
     group.bench_function("merge_10k", |b| {
         b.iter(|| {
-            let out = merge_documents(&docs(&base), &docs(&ours), &docs(&theirs)).expect("merges");
+            let name = Some("g.json");
+            let [ours, theirs, base] =
+                read_all([(name, o, None), (name, t, None), (name, a, None)]).map(|r| r.expect("reads"));
+            let out = merge_documents(&base, &ours, &theirs).expect("merges");
             black_box(out.text)
         })
     });

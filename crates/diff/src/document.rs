@@ -101,11 +101,8 @@ pub fn read(name: Option<&str>, bytes: &[u8], layout: Option<&[u8]>) -> Result<D
             let Some(spec) = parsed.spec else {
                 return Err(ReadError::Unreadable(format, parsed.diagnostics));
             };
-            let Ok(Value::Object(root)) = serde_json::to_value(&spec) else {
-                return Err(ReadError::Shape(format, "the document is not an object".into()));
-            };
             let layout = layout.and_then(|b| serde_json::from_slice::<Value>(b).ok());
-            let graph = Graph::from_object(format, root, layout, None).map_err(shape)?;
+            let graph = Graph::from_spec(spec, layout).map_err(shape)?;
             Ok(Document { graph, graphmd: None })
         }
         Format::Weaveflow => {
@@ -133,6 +130,27 @@ pub fn read(name: Option<&str>, bytes: &[u8], layout: Option<&[u8]>) -> Result<D
     }
 }
 
+/// What [`read_all`] reads: a file name (GRAPH.md is recognised by it), the bytes, and the
+/// layout sidecar's bytes when there is one.
+pub type Input<'a> = (Option<&'a str>, &'a [u8], Option<&'a [u8]>);
+
+/// Reads several documents at once, one thread each (the first on the calling thread): the
+/// versions a diff or a merge compares are independent, and reading is most of their time.
+pub fn read_all<const N: usize>(inputs: [Input<'_>; N]) -> [Result<Document, ReadError>; N] {
+    std::thread::scope(|s| {
+        let rest: Vec<_> = inputs[1..]
+            .iter()
+            .map(|&(name, bytes, layout)| s.spawn(move || read(name, bytes, layout)))
+            .collect();
+        let first = inputs.first().map(|&(name, bytes, layout)| read(name, bytes, layout));
+        let mut out = first.into_iter().chain(rest.into_iter().map(|h| match h.join() {
+            Ok(r) => r,
+            Err(panic) => std::panic::resume_unwind(panic),
+        }));
+        std::array::from_fn(|_| out.next().unwrap_or(Err(ReadError::NotUtf8)))
+    })
+}
+
 impl Document {
     /// A document of `graph` that writes like `self` (GRAPH.md styles, line ending, BOM).
     pub fn with_graph(&self, graph: Graph) -> Document {
@@ -142,45 +160,59 @@ impl Document {
     /// The canonical text of this document (what `trellis fmt` writes), or the reason it
     /// cannot be written (the format's reader refuses the combined value).
     pub fn to_text(&self) -> Result<String, String> {
-        let root = self.graph.to_object();
-        match self.graph.format {
+        self.clone().into_text(false).map(|(text, _)| text)
+    }
+
+    /// The canonical text and, when `check`, the validation errors ([`Document::errors`]) of
+    /// the document written, both from one reading of the graph back into its format (the
+    /// merge's path: the merged graph is converted once, not once to write and once to check).
+    pub fn into_text(self, check: bool) -> Result<(String, Vec<Diagnostic>), String> {
+        let format = self.graph.format;
+        let graphmd_like = self.graphmd;
+        let root = self.graph.into_object_keeping_body();
+        let (text, all) = match format {
             Format::GraphSpec => {
-                let parsed = spec_from_value(Value::Object(root));
-                match parsed.spec {
-                    Some(spec) => Ok(to_canonical_string(&spec)),
-                    None => Err(first_message(&parsed.diagnostics)),
-                }
+                let parsed = spec_from_value(Value::Object(root.0));
+                let Some(spec) = parsed.spec else { return Err(first_message(&parsed.diagnostics)) };
+                let mut d = parsed.diagnostics;
+                // Writing and checking read the same model: side by side.
+                let text = std::thread::scope(|s| {
+                    let checked = check.then(|| s.spawn(|| trellis_spec::validate::validate(&spec, None)));
+                    let text = to_canonical_string(&spec);
+                    if let Some(h) = checked {
+                        d.extend(h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)));
+                    }
+                    text
+                });
+                (text, d)
             }
-            Format::Weaveflow => match weaveflow::read_value(Value::Object(root)) {
-                (Some(doc), _) => Ok(weaveflow::to_string(&doc)),
-                (None, ds) => Err(first_message(&ds)),
+            Format::Weaveflow => match weaveflow::read_value(Value::Object(root.0)) {
+                (Some(doc), mut d) => {
+                    if check {
+                        d.extend(weaveflow::validate(
+                            doc.definition(),
+                            None,
+                            &weaveflow::ValidateOptions::default(),
+                        ));
+                    }
+                    (weaveflow::to_string(&doc), d)
+                }
+                (None, ds) => return Err(first_message(&ds)),
             },
             Format::GraphMd => {
-                let doc = self.to_graphmd(&root);
-                Ok(graphmd::to_canonical_string(&doc))
+                let doc = graphmd_of(graphmd_like.as_ref(), &root.0, root.1);
+                let d = if check { graphmd::validate(&doc) } else { Vec::new() };
+                (graphmd::to_canonical_string(&doc), d)
             }
-        }
+        };
+        Ok((text, all.into_iter().filter(|d| d.severity == Severity::Error).collect()))
     }
 
     /// GRAPH.md: the front matter as YAML, reusing the read document's YAML (its flow or
     /// block style, its quoting) for every value that did not change, key by key and list item
     /// by list item, so a merge changes only the lines of what changed.
     fn to_graphmd(&self, root: &Map<String, Value>) -> GraphMd {
-        let mut doc = GraphMd::new("");
-        let like = self.graphmd.as_ref();
-        if let Some(l) = like {
-            doc.bom = l.bom;
-            doc.line_ending = l.line_ending;
-            doc.closing_newline = l.closing_newline;
-        }
-        let mut front = yaml::Map::new();
-        for (k, v) in root {
-            let old = like.and_then(|l| l.front.get(k));
-            front.set(k, reuse_yaml(old, v, false));
-        }
-        doc.front = front;
-        doc.set_body(self.graph.body.clone().unwrap_or_default());
-        doc
+        graphmd_of(self.graphmd.as_ref(), root, self.graph.body.clone())
     }
 
     /// The validation errors of this document (no registry: structure, references, topology).
@@ -216,6 +248,24 @@ impl Document {
         };
         all.into_iter().filter(|d| d.severity == Severity::Error).collect()
     }
+}
+
+/// A GRAPH.md document of `root` (the front matter as JSON) and `body`, written like `like`.
+fn graphmd_of(like: Option<&GraphMd>, root: &Map<String, Value>, body: Option<String>) -> GraphMd {
+    let mut doc = GraphMd::new("");
+    if let Some(l) = like {
+        doc.bom = l.bom;
+        doc.line_ending = l.line_ending;
+        doc.closing_newline = l.closing_newline;
+    }
+    let mut front = yaml::Map::new();
+    for (k, v) in root {
+        let old = like.and_then(|l| l.front.get(k));
+        front.set(k, reuse_yaml(old, v, false));
+    }
+    doc.front = front;
+    doc.set_body(body.unwrap_or_default());
+    doc
 }
 
 fn first_message(ds: &[Diagnostic]) -> String {

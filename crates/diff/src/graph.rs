@@ -104,14 +104,22 @@ fn shape_err<T>(msg: String) -> Result<T, ShapeError> {
 }
 
 /// Edge keys for a list of ends in document order (the n-th edge with the same ends).
-pub fn edge_keys<'a>(ends: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<EdgeKey> {
+pub fn edge_keys<'a>(ends: impl IntoIterator<Item = (&'a str, &'a str)> + Clone) -> Vec<EdgeKey> {
+    ends.clone()
+        .into_iter()
+        .zip(nths(ends))
+        .map(|((from, to), nth)| EdgeKey { from: from.to_owned(), to: to.to_owned(), nth })
+        .collect()
+}
+
+/// For each pair of ends in document order, how many edges with the same ends came before it.
+fn nths<'a>(ends: impl IntoIterator<Item = (&'a str, &'a str)>) -> Vec<usize> {
     let mut seen: std::collections::HashMap<(&str, &str), usize> = std::collections::HashMap::new();
     ends.into_iter()
-        .map(|(from, to)| {
-            let n = seen.entry((from, to)).or_insert(0);
-            let key = EdgeKey { from: from.to_owned(), to: to.to_owned(), nth: *n };
+        .map(|ends| {
+            let n = seen.entry(ends).or_insert(0);
             *n += 1;
-            key
+            *n - 1
         })
         .collect()
 }
@@ -156,6 +164,117 @@ impl Graph {
             Some(_) => return shape_err("`edges` is not a list".into()),
         };
         Ok(Graph { format, fields: root, channels, nodes, edges, layout, body, key_order })
+    }
+
+    /// The graph of a GraphSpec model, taking its values (configs, conditions) without copying
+    /// them: the same graph as [`Graph::from_object`] of the model serialised to JSON (a test
+    /// holds the two together), without building and dropping a second tree of the document.
+    pub fn from_spec(spec: trellis_spec::GraphSpec, layout: Option<Value>) -> Result<Graph, ShapeError> {
+        let mut fields = Map::new();
+        fields.insert("name".into(), spec.name.map_or(Value::Null, Value::String));
+        let mut channels = IndexMap::with_capacity(spec.channels.len());
+        for (name, decl) in spec.channels {
+            let Ok(Value::Object(decl)) = serde_json::to_value(&decl) else {
+                return shape_err(format!("channel \"{name}\" is not an object"));
+            };
+            channels.insert(name, decl);
+        }
+        let mut nodes = IndexMap::with_capacity(spec.nodes.len());
+        for (i, n) in spec.nodes.into_iter().enumerate() {
+            if n.id.is_empty() {
+                return shape_err(format!("node {i} has no id, so it cannot be matched across versions"));
+            }
+            if nodes.contains_key(&n.id) {
+                return shape_err(format!(
+                    "the node id \"{}\" is used twice, so it cannot be matched across versions",
+                    n.id
+                ));
+            }
+            let mut m = Map::with_capacity(2);
+            m.insert("type".into(), n.type_name.map_or(Value::Null, Value::String));
+            m.insert("config".into(), Value::Object(n.config));
+            nodes.insert(n.id, m);
+        }
+        let edges = Graph::rekey_edges(
+            spec.edges
+                .into_iter()
+                .map(|e| {
+                    let mut m = Map::new();
+                    if let Some(when) = e.when {
+                        m.insert("when".into(), Value::Object(when.0));
+                    }
+                    (e.from, e.to, m)
+                })
+                .collect(),
+        );
+        let key_order = ["name", "channels", "nodes", "edges"].map(String::from).to_vec();
+        Ok(Graph { format: Format::GraphSpec, fields, channels, nodes, edges, layout, body: None, key_order })
+    }
+
+    /// [`Graph::into_object`], and the GRAPH.md body, which the object does not hold.
+    pub fn into_object_keeping_body(mut self) -> (Map<String, Value>, Option<String>) {
+        let body = self.body.take();
+        (self.into_object(), body)
+    }
+
+    /// The document's JSON object back, taking the graph's values (see [`Graph::to_object`]).
+    pub fn into_object(self) -> Map<String, Value> {
+        let shape = Shape::of(self.format);
+        let mut root = Map::with_capacity(self.fields.len() + 3);
+        for (k, v) in self.fields {
+            root.insert(k, v);
+        }
+        if let Some((key, how)) = shape.channels {
+            let empty = self.channels.is_empty();
+            let v = match how {
+                Channels::Object => {
+                    Value::Object(self.channels.into_iter().map(|(k, v)| (k, Value::Object(v))).collect())
+                }
+                Channels::ArrayBy(name) => Value::Array(
+                    self.channels
+                        .into_iter()
+                        .map(|(k, v)| Value::Object(owned_first(name, Value::String(k), v)))
+                        .collect(),
+                ),
+            };
+            if !(how != Channels::Object && empty) {
+                root.insert(key.to_owned(), v);
+            }
+        }
+        let nodes: Vec<Value> = self
+            .nodes
+            .into_iter()
+            .map(|(id, n)| Value::Object(owned_first("id", Value::String(id), n)))
+            .collect();
+        root.insert("nodes".into(), Value::Array(nodes));
+        let edges: Vec<Value> = self
+            .edges
+            .into_iter()
+            .map(|(k, mut e)| {
+                let mut m = Map::with_capacity(e.len() + 2);
+                if let Some(id) = e.shift_remove("id") {
+                    m.insert("id".into(), id);
+                }
+                m.insert("from".into(), Value::String(k.from));
+                m.insert("to".into(), Value::String(k.to));
+                for (f, v) in e {
+                    m.insert(f, v);
+                }
+                Value::Object(m)
+            })
+            .collect();
+        if !(self.format == Format::Weaveflow && edges.is_empty()) {
+            root.insert("edges".into(), Value::Array(edges));
+        }
+        if self.format == Format::Weaveflow {
+            if let Some(web) = self.layout {
+                let meta = root.entry("metadata").or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(m) = meta {
+                    m.insert("web".into(), web);
+                }
+            }
+        }
+        in_key_order(&self.key_order, root)
     }
 
     /// The document's JSON object back (the layout stays out, except Weaveflow's
@@ -221,21 +340,7 @@ impl Graph {
                 }
             }
         }
-        self.in_key_order(root)
-    }
-
-    /// `root` with the keys this document had first, in its order, then the new ones.
-    fn in_key_order(&self, mut root: Map<String, Value>) -> Map<String, Value> {
-        let mut out = Map::new();
-        for k in &self.key_order {
-            if let Some(v) = root.shift_remove(k) {
-                out.insert(k.clone(), v);
-            }
-        }
-        for (k, v) in root {
-            out.insert(k, v);
-        }
-        out
+        in_key_order(&self.key_order, root)
     }
 
     /// A node's type (its `kind` in GRAPH.md).
@@ -247,9 +352,40 @@ impl Graph {
     pub fn rekey_edges(
         edges: Vec<(String, String, Map<String, Value>)>,
     ) -> IndexMap<EdgeKey, Map<String, Value>> {
-        let keys = edge_keys(edges.iter().map(|(f, t, _)| (f.as_str(), t.as_str())));
-        keys.into_iter().zip(edges).map(|(k, (_, _, e))| (k, e)).collect()
+        let nth = nths(edges.iter().map(|(f, t, _)| (f.as_str(), t.as_str())));
+        let mut out = IndexMap::with_capacity(edges.len());
+        for ((from, to, e), nth) in edges.into_iter().zip(nth) {
+            out.insert(EdgeKey { from, to, nth }, e);
+        }
+        out
     }
+}
+
+/// `root` with the keys the document had first (`key_order`), in its order, then the new ones.
+fn in_key_order(key_order: &[String], mut root: Map<String, Value>) -> Map<String, Value> {
+    if root.keys().eq(key_order.iter()) {
+        return root;
+    }
+    let mut out = Map::with_capacity(root.len());
+    for k in key_order {
+        if let Some(v) = root.shift_remove(k) {
+            out.insert(k.clone(), v);
+        }
+    }
+    for (k, v) in root {
+        out.insert(k, v);
+    }
+    out
+}
+
+/// `rest` with `key` first (the identity a map of the graph keeps apart), taking its values.
+fn owned_first(key: &str, value: Value, rest: Map<String, Value>) -> Map<String, Value> {
+    let mut m = Map::with_capacity(rest.len() + 1);
+    m.insert(key.to_owned(), value);
+    for (k, v) in rest {
+        m.insert(k, v);
+    }
+    m
 }
 
 fn with_first(key: &str, value: Value, rest: &Map<String, Value>) -> Map<String, Value> {

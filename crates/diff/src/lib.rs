@@ -27,7 +27,7 @@ use trellis_formats::detect::Format;
 use trellis_spec::{Diagnostic, Element as DiagElement};
 
 pub use diff::{diff, Change, Diff, FieldChange};
-pub use document::{read, Document, ReadError};
+pub use document::{read, read_all, Document, ReadError};
 pub use graph::{EdgeKey, Graph};
 pub use merge::{merge, Conflict, Element, Reason};
 
@@ -35,8 +35,10 @@ pub use merge::{merge, Conflict, Element, Reason};
 #[derive(Debug, Clone)]
 pub struct MergeOutcome {
     pub format: Format,
-    /// The merged document's canonical text (when there are conflicts, the text of what the
-    /// merge would have been with OURS at each conflict: not to be written).
+    /// The merged document's canonical text. When there are conflicts: everything that merged
+    /// cleanly from both sides with OURS at each conflict, which the merge driver leaves in
+    /// the file so that resolving every conflict gives the whole merge. `None` when the merged
+    /// document cannot be written at all (then the file keeps OURS).
     pub text: Option<String>,
     pub conflicts: Vec<Conflict>,
 }
@@ -44,6 +46,16 @@ pub struct MergeOutcome {
 impl MergeOutcome {
     pub fn is_clean(&self) -> bool {
         self.conflicts.is_empty() && self.text.is_some()
+    }
+
+    /// What the merge driver leaves in the file: `merged` (the merged text, OURS at each
+    /// conflict) or `ours` (the merge could not be written; OURS untouched).
+    pub fn kept(&self) -> &'static str {
+        if self.text.is_some() {
+            "merged"
+        } else {
+            "ours"
+        }
     }
 }
 
@@ -80,9 +92,25 @@ pub fn merge_documents(
     }
     let merged = merge::merge(&base.graph, &ours.graph, &theirs.graph);
     let mut conflicts = merged.conflicts;
-    let doc = ours.with_graph(merged.graph);
-    let text = match doc.to_text() {
-        Ok(t) => Some(t),
+    // Written and checked from one conversion of the merged graph; the two sides are checked
+    // only when the merge has errors, to tell the merge's own from those a side already had.
+    let text = match ours.with_graph(merged.graph).into_text(true) {
+        Ok((text, errors)) => {
+            if !errors.is_empty() {
+                let (o, t) = std::thread::scope(|s| {
+                    let t = s.spawn(|| theirs.errors());
+                    (ours.errors(), t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                });
+                let known: HashSet<(String, String)> =
+                    o.into_iter().chain(t).map(|d| (d.code, d.message)).collect();
+                for d in errors {
+                    if !known.contains(&(d.code.clone(), d.message.clone())) {
+                        conflicts.push(invalid(d));
+                    }
+                }
+            }
+            Some(text)
+        }
         Err(why) => {
             conflicts.push(Conflict {
                 element: Element::Graph,
@@ -96,15 +124,6 @@ pub fn merge_documents(
             None
         }
     };
-    if text.is_some() {
-        let known: HashSet<(String, String)> =
-            ours.errors().into_iter().chain(theirs.errors()).map(|d| (d.code, d.message)).collect();
-        for d in doc.errors() {
-            if !known.contains(&(d.code.clone(), d.message.clone())) {
-                conflicts.push(invalid(d));
-            }
-        }
-    }
     Ok(MergeOutcome { format, text, conflicts })
 }
 
@@ -137,19 +156,23 @@ pub struct Report<'a> {
     /// The document's path as Git names it (`%P`), or as given.
     pub path: &'a str,
     pub format: &'static str,
-    /// Which side the document on disk holds: always OURS.
+    /// What the document on disk holds: `merged` (both sides' clean changes, OURS at each
+    /// conflict) or `ours` (the merge could not be written). Version 1 reports had `ours` only.
     pub kept: &'static str,
     pub conflicts: &'a [Conflict],
 }
+
+/// The version of the conflict report written now (2: the file holds the merge, `kept`).
+pub const REPORT_VERSION: u32 = 2;
 
 /// The JSON text of the conflict report for `path`.
 pub fn report_text(path: &str, outcome: &MergeOutcome) -> String {
     let report = Report {
         trellis: "merge-conflicts",
-        version: 1,
+        version: REPORT_VERSION,
         path,
         format: outcome.format.as_str(),
-        kept: "ours",
+        kept: outcome.kept(),
         conflicts: &outcome.conflicts,
     };
     let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();

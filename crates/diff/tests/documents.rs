@@ -131,7 +131,9 @@ fn two_values_for_one_field_is_a_conflict_with_the_three_values() {
     let report: serde_json::Value =
         serde_json::from_str(&trellis_diff::report_text("flows/support.json", &out)).expect("json");
     assert_eq!(report["conflicts"][0]["element"], json!({"kind": "node", "id": "buy"}));
-    assert_eq!(report["kept"], json!("ours"));
+    assert_eq!((&report["version"], &report["kept"]), (&json!(2), &json!("merged")));
+    // The text the driver leaves holds ours at the conflict.
+    assert!(out.text.as_deref().is_some_and(|t| t.contains("\"sold\"") && !t.contains("\"paid\"")));
 }
 
 #[test]
@@ -178,4 +180,28 @@ fn bad_inputs_are_clear_errors() {
     let w = doc("supervisor.json", SUPERVISOR);
     let e = merge_documents(&g, &g, &w).expect_err("formats differ");
     assert!(e.0.contains("Weaveflow"), "{e}");
+}
+
+/// A GraphSpec is read into the graph straight from the model (its values taken, not copied):
+/// the same graph as the model serialised to JSON and read as an object, for the fixtures,
+/// a generated spec with conditions and unnamed graphs, channels and nodes without a type.
+#[test]
+fn a_graphspec_read_from_its_model_is_the_graph_of_its_json() {
+    let generated = trellis_bench::generate_text(300, 7);
+    let odd = r#"{"name": null, "channels": {"c": {"reducer": "append"}, "d": {}},
+        "nodes": [{"id": "a", "config": {"k": [1, 2.50, {"z": null}]}}, {"id": "b", "type": "t"}],
+        "edges": [{"from": "a", "to": "b"}, {"from": "a", "to": "b", "when": {"channel": "c", "eq": 1}}]}"#;
+    for text in [SUPPORT, generated.as_str(), odd] {
+        let spec = trellis_spec::read::parse_spec(text).spec.expect("reads");
+        let serde_json::Value::Object(root) = serde_json::to_value(&spec).expect("json") else {
+            panic!("an object")
+        };
+        let via_json =
+            trellis_diff::Graph::from_object(trellis_formats::detect::Format::GraphSpec, root, None, None)
+                .expect("graph");
+        let direct = trellis_diff::Graph::from_spec(spec, None).expect("graph");
+        assert_eq!(direct, via_json);
+        // And back: the object the merge writes from is the one the model would give.
+        assert_eq!(direct.clone().into_object(), direct.to_object());
+    }
 }

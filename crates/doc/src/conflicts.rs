@@ -7,6 +7,12 @@
 //! A conflict counts as resolved when a pick was made and the document still holds the picked
 //! value there (undoing a pick reopens it). `invalid` conflicts carry no values: the document
 //! is fixed by hand and the conflict marked resolved.
+//!
+//! Reports of version 2 say what the file holds (`kept`): `merged` (everything that merged
+//! cleanly from both sides, OURS at each conflict), so resolving every conflict gives the full
+//! three-way merge; or `ours` when the merge could not be written at all. Version 1 reports
+//! (an older driver) always left OURS in the file: they are still read, and the panel says that
+//! THEIRS' clean changes are not in the file.
 
 use std::path::{Path, PathBuf};
 
@@ -47,6 +53,9 @@ pub fn report_path(doc: &Path) -> PathBuf {
 struct ReportFile {
     trellis: String,
     version: u32,
+    /// Version 2: `merged` or `ours` (version 1 had no such field and always kept OURS).
+    #[serde(default)]
+    kept: Option<String>,
     conflicts: Vec<Conflict>,
 }
 
@@ -102,12 +111,19 @@ pub struct ConflictsView {
     pub conflicts: Vec<ConflictRow>,
     /// How many are not resolved yet.
     pub open: usize,
+    /// What the file held when the merge driver left it: `merged` (both sides' clean changes,
+    /// OURS at each conflict: resolving every conflict gives the whole merge) or `ours` (OURS
+    /// only: THEIRS' clean changes are not in the file; an old report, or a merge that could
+    /// not be written).
+    pub kept: String,
 }
 
 /// A report being resolved.
 #[derive(Debug, Clone)]
 pub struct ConflictSet {
     path: PathBuf,
+    /// `merged` or `ours` (see [`ConflictsView::kept`]).
+    kept: String,
     conflicts: Vec<Conflict>,
     /// The pick and the value it put in the document.
     picks: Vec<Option<(String, Option<Value>)>>,
@@ -140,11 +156,20 @@ fn parse(path: &Path, bytes: &[u8]) -> Result<ConflictSet, Diagnostic> {
     if report.trellis != "merge-conflicts" {
         return Err(malformed(path, format!("it says it is \"{}\"", report.trellis)));
     }
-    if report.version != 1 {
-        return Err(malformed(path, format!("version {} is not one this Trellis reads", report.version)));
-    }
+    let kept = match (report.version, report.kept.as_deref()) {
+        (1, _) => "ours",
+        (2, Some(k @ ("merged" | "ours"))) => k,
+        (2, Some(other)) => {
+            return Err(malformed(
+                path,
+                format!("it says the file holds \"{other}\", not \"merged\" or \"ours\""),
+            ))
+        }
+        (2, None) => return Err(malformed(path, "it does not say what the file holds (`kept`)")),
+        (v, _) => return Err(malformed(path, format!("version {v} is not one this Trellis reads"))),
+    };
     let picks = vec![None; report.conflicts.len()];
-    Ok(ConflictSet { path: path.to_path_buf(), conflicts: report.conflicts, picks })
+    Ok(ConflictSet { path: path.to_path_buf(), kept: kept.to_owned(), conflicts: report.conflicts, picks })
 }
 
 fn pretty(v: &Option<Value>) -> Option<String> {
@@ -270,7 +295,7 @@ impl ConflictSet {
             .collect();
         let open = conflicts.iter().filter(|c| !c.resolved).count();
         let report = self.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        ConflictsView { report, conflicts, open }
+        ConflictsView { report, conflicts, open, kept: self.kept.clone() }
     }
 
     /// Records a pick and answers the edit that puts its value in the document (`None` when the

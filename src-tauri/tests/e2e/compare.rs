@@ -1,6 +1,7 @@
 //! Issue 15 in the real app: "Compare with..." a Git revision (the change list and the canvas
-//! marks are Rust's compare view, reverting a change is one undoable edit), and a merge
-//! driver's conflict report resolved in the UI and saved.
+//! marks are Rust's compare view, reverting a change is one undoable edit) for GraphSpec,
+//! Weaveflow and GRAPH.md (whose own text style a revert keeps), and a merge driver's conflict
+//! report resolved in the UI and saved.
 
 use std::path::Path;
 use std::process::Command;
@@ -8,7 +9,7 @@ use std::process::Command;
 use serde_json::{json, Value};
 use thirtyfour::prelude::*;
 
-use crate::harness::{read, wait_fs, Desktop, Launch};
+use crate::harness::{corpus, read, wait_fs, Desktop, Launch};
 
 /// The app's support example (File > New from Example).
 const EXAMPLE: &str = include_str!("../../../crates/doc/assets/example.json");
@@ -248,19 +249,25 @@ async fn a_conflict_report_is_resolved_in_the_ui_and_the_save_removes_it() {
     let dir = tempfile::tempdir().expect("tmp");
     let path = dir.path().join("support.json");
     let report_path = dir.path().join("support.json.conflicts.json");
-    // What the merge driver leaves: OURS in the file, the report beside it.
+    // Each side makes a clean change (ours a timeout, theirs a prompt) and sets two fields of
+    // the classifier differently. What the merge driver leaves: the merge of the clean changes
+    // in the file (ours at the conflicts), the report beside it.
+    let ours_clean = |v: &mut Value| v["nodes"][1]["config"]["timeout_ms"] = json!(9000);
+    let theirs_clean = |v: &mut Value| v["nodes"][2]["config"]["prompt"] = json!("Refund this order?");
     let ours = edited(|v| {
+        ours_clean(v);
         v["nodes"][0]["config"]["model"] = json!("ours-model");
         v["nodes"][0]["config"]["default_label"] = json!("question");
     });
     let theirs = edited(|v| {
+        theirs_clean(v);
         v["nodes"][0]["config"]["model"] = json!("their-model");
         v["nodes"][0]["config"]["default_label"] = json!("complaint");
     });
     let doc = |t: &str| trellis_diff::read(Some("support.json"), t.as_bytes(), None).expect("reads");
     let outcome = trellis_diff::merge_documents(&doc(EXAMPLE), &doc(&ours), &doc(&theirs)).expect("merges");
     assert_eq!(outcome.conflicts.len(), 2);
-    std::fs::write(&path, doc(&ours).to_text().expect("canonical")).expect("write ours");
+    std::fs::write(&path, outcome.text.as_deref().expect("the merge")).expect("write the merge");
     std::fs::write(&report_path, trellis_diff::report_text("support.json", &outcome)).expect("write report");
 
     let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
@@ -275,6 +282,12 @@ async fn a_conflict_report_is_resolved_in_the_ui_and_the_save_removes_it() {
     let shown = app.visible(model).await.text().await.expect("text");
     assert!(shown.contains("\"ours-model\"") && shown.contains("\"their-model\""), "{shown}");
     assert!(shown.contains("node \"classify\""), "{shown}");
+    let opened = app.view(&id).await;
+    assert_eq!(opened["spec"]["nodes"][2]["config"]["prompt"], "Refund this order?", "theirs' clean change");
+    assert_eq!(opened["spec"]["nodes"][1]["config"]["timeout_ms"], 9000, "ours' clean change");
+    let holds_ours_only =
+        app.driver.find_all(By::Css("[data-testid=conflict-kept-ours]")).await.expect("find");
+    assert!(holds_ours_only.is_empty(), "the file holds the merge: no 'ours only' notice");
     app.screenshot("conflicts").await;
 
     // Theirs for the model: an edit; Ctrl+Z reopens the conflict, the pick again resolves it.
@@ -327,11 +340,14 @@ async fn a_conflict_report_is_resolved_in_the_ui_and_the_save_removes_it() {
     )
     .await;
 
-    // Save: the writer's bytes, the expected merge, and the report is gone.
+    // Save: the writer's bytes, the whole merge (both sides' clean changes and the picks), and
+    // the report is gone.
     app.visible(".react-flow__pane").await.click().await.expect("focus the canvas");
     app.chord(&[Key::Control], "s").await;
     wait_fs("the report removed", || !report_path.exists()).await;
     let expected = doc(&edited(|v| {
+        ours_clean(v);
+        theirs_clean(v);
         v["nodes"][0]["config"]["model"] = json!("their-model");
         v["nodes"][0]["config"]["default_label"] = json!("refund");
     }))
@@ -339,5 +355,178 @@ async fn a_conflict_report_is_resolved_in_the_ui_and_the_save_removes_it() {
     .expect("canonical");
     assert_eq!(read(&path), expected);
     app.wait_js("return !document.querySelector('[data-testid=conflict-panel]');", "the panel gone").await;
+    app.quit().await;
+}
+
+/// Replaces the one occurrence of `from` in `text` (the test's edits are made in the file's own
+/// text, as a person edits it, so the file keeps its hand formatting).
+fn replace_once(text: &str, from: &str, to: &str) -> String {
+    assert_eq!(text.matches(from).count(), 1, "{from:?} occurs once");
+    text.replacen(from, to, 1)
+}
+
+/// The file's text after `first` and `second` were committed (a repository in `dir`), the app
+/// open on it and compared with the first commit: the change list shows exactly `expected`
+/// (kind, element, label), as Rust's compare view says.
+async fn compare_with_first_commit(
+    dir: &Path,
+    name: &str,
+    first: &str,
+    second: &str,
+    expected: &[(&str, &str, &str)],
+) -> (Desktop, String) {
+    let path = dir.join(name);
+    git(dir, &["init", "-q", "-b", "main"]);
+    std::fs::write(&path, first).expect("write");
+    git(dir, &["add", "."]);
+    git(dir, &["commit", "-q", "-m", "as found"]);
+    std::fs::write(&path, second).expect("write");
+    git(dir, &["commit", "-q", "-a", "-m", "edited by hand"]);
+
+    let app = Desktop::launch(Launch { files: vec![path], ..Launch::default() }).await;
+    let id = app.doc_named(name).await;
+    palette(&app, "compare with a git revision").await;
+    app.visible("[data-testid=compare-commit][data-summary='as found']").await.click().await.expect("choose");
+    app.wait_js(
+        &format!(
+            "return document.querySelector('[data-testid=compare-panel]')?.dataset.count === '{}';",
+            expected.len()
+        ),
+        "the changes listed",
+    )
+    .await;
+    let rust = app.call("compare_view", json!({"docId": id})).await;
+    let from_rust: Vec<(String, String, String)> = rust["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .map(|c| {
+            let s = |k: &str| c[k].as_str().unwrap_or_default().to_owned();
+            (s("kind"), s("element"), s("label"))
+        })
+        .collect();
+    let want: Vec<(String, String, String)> =
+        expected.iter().map(|(a, b, c)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned())).collect();
+    assert_eq!(from_rust, want);
+    assert_eq!(rows(&app).await, from_rust, "the list shows Rust's changes");
+    (app, id)
+}
+
+/// Reverts the change of the row `row` (a CSS selector), checks that one Ctrl+Z undoes it,
+/// reverts it again and saves with Ctrl+S; answers the file's text once saved.
+async fn revert_undo_revert_save(
+    app: &Desktop,
+    id: &str,
+    path: &Path,
+    row: &str,
+    reverted: impl Fn(&Value) -> bool,
+) -> String {
+    let before = read(path);
+    let take = format!("{row} [data-testid=compare-take]");
+    app.visible(&take).await.click().await.expect("revert");
+    let v = app.wait_view(id, "the change reverted", &reverted).await;
+    assert_eq!(v["dirty"], true);
+    app.focus_canvas().await;
+    app.chord(&[Key::Control], "z").await;
+    let v = app.wait_view(id, "the revert undone in one step", |v| !reverted(v)).await;
+    assert_eq!(v["dirty"], false, "one undo gives back the file's state");
+    app.visible(&take).await.click().await.expect("revert again");
+    app.wait_view(id, "the change reverted again", &reverted).await;
+    app.focus_canvas().await;
+    app.chord(&[Key::Control], "s").await;
+    wait_fs("the save", || read(path) != before).await;
+    app.wait_view(id, "a clean document", |v| v["dirty"] == false).await;
+    read(path)
+}
+
+/// Weaveflow: a revision where one worker's config and the graph's description changed by hand;
+/// compare names exactly those two, reverting the worker's change is one undo step, and the
+/// saved file is the edited file with that one line back: its own formatting (inline objects,
+/// one-line lists) kept.
+#[tokio::test(flavor = "multi_thread")]
+async fn comparing_a_weaveflow_document_reverts_one_change_and_keeps_the_file_s_own_text() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let first = read(&corpus("weaveflow/supervisor_mode.json"));
+    let second = replace_once(
+        &replace_once(
+            &first,
+            "evidence-oriented brief.\",\n        \"max_iterations\": 4,",
+            "evidence-oriented brief.\",\n        \"max_iterations\": 9,",
+        ),
+        "then synthesizes the final answer.",
+        "then writes the final answer.",
+    );
+    let (app, id) = compare_with_first_commit(
+        dir.path(),
+        "supervisor_mode.json",
+        &first,
+        &second,
+        &[("changed", "graph", "graph description"), ("changed", "node", "researcher")],
+    )
+    .await;
+    let field =
+        app.visible("[data-testid=compare-change][data-element=node] [data-testid=compare-field]").await;
+    assert_eq!(field.attr("data-pointer").await.expect("attr").as_deref(), Some("/config/max_iterations"));
+    app.screenshot("compare-weaveflow").await;
+
+    let researcher = |v: &Value| {
+        v["weaveflow"]["definition"]["nodes"]
+            .as_array()
+            .and_then(|ns| ns.iter().find(|n| n["id"] == "researcher"))
+            .map(|n| n["config"]["max_iterations"].clone())
+            .unwrap_or(Value::Null)
+    };
+    let path = dir.path().join("supervisor_mode.json");
+    let saved =
+        revert_undo_revert_save(&app, &id, &path, "[data-testid=compare-change][data-element=node]", |v| {
+            researcher(v) == json!(4)
+        })
+        .await;
+    let expected =
+        replace_once(&first, "then synthesizes the final answer.", "then writes the final answer.");
+    assert_eq!(saved, expected, "only the reverted line changed, in the file's own style");
+    app.wait_js(
+        "return document.querySelector('[data-testid=compare-panel]')?.dataset.count === '1';",
+        "one change left",
+    )
+    .await;
+    app.quit().await;
+}
+
+/// GRAPH.md: a revision where the judge's timeout and a Markdown line changed by hand; compare
+/// names exactly those two, reverting the timeout is one undo step, and the saved file is the
+/// edited file with that one line back (YAML styles, flow lists, the body kept).
+#[tokio::test(flavor = "multi_thread")]
+async fn comparing_a_graphmd_document_reverts_one_change_and_keeps_the_file_s_own_text() {
+    let dir = tempfile::tempdir().expect("tmp");
+    let first =
+        read(&corpus("graphmd/support-triage/GRAPH.md")) + "\n# Support triage\n\nThe router decides.\n";
+    let second = replace_once(
+        &replace_once(&first, "timeout_ms: 1000", "timeout_ms: 2500"),
+        "The router decides.",
+        "The router decides, then a person closes.",
+    );
+    let (app, id) = compare_with_first_commit(
+        dir.path(),
+        "GRAPH.md",
+        &first,
+        &second,
+        &[("changed", "node", "route"), ("changed", "body", "Markdown body")],
+    )
+    .await;
+    let field =
+        app.visible("[data-testid=compare-change][data-element=node] [data-testid=compare-field]").await;
+    assert_eq!(field.attr("data-pointer").await.expect("attr").as_deref(), Some("/timeout_ms"));
+    app.screenshot("compare-graphmd").await;
+
+    let timeout = |v: &Value| v["graphmd"]["front"]["nodes"][0]["timeout_ms"].clone();
+    let path = dir.path().join("GRAPH.md");
+    let saved =
+        revert_undo_revert_save(&app, &id, &path, "[data-testid=compare-change][data-element=node]", |v| {
+            timeout(v) == json!(1000)
+        })
+        .await;
+    let expected = replace_once(&first, "The router decides.", "The router decides, then a person closes.");
+    assert_eq!(saved, expected, "only the reverted line changed, in the file's own style");
     app.quit().await;
 }

@@ -12,4 +12,11 @@ report: string, conflicts: Array<ConflictRow>,
 /**
  * How many are not resolved yet.
  */
-open: number, };
+open: number, 
+/**
+ * What the file held when the merge driver left it: `merged` (both sides' clean changes,
+ * OURS at each conflict: resolving every conflict gives the whole merge) or `ours` (OURS
+ * only: THEIRS' clean changes are not in the file; an old report, or a merge that could
+ * not be written).
+ */
+kept: string, };

@@ -1,7 +1,9 @@
 // The merge driver's conflict report (NAME.conflicts.json) beside the open document: each
 // conflict with its pointer and its base, ours and theirs values; the user picks one or edits
 // the value as JSON. Each pick is one undoable edit made in Rust; "resolved" is Rust's answer
-// (the document holds the picked value). Saving when none is open removes the report.
+// (the document holds the picked value). Saving when none is open removes the report. The file
+// holds the merge (both sides' clean changes, ours at each conflict) unless the report says it
+// kept ours only (an older driver's report): then the panel says so.
 import { useEffect, useState } from "react";
 import type { ConflictRow, DocumentView } from "../bindings";
 import { loadConflicts, pickConflict, useCompare } from "./compareState";
@@ -25,6 +27,11 @@ export function ConflictPanel({ view }: { view: DocumentView }) {
           {report.open === 0 ? "all resolved, save to finish" : `${report.open} of ${report.conflicts.length} open`}
         </span>
       </div>
+      {report.kept === "ours" && (
+        <p className="muted conflict-kept" data-testid="conflict-kept-ours">
+          The file holds our version only: their changes that merged cleanly are not in it. Compare with their branch to take them.
+        </p>
+      )}
       <ol className="conflict-list">
         {report.conflicts.map((c) => (
           <Conflict key={c.index} docId={view.id} c={c} />

@@ -130,7 +130,14 @@ fn go(args: &Args) -> Result<Exit, String> {
         return Err("diff takes two documents: trellis diff A B (each a file or REV:PATH)".into());
     };
     let (ia, ib) = (read_input(a, args.layout)?, read_input(b, args.layout)?);
-    let (da, db) = (open(&ia)?, open(&ib)?);
+    // Both versions read side by side.
+    let (na, nb) = (file_name(&ia.shown), file_name(&ib.shown));
+    let [da, db] = document::read_all([
+        (Some(&na), &ia.bytes, ia.sidecar.as_deref()),
+        (Some(&nb), &ib.bytes, ib.sidecar.as_deref()),
+    ]);
+    let da = da.map_err(|e| format!("{}: {e}", ia.shown))?;
+    let db = db.map_err(|e| format!("{}: {e}", ib.shown))?;
     if da.graph.format != db.graph.format {
         return Err(format!(
             "{} is a {} document and {} is a {} document; convert one of them first (trellis convert)",

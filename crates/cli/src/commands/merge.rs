@@ -1,16 +1,19 @@
 //! `trellis merge BASE OURS THEIRS [--path NAME]`: the Git merge driver (`%O %A %B %P`).
 //!
 //! Merges by element id (trellis-diff, docs/git.md): on a clean merge OURS is replaced,
-//! atomically, by the merged document in canonical form and the exit is 0. On a conflict OURS
-//! is left as it was (a valid document, never conflict markers), the conflicts are written to
-//! `NAME.conflicts.json` beside it and the exit is 1, so Git marks the file conflicted.
+//! atomically, by the merged document in canonical form and the exit is 0. On a conflict the
+//! file gets the merge of everything that merged cleanly, with OURS at each conflict (a
+//! document, never conflict markers), the conflicts with their base, ours and theirs values
+//! are written to `NAME.conflicts.json` beside it and the exit is 1, so Git marks the file
+//! conflicted; resolving every conflict then gives the whole merge. When the merge cannot be
+//! written at all, the file keeps OURS and the report says so (`kept: ours`).
 //! Layout sidecars (`*.layout.json`) merge by union and never conflict. An input that cannot
 //! be read, or documents in different formats, exit 2 with nothing written.
 
 use std::path::{Path, PathBuf};
 
 use trellis_diff::document::{self, Document};
-use trellis_diff::{layout, merge_documents, report_text};
+use trellis_diff::{layout, merge_documents, report_text, MergeOutcome};
 
 use crate::commands::diff::read_file;
 use crate::load::write_atomically;
@@ -65,14 +68,21 @@ fn go(args: &Args) -> Result<Exit, String> {
     }
 
     let file_name = name.file_name().map(|n| n.to_string_lossy().into_owned());
-    let read = |side: &str, bytes: &[u8]| {
-        document::read(file_name.as_deref(), bytes, None).map_err(|e| format!("{shown} ({side}): {e}"))
-    };
-    let ours_doc = read("ours", &ours)?;
-    let theirs_doc = read("theirs", &theirs)?;
+    let name_ref = file_name.as_deref();
     // Git passes an empty base when both sides added the file.
-    let base_doc =
-        if base.iter().all(u8::is_ascii_whitespace) { empty_like(&ours_doc) } else { read("base", &base)? };
+    let base_empty = base.iter().all(u8::is_ascii_whitespace);
+    let base_input: &[u8] = if base_empty { b"" } else { &base };
+    let [ours_doc, theirs_doc, base_doc] = document::read_all([
+        (name_ref, &ours, None),
+        (name_ref, &theirs, None),
+        (name_ref, base_input, None),
+    ]);
+    let side = |side: &str, r: Result<Document, document::ReadError>| {
+        r.map_err(|e| format!("{shown} ({side}): {e}"))
+    };
+    let ours_doc = side("ours", ours_doc)?;
+    let theirs_doc = side("theirs", theirs_doc)?;
+    let base_doc = if base_empty { empty_like(&ours_doc) } else { side("base", base_doc)? };
     let outcome = merge_documents(&base_doc, &ours_doc, &theirs_doc).map_err(|e| format!("{shown}: {e}"))?;
 
     let report_file = report_path(&name);
@@ -81,11 +91,26 @@ fn go(args: &Args) -> Result<Exit, String> {
             write_atomically(&args.ours, text).map_err(|e| format!("{}: {e}", args.ours.display()))?;
             Ok(Exit::Clean)
         }
-        _ => {
-            let text = report_text(&shown, &outcome);
-            write_atomically(&report_file, &text).map_err(|e| format!("{}: {e}", report_file.display()))?;
+        (merged, _) => {
+            // The report first: a file holding the merge is never left without the report
+            // that says where its conflicts are.
+            let report = report_text(&shown, &outcome);
+            write_atomically(&report_file, &report).map_err(|e| format!("{}: {e}", report_file.display()))?;
+            let holds = match merged {
+                Some(text) => {
+                    if let Err(e) = write_atomically(&args.ours, text) {
+                        // OURS is still in place: say so in the report, as the driver would
+                        // have had the merge not been writable.
+                        let kept_ours = MergeOutcome { text: None, ..outcome.clone() };
+                        let _ = write_atomically(&report_file, &report_text(&shown, &kept_ours));
+                        return Err(format!("{}: {e}", args.ours.display()));
+                    }
+                    "the file holds both sides' clean changes and our version at each conflict"
+                }
+                None => "the merge cannot be written, so the file keeps our version",
+            };
             let mut msg = format!(
-                "{shown}: {} conflict{}; the file keeps our version, the conflicts are in {}\n",
+                "{shown}: {} conflict{}; {holds}; the conflicts are in {}\n",
                 outcome.conflicts.len(),
                 if outcome.conflicts.len() == 1 { "" } else { "s" },
                 report_file.display()
