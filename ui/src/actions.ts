@@ -1,11 +1,11 @@
 // Everything the user can do, as functions the shortcuts, the menu events, the toolbar and the
 // panels share. Each document change is one `Edit` sent to the backend; the answer (what
 // changed) is applied to the document view held in the store.
-import type { ConflictChoice, Edit, Element, FixEdit, Position, SaveAnswer, TypeInfo, Viewport } from "./bindings";
+import type { ConflictChoice, Edit, Element, FixEdit, Position, SaveAnswer, TypeInfo, ViewDelta, Viewport } from "./bindings";
 import { errorMessage, type ExportFormat } from "./api/types";
-import { type Fragment, buildFragment, fragmentText, parseFragment, resolveClashes } from "./lib/clipboard";
-import { resolvePositions, type Rect, sizeOf, boundsOf } from "./lib/geometry";
-import { END, START, freshId } from "./lib/ids";
+import { type Fragment, buildFragment, fragmentText, parseFragment } from "./lib/clipboard";
+import { NODE_H, NODE_W, resolvePositions, type Rect, boundsOf } from "./lib/geometry";
+import { END, START } from "./lib/ids";
 import { ui } from "./store";
 import { closeCompare, compareWithFile, openCompareChooser } from "./compare/compareState";
 
@@ -33,19 +33,42 @@ function backend() {
   return b;
 }
 
-/** Sends one edit; a refusal becomes an error toast with Rust's reason. */
-export async function edit(e: Edit, docId = ui.get().activeId): Promise<boolean> {
-  if (!docId) return false;
+/** Sends one edit and applies Rust's answer to the view held; throws Rust's refusal. */
+async function send(e: Edit, docId: string): Promise<ViewDelta> {
+  const delta = await backend().applyEdit(docId, e);
+  ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [docId]: [] } }));
+  ui.applyDelta(delta);
+  for (const note of delta.notes) ui.toast("info", note.message);
+  return delta;
+}
+
+/** Sends one edit and answers what changed, or null when it was refused (an error toast with
+ * Rust's reason). */
+export async function answer(e: Edit, docId = ui.get().activeId): Promise<ViewDelta | null> {
+  if (!docId) return null;
   try {
-    const delta = await backend().applyEdit(docId, e);
-    ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [docId]: [] } }));
-    ui.applyDelta(delta);
-    for (const note of delta.notes) ui.toast("info", note.message);
-    return true;
+    return await send(e, docId);
   } catch (err) {
     ui.toast("error", errorMessage(err));
-    return false;
+    return null;
   }
+}
+
+/** Sends one edit; answers Rust's reason when it was refused (no toast: the caller shows it),
+ * null when it was applied. */
+export async function editOrReason(e: Edit, docId = ui.get().activeId): Promise<string | null> {
+  if (!docId) return "No document is open.";
+  try {
+    await send(e, docId);
+    return null;
+  } catch (err) {
+    return errorMessage(err);
+  }
+}
+
+/** Sends one edit; a refusal becomes an error toast with Rust's reason. */
+export async function edit(e: Edit, docId = ui.get().activeId): Promise<boolean> {
+  return (await answer(e, docId)) !== null;
 }
 
 /** Rust's refusals already start with "not saved: "; the UI adds its own prefix once. */
@@ -358,13 +381,11 @@ export async function paste(text?: string, at?: Position) {
   const parsed = parseFragment(t ?? "");
   if ("error" in parsed) return ui.toast("error", parsed.error);
   for (const w of parsed.warnings) ui.toast("warning", w);
-  const { fragment, renamed } = resolveClashes(parsed.fragment, new Set(v.spec.nodes.map((n) => n.id)));
+  // Rust gives clashing ids fresh ones (its note says which) and answers the ids it pasted.
+  const fragment = parsed.fragment;
   const where = at ?? pastePoint(fragment.layout?.positions ?? {});
-  const ok = await edit({ op: "paste", fragment: fragment as unknown as Record<string, unknown>, at: where } as Edit);
-  if (ok) {
-    ui.select({ nodes: fragment.nodes.map((n) => n.id), edges: [] });
-    if (renamed.size) ui.toast("info", `Renamed on paste: ${[...renamed].map(([a, b]) => `${a} → ${b}`).join(", ")}`);
-  }
+  const d = await answer({ op: "paste", fragment: fragment as unknown as Record<string, unknown>, at: where } as Edit);
+  if (d) ui.select({ nodes: d.created, edges: [] });
 }
 
 /** Where a paste lands: the centre of the view, offset so the fragment is centred there. */
@@ -388,20 +409,19 @@ export async function duplicate() {
 export async function addNode(t: TypeInfo, at?: Position) {
   const v = ui.active();
   if (!v) return;
-  const id = freshId(t.type, new Set(v.spec.nodes.map((n) => n.id)));
   const c =
     at ??
     (() => {
       const m = canvas?.centre() ?? { x: 0, y: 0 };
-      const s = sizeOf(id);
-      return { x: Math.round(m.x - s.w / 2), y: Math.round(m.y - s.h / 2) };
+      return { x: Math.round(m.x - NODE_W / 2), y: Math.round(m.y - NODE_H / 2) };
     })();
   const config =
     t.defaults && typeof t.defaults === "object" && !Array.isArray(t.defaults)
       ? structuredClone(t.defaults as Record<string, unknown>)
       : {};
-  if (await edit({ op: "add_node", id, type: t.type, config, position: { x: Math.round(c.x), y: Math.round(c.y) } }))
-    ui.select({ nodes: [id], edges: [] });
+  // Rust chooses the id (from the type, fresh in the document) and answers it.
+  const d = await answer({ op: "add_node", type: t.type, config, position: { x: Math.round(c.x), y: Math.round(c.y) } });
+  if (d) ui.select({ nodes: d.created, edges: [] });
 }
 
 /** Lays the graph out with the backend's engine (Rust, off the UI thread, with progress) and

@@ -29,6 +29,8 @@ pub mod codes {
     pub const EDGE_INTO_START: &str = "doc/edge-into-start";
     /// An edge out of `__end__`.
     pub const EDGE_OUT_OF_END: &str = "doc/edge-out-of-end";
+    /// An unconditional edge from `__start__` straight to `__end__` (an empty graph).
+    pub const EDGE_START_TO_END: &str = "doc/edge-start-to-end";
     /// The same edge (same ends and same `when`) already exists.
     pub const DUPLICATE_EDGE: &str = "doc/duplicate-edge";
     /// An edge index out of range.
@@ -131,15 +133,31 @@ fn edge_exists(spec: &GraphSpec, from: &str, to: &str, when: Option<&Predicate>)
     spec.edges.iter().any(|e| e.from == from && e.to == to && e.when.as_ref() == when)
 }
 
-fn check_edge_ends(spec: &GraphSpec, from: &str, to: &str) -> Result<(), Diagnostic> {
+/// The one home of the rules on a new edge's ends: the canvas's drag, the keyboard's connect
+/// and any other caller send `connect` and show the refusal's message.
+fn check_edge_ends(
+    spec: &GraphSpec,
+    from: &str,
+    to: &str,
+    when: Option<&Predicate>,
+) -> Result<(), Diagnostic> {
     if to == START {
         return Err(refuse(
             codes::EDGE_INTO_START,
-            format!("an edge cannot go into \"{START}\" (from \"{from}\")"),
+            format!("nothing can connect into \"{START}\" (from \"{from}\"): it is where the graph begins"),
         ));
     }
     if from == END {
-        return Err(refuse(codes::EDGE_OUT_OF_END, format!("an edge cannot leave \"{END}\" (to \"{to}\")")));
+        return Err(refuse(
+            codes::EDGE_OUT_OF_END,
+            format!("nothing can leave \"{END}\" (to \"{to}\"): it is where the graph ends"),
+        ));
+    }
+    if from == START && to == END && when.is_none() {
+        return Err(refuse(
+            codes::EDGE_START_TO_END,
+            format!("\"{START}\" straight to \"{END}\" would be an empty graph"),
+        ));
     }
     for end in [from, to] {
         if end != START && end != END && !spec.nodes.iter().any(|n| n.id == end) {
@@ -296,11 +314,11 @@ fn plan_spec_edit(
             replace_node(plan, spec, index, |n| n.config = config.clone());
         }
         Edit::Connect { from, to, when } => {
-            check_edge_ends(spec, from, to)?;
+            check_edge_ends(spec, from, to, when.as_ref())?;
             if edge_exists(spec, from, to, when.as_ref()) {
                 return Err(refuse(
                     codes::DUPLICATE_EDGE,
-                    format!("the edge \"{from}\" -> \"{to}\" with this condition already exists"),
+                    format!("there is already an edge from \"{from}\" to \"{to}\" with this condition"),
                 ));
             }
             let edge = EdgeSpec { from: from.clone(), to: to.clone(), when: when.clone() };

@@ -61,6 +61,10 @@ pub struct ViewDelta {
     pub subgraphs: Option<Vec<SubgraphLink>>,
     /// Messages about the edit itself (ids a paste renamed): shown once, not part of the view.
     pub notes: Vec<Diagnostic>,
+    /// The nodes an `add_node` or a `paste` made, by the ids the document gave them (a fresh
+    /// id from the type, a pasted id renamed on a clash): the UI selects them. Rust alone
+    /// chooses ids, so the UI never guesses the one a node will get.
+    pub created: Vec<String>,
 }
 
 /// What to do to a document.
@@ -83,6 +87,10 @@ impl Session {
             Change::Redo => self.redo(),
         };
         let mut delta = ViewDelta::of(self, &outcome, &before);
+        if let Change::Edit(Edit::AddNode { .. } | Edit::Paste { .. }) = change {
+            // Both only append nodes: what the node list gained is what they made.
+            delta.created = delta.nodes.iter().flat_map(|e| e.insert.iter().map(|n| n.id.clone())).collect();
+        }
         if self.subgraph_links() != links_before.as_slice() {
             delta.subgraphs = Some(self.subgraph_links().to_vec());
         }
@@ -125,6 +133,7 @@ impl ViewDelta {
             graphmd: session.graphmd().filter(|_| changed.format_view).map(GraphMdView::of),
             subgraphs: None,
             notes: outcome.notes.clone(),
+            created: Vec::new(),
         }
     }
 }

@@ -19,7 +19,7 @@ import type {
   FixEdit,
   RegistrySource,
 } from "../bindings";
-import { END, START, freshId } from "../lib/ids";
+import { END, START } from "../lib/ids";
 import { FAKE_TYPES } from "./fakeRegistry";
 import { fakeValidate } from "./fakeValidate";
 import { type Seed, seed } from "./fakeDocs";
@@ -166,6 +166,7 @@ export class FakeBackend implements Backend {
       graphmd: null,
       subgraphs: null,
       notes: [],
+      created: after.spec.nodes.map((n) => n.id).filter((id) => !before.spec.nodes.some((m) => m.id === id)),
     };
   }
 
@@ -494,4 +495,16 @@ export function apply(spec: GraphSpec, layout: Layout, edit: Edit, registry: Typ
       return;
     }
   }
+}
+
+/** The demo's stand-in for the ids Rust chooses (crates/doc `apply.rs` `fresh_id`): the first of
+ * `base`, `base_2`, `base_3`... not taken. The desktop app never runs this: it sends edits
+ * without ids and selects the ids Rust answers (`ViewDelta.created`). */
+function freshId(base: string, taken: ReadonlySet<string>): string {
+  const stem = base.replace(/[^A-Za-z0-9_]+/g, "_") || "node";
+  const bad = (id: string) => id === START || id === END || taken.has(id);
+  if (!bad(stem)) return stem;
+  let n = 2;
+  while (bad(`${stem}_${n}`)) n++;
+  return `${stem}_${n}`;
 }

@@ -78,4 +78,10 @@ subgraphs: Array<SubgraphLink> | null,
 /**
  * Messages about the edit itself (ids a paste renamed): shown once, not part of the view.
  */
-notes: Array<Diagnostic>, };
+notes: Array<Diagnostic>, 
+/**
+ * The nodes an `add_node` or a `paste` made, by the ids the document gave them (a fresh
+ * id from the type, a pasted id renamed on a clash): the UI selects them. Rust alone
+ * chooses ids, so the UI never guesses the one a node will get.
+ */
+created: Array<string>, };

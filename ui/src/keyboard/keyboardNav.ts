@@ -6,7 +6,7 @@ import { isSubgraphNode } from "../subgraphs/mark";
 import { openSubgraph } from "../subgraphs/open";
 import { create } from "zustand";
 import type { DocumentView, Point } from "../bindings";
-import { edit, registerAction } from "../actions";
+import { edit, editOrReason, registerAction } from "../actions";
 import { reveal } from "../canvas/viewportAccess";
 import { problemsOf } from "../canvas/buildFlow";
 import { resolvePositions, sizeOf } from "../lib/geometry";
@@ -203,13 +203,9 @@ export async function connectTo(target: string): Promise<string | null> {
   const f = useFocus.getState().focus;
   if (!v || f?.kind !== "node") return "Focus a node first.";
   const t = target.trim();
-  const known = t === END || v.spec.nodes.some((n) => n.id === t);
-  if (!known) return `There is no node named “${t}”.`;
-  if (t === START) return "Nothing can connect into the Start node.";
-  if (f.id === START && t === END) return "Start straight to End would be an empty graph.";
-  if (v.spec.edges.some((e) => e.from === f.id && e.to === t && !e.when)) return `There is already an edge from “${f.id}” to “${t}”.`;
-  const ok = await edit({ op: "connect", from: f.id, to: t });
-  if (!ok) return "The edge was refused (see the message).";
+  // Rust decides which edges can be stored and says why not.
+  const refused = await editOrReason({ op: "connect", from: f.id, to: t });
+  if (refused !== null) return refused;
   useFocus.setState({ connecting: false });
   const after = ui.active();
   const index = after ? after.spec.edges.findIndex((e) => e.from === f.id && e.to === t) : -1;

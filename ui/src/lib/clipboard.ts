@@ -3,7 +3,7 @@
 // GraphSpec (name, channels, nodes, edges) plus an optional `layout.positions` map (an unknown
 // field to a runtime, which must ignore it).
 import type { EdgeSpec, GraphSpec, Group, NodeSpec, Note, Point, Predicate } from "../bindings";
-import { END, START, freshId } from "./ids";
+import { END, START } from "./ids";
 
 /** `layout.notes` and `layout.groups`: the notes and groups copied with the nodes (Rust gives
  * them fresh ids where taken; group members follow the nodes renamed here). */
@@ -167,35 +167,4 @@ export function parseFragment(text: string): ParsedFragment | { error: string } 
   }
   if (nodes.length === 0 && edges.length === 0 && !annotations.notes) return { error: "The clipboard fragment has no nodes." };
   return { fragment: { name: null, channels, nodes, edges, layout: { positions, ...annotations } }, warnings };
-}
-
-/** Gives every node whose id is taken in the target document a fresh one, and rewrites the
- * fragment's edges and positions to match. Returns the id map (old -> new) too. */
-export function resolveClashes(f: Fragment, taken: ReadonlySet<string>): { fragment: Fragment; renamed: Map<string, string> } {
-  const renamed = new Map<string, string>();
-  const used = new Set(taken);
-  for (const n of f.nodes) used.add(n.id);
-  for (const n of f.nodes) {
-    if (taken.has(n.id)) {
-      const fresh = freshId(n.id, used);
-      used.add(fresh);
-      renamed.set(n.id, fresh);
-    }
-  }
-  const map = (id: string) => renamed.get(id) ?? id;
-  const fragIds = new Set(f.nodes.map((n) => n.id));
-  const nodes = f.nodes.map((n) => ({ ...n, id: map(n.id) }));
-  // Edge ends that name a fragment node follow it; other ends (terminals, or nodes of the
-  // target document) are kept, and Rust drops edges whose ends exist nowhere.
-  const edges = f.edges.map((e) => ({
-    ...e,
-    from: fragIds.has(e.from) ? map(e.from) : e.from,
-    to: fragIds.has(e.to) ? map(e.to) : e.to,
-  }));
-  const positions: Record<string, Point> = {};
-  for (const [id, p] of Object.entries(f.layout?.positions ?? {})) positions[map(id)] = p;
-  const extra: { notes?: Note[]; groups?: Group[] } = {};
-  if (f.layout?.notes?.length) extra.notes = f.layout.notes;
-  if (f.layout?.groups?.length) extra.groups = f.layout.groups.map((g) => ({ ...g, nodes: g.nodes.map(map) }));
-  return { fragment: { ...f, nodes, edges, layout: { positions, ...extra } }, renamed };
 }

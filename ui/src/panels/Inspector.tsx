@@ -262,7 +262,14 @@ function GraphInspector({ view }: { view: DocumentView }) {
   const channelDiags = view.diagnostics.filter((d) => d.element?.kind === "channel");
   const used = new Map<string, number>();
   for (const e of view.spec.edges) if (typeof e.when?.channel === "string") used.set(e.when.channel, (used.get(e.when.channel) ?? 0) + 1);
-  const undeclared = [...used.keys()].filter((c) => !(c in view.spec.channels));
+  // The conditions' undeclared channels, as Rust's checker found them (with its fix).
+  const undeclared = [
+    ...new Set(
+      view.diagnostics
+        .filter((d) => d.code === "spec/undeclared-channel" && d.element?.kind === "edge")
+        .flatMap((d) => (d.names?.channel === undefined ? [] : [d.names.channel])),
+    ),
+  ];
   // Config fields that name channels count as uses too.
   for (const [c, k] of configChannelUses(view)) used.set(c, (used.get(c) ?? 0) + k);
   const add = async (n: string) => {

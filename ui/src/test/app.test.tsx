@@ -5,6 +5,7 @@ import { act } from "react";
 import { createRoot } from "react-dom/client";
 import { afterEach, describe, expect, it } from "vitest";
 import { App } from "../App";
+import { paste } from "../actions";
 import type { DocumentView } from "../bindings";
 import { ui } from "../store";
 import { RecordedBackend, rust } from "./recorded";
@@ -85,5 +86,23 @@ describe("the app on Rust's documents and answers", () => {
     expect(v.spec.nodes[2].config).toMatchObject({ model: "claude-opus-4-8", temperature: 0.7 });
     expect(q('[data-testid="inspector"]')?.getAttribute("data-kind")).toBe("node");
     expect((q('[data-testid="node-id-input"]') as HTMLInputElement).value).toBe("llm");
+  });
+
+  it("a pasted node whose id is taken is selected under the id Rust gave it, and Rust's note is shown", async () => {
+    const { backend } = await mount([support], "paste-agent");
+    const step = rust.scripts["paste-agent"][0];
+    const fragment = (step.change as { fragment: unknown }).fragment;
+    await act(async () => {
+      await paste(JSON.stringify(fragment), { x: 0, y: 0 });
+    });
+    expect(backend.unexpected).toEqual([]);
+    const created = step.answer?.created ?? [];
+    expect(created).toHaveLength(1);
+    expect(created[0]).not.toBe("agent");
+    expect(ui.get().docs[support.id].spec.nodes.map((n) => n.id)).toContain(created[0]);
+    expect(ui.get().selection.nodes).toEqual(created);
+    const notes = step.answer?.notes.map((n) => n.message) ?? [];
+    expect(notes.some((m) => m.includes(created[0]))).toBe(true);
+    expect(ui.get().toasts.map((t) => t.text)).toEqual(expect.arrayContaining(notes));
   });
 });

@@ -358,16 +358,41 @@ pub(crate) fn check_position(id: &str, p: &Position) -> Result<(), Diagnostic> {
     }
 }
 
-/// A node id made from a type or kind name: letters, digits and `_` kept, the rest `_`.
+/// A node id made from a type or kind name, readable and plain ASCII wherever an id goes:
+/// `HttpRequest` -> `http_request`, `mcp.tool` -> `mcp_tool`, `Café Order` -> `cafe_order`,
+/// `3d-render` -> `n_3d_render`, nothing usable -> `node`. The UI never makes ids: it sends
+/// `add_node` without one and selects what the answer's `created` names.
 pub(crate) fn id_base(type_name: &str) -> String {
-    let s: String =
-        type_name.chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
-    let s = s.trim_matches('_').to_owned();
-    if s.is_empty() {
-        "node".to_owned()
-    } else {
-        s
+    use unicode_normalization::char::is_combining_mark;
+    use unicode_normalization::UnicodeNormalization;
+    let folded: Vec<char> = type_name.nfkd().filter(|c| !is_combining_mark(*c)).collect();
+    let mut out = String::with_capacity(folded.len() + 2);
+    let mut push = |c: char| {
+        // Runs of separators collapse into one `_`; none leads.
+        if c != '_' || !(out.is_empty() || out.ends_with('_')) {
+            out.push(c);
+        }
+    };
+    for (i, &c) in folded.iter().enumerate() {
+        // camelCase and PascalCase words are split: `HttpRequest` -> `http_request`.
+        let after_word = i > 0 && (folded[i - 1].is_ascii_lowercase() || folded[i - 1].is_ascii_digit());
+        if c.is_ascii_uppercase() && after_word {
+            push('_');
+        }
+        for l in c.to_lowercase() {
+            push(if l.is_ascii_alphanumeric() { l } else { '_' });
+        }
     }
+    while out.ends_with('_') {
+        out.pop();
+    }
+    if out.is_empty() {
+        out.push_str("node");
+    }
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert_str(0, "n_");
+    }
+    out
 }
 
 #[cfg(test)]

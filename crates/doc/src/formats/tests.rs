@@ -404,3 +404,44 @@ fn weaveflow_positions_in_the_app_are_positions_in_the_file() {
     assert_ne!(to_save, text);
     assert_eq!(app_places(&s), cli_places(&to_save));
 }
+
+#[test]
+fn node_ids_made_from_type_names_are_readable_and_fresh() {
+    use super::id_base;
+    for (type_name, id) in [
+        ("llm", "llm"),
+        ("mcp.tool", "mcp_tool"),
+        ("HttpRequest", "http_request"),
+        ("  Café Order ", "cafe_order"),
+        ("3d-render", "n_3d_render"),
+        ("!!!", "node"),
+        ("__start__", "start"),
+    ] {
+        assert_eq!(id_base(type_name), id, "{type_name:?}");
+    }
+    // Through `add_node` without an id, in each format: the answer names the id chosen.
+    let mut s = Session::from_text(
+        DocId(1),
+        Some("g.json"),
+        r#"{"nodes": [{"id": "llm", "type": "llm", "config": {}}], "edges": [], "channels": {}}"#,
+        registries(),
+        Arc::new(ManualClock::new(0)),
+    )
+    .expect("reads");
+    let add = |s: &mut Session, t: &str| {
+        let e: Edit =
+            serde_json::from_value(json!({"op": "add_node", "type": t, "position": {"x": 0, "y": 0}}))
+                .expect("edit");
+        s.answer(crate::delta::Change::Edit(&e)).expect("added").created
+    };
+    assert_eq!(add(&mut s, "llm"), vec!["llm_2".to_owned()]);
+    assert_eq!(add(&mut s, "llm"), vec!["llm_3".to_owned()]);
+    assert_eq!(add(&mut s, "HttpRequest"), vec!["http_request".to_owned()]);
+    let fs = FakeFs::new();
+    fs.put("/w/g.GRAPH.md", seed());
+    let c = ManualClock::new(0);
+    let mut md = open(&fs, "/w/g.GRAPH.md", &c);
+    let made = add(&mut md, "Tool Call");
+    assert_eq!(made, vec!["tool_call".to_owned()]);
+    assert!(md.document().node_ids().contains(&"tool_call"));
+}

@@ -82,6 +82,18 @@ fn connections_that_cannot_be_stored_are_refused() {
         refused(&mut s, json!({"op": "connect", "from": "answer", "to": "reply"})),
         codes::DUPLICATE_EDGE
     );
+    // Start straight to End runs nothing; with a condition it is an early exit, and stored.
+    assert_eq!(
+        refused(&mut s, json!({"op": "connect", "from": "__start__", "to": "__end__"})),
+        codes::EDGE_START_TO_END
+    );
+    s.apply(
+        &serde_json::from_value(
+            json!({"op": "connect", "from": "__start__", "to": "__end__", "when": {"channel": "c", "truthy": false}}),
+        )
+        .expect("edit"),
+    )
+    .expect("a conditional exit is stored");
     assert_eq!(
         refused(&mut s, json!({"op": "connect", "from": "answer", "to": "nowhere"})),
         codes::UNKNOWN_NODE

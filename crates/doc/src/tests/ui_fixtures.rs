@@ -136,7 +136,22 @@ fn export_fixtures_documents() {
         "add-llm".into(),
         script(
             &mut support(&c),
-            &[json!({"op": "add_node", "id": "llm", "type": "llm", "config": defaults("llm"), "position": {"x": 0, "y": 0}})],
+            &[json!({"op": "add_node", "type": "llm", "config": defaults("llm"), "position": {"x": 0, "y": 0}})],
+        ),
+    );
+    // A paste whose node clashes with the document's: Rust renames it and says so. The
+    // fragment is in the form the UI's clipboard reader gives (`lib/clipboard.ts`).
+    scripts.insert(
+        "paste-agent".into(),
+        script(
+            &mut support(&c),
+            &[json!({"op": "paste", "at": {"x": 0, "y": 0}, "fragment": {
+                "name": null,
+                "channels": {},
+                "nodes": [{"id": "agent", "type": "llm", "config": {"model": "claude-opus-4-8", "tools": ["search"]}}],
+                "edges": [],
+                "layout": {"positions": {"agent": {"x": 0, "y": 120}}},
+            }})],
         ),
     );
     out.insert("scripts".into(), Value::Object(scripts));
