@@ -5,6 +5,10 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+// Ids and edge ends are hashed once per node and edge on every validation; SipHash was most of
+// the time of these checks. foldhash is seeded per map, so a document cannot be made to collide.
+use foldhash::fast::RandomState as Hasher;
+
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::Dfs;
@@ -126,7 +130,8 @@ fn topology(spec: &GraphSpec, out: &mut Vec<Diagnostic>) {
     let mut g: DiGraph<(), ()> = DiGraph::with_capacity(spec.nodes.len() + 2, spec.edges.len());
     let start = g.add_node(());
     let end = g.add_node(());
-    let mut index: HashMap<&str, NodeIndex> = HashMap::with_capacity(spec.nodes.len() + 2);
+    let mut index: HashMap<&str, NodeIndex, Hasher> =
+        HashMap::with_capacity_and_hasher(spec.nodes.len() + 2, Hasher::default());
     index.insert(START, start);
     index.insert(END, end);
     // First occurrence of an id wins (duplicates are an error reported elsewhere).
@@ -222,7 +227,8 @@ fn topology(spec: &GraphSpec, out: &mut Vec<Diagnostic>) {
 fn duplicate_edges(spec: &GraphSpec, out: &mut Vec<Diagnostic>) {
     // First edge of each (from, to) pair, and a chain to the next edge of the same pair: no
     // allocation per pair on the common path where every pair is unique.
-    let mut first: HashMap<(&str, &str), usize> = HashMap::with_capacity(spec.edges.len());
+    let mut first: HashMap<(&str, &str), usize, Hasher> =
+        HashMap::with_capacity_and_hasher(spec.edges.len(), Hasher::default());
     let mut next: Vec<usize> = vec![usize::MAX; spec.edges.len()];
     for (i, e) in spec.edges.iter().enumerate() {
         let head = *first.entry((e.from.as_str(), e.to.as_str())).or_insert(i);

@@ -17,7 +17,7 @@ use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, Seq
 use serde_json::Value;
 
 use crate::json::{self, Checked, CheckedVisitor};
-use crate::model::GraphSpec;
+use crate::model::{EdgeSpec, GraphSpec};
 use crate::read::{Parsed, Reader};
 
 /// Reads a document whose text starts with `{` (after whitespace). Diagnostics carry no spans
@@ -25,14 +25,30 @@ use crate::read::{Parsed, Reader};
 pub fn read_object(text: &str) -> Result<Parsed, crate::Diagnostic> {
     let mut de = serde_json::Deserializer::from_str(text);
     let mut reader = Reader::new();
-    let spec =
-        DocumentSeed { r: &mut reader }.deserialize(&mut de).map_err(|e| json::to_diagnostic(text, &e))?;
+    let spec = DocumentSeed { r: &mut reader, edges_hint: edges_hint(text) }
+        .deserialize(&mut de)
+        .map_err(|e| json::to_diagnostic(text, &e))?;
     de.end().map_err(|e| json::to_diagnostic(text, &e))?;
     Ok(reader.finish(spec))
 }
 
 struct DocumentSeed<'r> {
     r: &'r mut Reader,
+    /// About how many edges the document has (see [`edges_hint`]).
+    edges_hint: usize,
+}
+
+/// How many edges a document has, about: each edge object has one `"from"` key. The edge list
+/// is the largest list of the model and is filled last, when everything else is in memory:
+/// grown by doubling, it would hold up to twice its size, and shrinking it to its length at
+/// the end would briefly hold both copies (that moment was the peak of reading a large
+/// document). A `"from"` inside a config or a string only makes the first allocation a little
+/// larger than needed (the list is shrunk to its length then), and an escaped key makes the list
+/// grow as before: the hint changes memory, never the result. A text of nothing but `"from"`
+/// strings cannot make it reserve more than twice the text's size.
+fn edges_hint(text: &str) -> usize {
+    let most = 2 * text.len() / std::mem::size_of::<EdgeSpec>().max(1);
+    memchr::memmem::find_iter(text.as_bytes(), b"\"from\"").take(most).count()
 }
 
 impl<'de> DeserializeSeed<'de> for DocumentSeed<'_> {
@@ -50,7 +66,7 @@ impl<'de> Visitor<'de> for DocumentSeed<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let r = self.r;
+        let (r, edges_hint) = (self.r, self.edges_hint);
         let mut spec = GraphSpec::default();
         // The top-level keys met, to refuse a repeated one as the checking visitor does.
         let mut seen: Vec<String> = Vec::new();
@@ -62,12 +78,18 @@ impl<'de> Visitor<'de> for DocumentSeed<'_> {
                 )));
             }
             match key.as_str() {
-                "nodes" => {
-                    map.next_value_seed(ListSeed { r: &mut *r, spec: &mut spec, field: List::Nodes })?
-                }
-                "edges" => {
-                    map.next_value_seed(ListSeed { r: &mut *r, spec: &mut spec, field: List::Edges })?
-                }
+                "nodes" => map.next_value_seed(ListSeed {
+                    r: &mut *r,
+                    spec: &mut spec,
+                    field: List::Nodes,
+                    hint: 0,
+                })?,
+                "edges" => map.next_value_seed(ListSeed {
+                    r: &mut *r,
+                    spec: &mut spec,
+                    field: List::Edges,
+                    hint: edges_hint,
+                })?,
                 _ => {
                     let Checked(v) = map.next_value()?;
                     r.top_level_field(&key, v, &mut spec);
@@ -75,10 +97,6 @@ impl<'de> Visitor<'de> for DocumentSeed<'_> {
             }
             seen.push(key);
         }
-        // The lists grew by doubling while read (no length is known up front); the slack of
-        // the edge list alone is megabytes on a large document, kept for as long as it is open.
-        spec.nodes.shrink_to_fit();
-        spec.edges.shrink_to_fit();
         Ok(Some(spec))
     }
 
@@ -117,6 +135,8 @@ struct ListSeed<'a> {
     r: &'a mut Reader,
     spec: &'a mut GraphSpec,
     field: List,
+    /// How many elements to make room for before reading.
+    hint: usize,
 }
 
 impl ListSeed<'_> {
@@ -143,6 +163,10 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        match self.field {
+            List::Nodes => self.spec.nodes.reserve(self.hint),
+            List::Edges => self.spec.edges.reserve(self.hint),
+        }
         let mut i = 0;
         while let Some(element) = seq.next_element::<Element>()? {
             match (self.field, element) {
@@ -160,6 +184,14 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
                 (List::Edges, Element::Other) => self.r.not_an_edge(i),
             }
             i += 1;
+        }
+        // No length is known up front, so a list may have grown past its length; its slack is
+        // megabytes on a large document, kept for as long as it is open. Shrunk as soon as the
+        // list is read (the node list before the edges are read, so both copies of it are
+        // never in memory beside the edges).
+        match self.field {
+            List::Nodes => self.spec.nodes.shrink_to_fit(),
+            List::Edges => self.spec.edges.shrink_to_fit(),
         }
         Ok(())
     }
