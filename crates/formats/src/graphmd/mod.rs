@@ -4,6 +4,7 @@
 //! ([`paths::analyse`]). Every rule chosen where the public description is silent is written
 //! down in `docs/graphmd.md`.
 
+mod digraph;
 pub mod emit;
 pub mod model;
 pub mod paths;

@@ -326,7 +326,7 @@ fn unroll(t: &Topology) -> Result<Unrolled, String> {
     for e in &mut u.edges {
         if matches!(e.kind, XKind::Loop(_))
             && e.from != e.to
-            && !crate::graphmd::validate::reaches(&fwd, e.to, e.from)
+            && !crate::graphmd::digraph::reaches(&fwd, e.to, e.from)
         {
             e.kind = XKind::Plain;
         }

@@ -5,7 +5,7 @@
 use crate::graphmd::model::{id_text, GraphMd, EDGE_KINDS, JUDGE_SEATS, NODE_KINDS, SPEC_VERSIONS};
 use crate::graphmd::yaml::{Map, Node, Resolved, Yaml};
 use indexmap::IndexMap;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 use trellis_spec::diagnostic::pointer_push;
 use trellis_spec::{Diagnostic, Span};
 
@@ -1170,7 +1170,7 @@ impl Checker {
         let mut plain_loops = Vec::new();
         for e in good.iter().filter(|e| e.kind == EdgeKind::Loop) {
             let (s, h) = (index[e.from.as_str()], index[e.to.as_str()]);
-            if s != h && !reaches(&fwd, h, s) {
+            if s != h && !super::digraph::reaches(&fwd, h, s) {
                 self.warning(codes::LOOP_NOT_A_CYCLE, format!("loop edge {} goes from `{}` back to `{}`, but `{}` does not lead to `{}`: it closes no cycle and is analysed as a plain edge", e.index, e.from, e.to, e.to, e.from), &edge_at(e.index, "to")).element =
                     Some(trellis_spec::Element::Edge { index: e.index, from: e.from.clone(), to: e.to.clone() });
                 plain_loops.push((s, h, e.index));
@@ -1179,7 +1179,7 @@ impl Checker {
         for (s, h, i) in plain_loops {
             fwd[s].push((h, i));
         }
-        if let Some(cycle) = find_cycle(&fwd) {
+        if let Some(cycle) = super::digraph::find_cycle(&fwd) {
             let names: Vec<&str> = cycle.iter().map(|(v, _)| t.nodes[*v].id.as_str()).collect();
             let closing = cycle.iter().find(|(_, e)| *e != FALLBACK).copied();
             let msg = format!("the nodes {} -> {} form a cycle with no loop edge closing it, so it has no bound; make the edge that goes back a `kind: loop` with `bounds: {{max_iterations: N}}`", names.join(" -> "), names[0]);
@@ -1203,26 +1203,17 @@ impl Checker {
         }
         // Reachability over every edge and every judge fallback.
         let Some(entry) = t.entry.as_deref().and_then(|e| index.get(e).copied()) else { return };
-        let mut all: Vec<Vec<usize>> = vec![Vec::new(); n];
+        // (target, edge index); a fallback route has no edge of its own.
+        let mut all: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
         for e in &good {
-            all[index[e.from.as_str()]].push(index[e.to.as_str()]);
+            all[index[e.from.as_str()]].push((index[e.to.as_str()], e.index));
         }
         for (i, node) in t.nodes.iter().enumerate() {
             if let Some(f) = node.fallback.as_ref().and_then(|f| index.get(f.as_str())) {
-                all[i].push(*f);
+                all[i].push((*f, FALLBACK));
             }
         }
-        let mut seen = vec![false; n];
-        let mut q = VecDeque::from([entry]);
-        seen[entry] = true;
-        while let Some(v) = q.pop_front() {
-            for &w in &all[v] {
-                if !seen[w] {
-                    seen[w] = true;
-                    q.push_back(w);
-                }
-            }
-        }
+        let seen = super::digraph::reached_from(&all, entry);
         let exits: HashSet<&str> = t.exits.iter().map(String::as_str).collect();
         for (i, node) in t.nodes.iter().enumerate() {
             let a = node_at(t, node.index);
@@ -1254,60 +1245,4 @@ fn shown(y: &Yaml) -> String {
         Some(s) if s.value.chars().count() <= 40 => format!("`{}`", s.value),
         _ => y.kind_word().to_owned(),
     }
-}
-
-/// True when `to` is reachable from `from` along `adj`.
-pub(crate) fn reaches(adj: &[Vec<(usize, usize)>], from: usize, to: usize) -> bool {
-    let mut seen = vec![false; adj.len()];
-    let mut stack = vec![from];
-    while let Some(v) = stack.pop() {
-        if v == to {
-            return true;
-        }
-        if std::mem::replace(&mut seen[v], true) {
-            continue;
-        }
-        stack.extend(adj[v].iter().map(|(w, _)| *w));
-    }
-    false
-}
-
-/// One cycle as (node, edge index leaving it), found by an iterative DFS, or None.
-fn find_cycle(adj: &[Vec<(usize, usize)>]) -> Option<Vec<(usize, usize)>> {
-    let n = adj.len();
-    let mut color = vec![0u8; n]; // 0 new, 1 on stack, 2 done
-    for s in 0..n {
-        if color[s] != 0 {
-            continue;
-        }
-        // Stack of (node, next child index); `path` holds the edge used to enter each node.
-        let mut stack: Vec<(usize, usize)> = vec![(s, 0)];
-        let mut via: Vec<usize> = Vec::new();
-        color[s] = 1;
-        while let Some(&mut (v, ref mut k)) = stack.last_mut() {
-            if let Some(&(w, e)) = adj[v].get(*k) {
-                *k += 1;
-                if color[w] == 1 {
-                    // The cycle is the stack from w up to v, then e back to w.
-                    let pos = stack.iter().position(|(x, _)| *x == w).unwrap_or(0);
-                    let mut cyc: Vec<(usize, usize)> = Vec::new();
-                    for i in pos..stack.len() {
-                        let edge = if i + 1 < stack.len() { via[i] } else { e };
-                        cyc.push((stack[i].0, edge));
-                    }
-                    return Some(cyc);
-                }
-                if color[w] == 0 {
-                    color[w] = 1;
-                    stack.push((w, 0));
-                    via.push(e);
-                }
-            } else {
-                color[v] = 2;
-                stack.pop();
-                via.pop();
-            }
-        }
-    }
-    None
 }
