@@ -27,8 +27,19 @@ pub struct LayoutProgress {
     pub fraction: f64,
 }
 
-/// Bumped by every start and every cancel: a layout goes on while the number is its own.
+/// Bumped by every start and every cancel: a layout (or an open laying out) goes on while the
+/// number is its own.
 static GENERATION: AtomicU64 = AtomicU64::new(0);
+
+/// A new generation for work that [`cancel_layout`] (or a newer start) stops.
+pub fn start() -> u64 {
+    GENERATION.fetch_add(1, Ordering::SeqCst) + 1
+}
+
+/// Whether work started as `generation` may go on.
+pub fn is_current(generation: u64) -> bool {
+    GENERATION.load(Ordering::SeqCst) == generation
+}
 
 /// Lays the document out; `null` when cancelled (by `cancel_layout` or a newer layout).
 #[tauri::command]
@@ -45,7 +56,7 @@ pub async fn layout_document(
         let session = ws.session(id)?;
         CanvasGraph::of(session.document()).with_groups(session.layout())
     };
-    let generation = GENERATION.fetch_add(1, Ordering::SeqCst) + 1;
+    let generation = start();
     let work = tauri::async_runtime::spawn_blocking(move || {
         let mut last = -1.0;
         canvas
@@ -54,14 +65,15 @@ pub async fn layout_document(
                     last = fraction;
                     let _ = app.emit(LAYOUT_PROGRESS, LayoutProgress { doc_id: doc_id.clone(), fraction });
                 }
-                GENERATION.load(Ordering::SeqCst) == generation
+                is_current(generation)
             })
             .ok()
     });
     Ok(work.await.ok().flatten())
 }
 
-/// Cancels the running layout, if any (its `layout_document` answers `null`).
+/// Cancels the running layout, if any (its `layout_document` answers `null`), and an open
+/// that is being read or laid out (`open_progress`: nothing opens).
 #[tauri::command]
 pub fn cancel_layout() {
     GENERATION.fetch_add(1, Ordering::SeqCst);

@@ -14,6 +14,7 @@ use ts_rs::TS;
 use crate::dialogs::{self, Confirm};
 use crate::menu;
 use crate::open_failures::{self, OpenFailure, PendingFailures};
+use crate::open_progress;
 use crate::state::AppState;
 use crate::transfer::{self, ExportAnswer};
 use crate::ui_sync::{self, events};
@@ -235,8 +236,14 @@ pub async fn open_document_dialog(app: AppHandle, window: WebviewWindow) -> Answ
 /// Opens a path that came from a dialog, the command line or the recent list.
 pub fn open_path(app: &AppHandle, path: &std::path::Path) -> Answer<DocumentView> {
     let state = app.state::<AppState>();
-    let opened = state.ws().open(path);
-    let id = opened.inspect_err(|ds| open_failures::report(app, path, ds))?;
+    let opened =
+        open_progress::with_progress(app, path, |progress| state.ws().open_with_progress(path, progress));
+    let id = opened.inspect_err(|ds| {
+        // Stopped by the user: nothing to report.
+        if !ds.iter().any(|d| d.code == trellis_doc::workspace::codes::OPEN_CANCELLED) {
+            open_failures::report(app, path, ds);
+        }
+    })?;
     menu::refresh_recent(app);
     touched(app, &state, id);
     view(&state, id)
@@ -261,18 +268,15 @@ pub fn recent_list(paths: &[PathBuf]) -> Vec<RecentFile> {
         .collect()
 }
 
+/// Async, as Open is: a large file is read and laid out off the main thread, with progress.
 #[tauri::command]
-pub fn open_recent(app: AppHandle, state: State<'_, AppState>, index: usize) -> Answer<DocumentView> {
+pub async fn open_recent(app: AppHandle, state: State<'_, AppState>, index: usize) -> Answer<DocumentView> {
     let path = state.ws().recent().get(index).cloned();
-    let opened = state.ws().open_recent(index);
-    let id = opened.inspect_err(|ds| {
-        if let Some(p) = &path {
-            open_failures::report(&app, p, ds);
-        }
-    })?;
-    menu::refresh_recent(&app);
-    touched(&app, &state, id);
-    view(&state, id)
+    let Some(path) = path else {
+        let code = trellis_doc::workspace::codes::RECENT_FAILED;
+        return Err(Diagnostic::error(code, format!("there is no recent file {index}")).into());
+    };
+    open_path(&app, &path)
 }
 
 /// Closes a document. Dirty and not `force`: asks (Save / Don't Save / Cancel). Answers

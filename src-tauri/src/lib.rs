@@ -11,6 +11,7 @@ mod housekeeping;
 pub mod image_export;
 mod menu;
 pub mod open_failures;
+pub mod open_progress;
 mod quit;
 pub mod state;
 pub mod subgraphs;

@@ -11,6 +11,7 @@ import { ExportImage } from "./exportImage/ExportImage";
 import { ExportConfirm } from "./panels/ExportConfirm";
 import { Inspector } from "./panels/Inspector";
 import { FileDropHint } from "./panels/FileDropHint";
+import { OpenProgress } from "./panels/OpenProgress";
 import { OpenFailures } from "./panels/OpenFailures";
 import { RegistryPanel } from "./panels/RegistryPanel";
 import { Palette } from "./palette/Palette";
@@ -67,6 +68,7 @@ export function App({ backend }: { backend: Backend }) {
         <div className="center">
           <OpenFailures tauri={backend.kind === "tauri"} />
           <FileDropHint tauri={backend.kind === "tauri"} />
+          <OpenProgress tauri={backend.kind === "tauri"} onStop={() => backend.cancelLayout()} />
           {view && <Breadcrumbs />}
           {view ? <Canvas key={activeId} view={view} /> : <Welcome />}
           <FindBar />

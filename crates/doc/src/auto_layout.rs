@@ -139,17 +139,27 @@ impl Session {
     /// keeps node positions only; an older layout file) gets its terminals placed beside their
     /// neighbours where no node is.
     pub fn lay_out_if_missing(&mut self) {
+        self.lay_out_if_missing_with(&mut |_| true);
+    }
+
+    /// [`Session::lay_out_if_missing`] telling `progress` the fraction done (in [0, 1]); it
+    /// answers whether to go on. Answers false when it was stopped: nothing is placed then.
+    pub fn lay_out_if_missing_with(&mut self, progress: &mut dyn FnMut(f64) -> bool) -> bool {
         if self.document.node_ids().is_empty() {
-            return;
+            return true;
         }
         let canvas = CanvasGraph::of(&self.document).with_groups(&self.layout);
         if self.layout_missing {
-            if let Ok(positions) = canvas.layout(&mut |_| true) {
-                self.layout.positions = positions;
-            }
-            return;
+            return match canvas.layout(progress) {
+                Ok(positions) => {
+                    self.layout.positions = positions;
+                    true
+                }
+                Err(_) => false,
+            };
         }
         place_terminals(&canvas, &mut self.layout.positions);
+        true
     }
 }
 

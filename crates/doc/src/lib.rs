@@ -53,7 +53,7 @@ pub use fs::{atomic_write, FakeFs, FileSystem, FsOp, Metadata, RealFs};
 pub use layout::Layout;
 pub use session::{Conflict, DocFormat, DocId, Document, Fingerprint, Registries, Session, SessionInfo};
 pub use watch::Watcher;
-pub use workspace::{DocEvent, FsChange, RegistryLoader, Workspace};
+pub use workspace::{DocEvent, FsChange, OpenStage, RegistryLoader, Workspace};
 
 #[cfg(test)]
 mod tests;

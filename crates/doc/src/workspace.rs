@@ -34,6 +34,17 @@ pub mod codes {
     pub const SETTINGS_FAILED: &str = "doc/settings-failed";
     /// A recovery entry's document is already open.
     pub const ALREADY_OPEN: &str = "doc/already-open";
+    /// Opening was stopped by the user while the document was read or laid out; nothing opened.
+    pub const OPEN_CANCELLED: &str = "doc/open-cancelled";
+}
+
+/// How far an open has got, for a progress display; see [`Workspace::open_with_progress`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OpenStage {
+    /// Reading, parsing and checking the file (no fraction is known).
+    Reading,
+    /// Laying out a document that has no layout of its own; the fraction done, in [0, 1].
+    LayingOut { nodes: usize, fraction: f64 },
 }
 
 /// The built-in example graph offered by New.
@@ -178,9 +189,14 @@ impl Workspace {
     }
 
     fn insert(&mut self, mut session: Session, key: Option<String>) -> DocId {
-        // Every document enters here (open, new, import, restore): one without a layout is
-        // laid out now, before the UI's first view of it.
+        // Every document enters here or through `insert_placed` (open): one without a layout
+        // is laid out now, before the UI's first view of it.
         session.lay_out_if_missing();
+        self.insert_placed(session, key)
+    }
+
+    /// [`Workspace::insert`] of a session already laid out.
+    fn insert_placed(&mut self, mut session: Session, key: Option<String>) -> DocId {
         session.attach_fs(self.fs.clone());
         let id = session.id();
         let key = key.unwrap_or_else(|| self.fresh_key(session.path(), id));
@@ -240,14 +256,49 @@ impl Workspace {
 
     /// Opens a file (or focuses it when already open).
     pub fn open(&mut self, path: &Path) -> Result<DocId, Vec<Diagnostic>> {
+        self.open_with_progress(path, &mut |_| true)
+    }
+
+    /// [`Workspace::open`] telling `progress` where it is; `progress` answers whether to go on.
+    /// A large file without a layout spends seconds being read and laid out, and the user may
+    /// stop it: then nothing is opened, the recent list is unchanged, and the answer is a
+    /// `doc/open-cancelled` diagnostic.
+    pub fn open_with_progress(
+        &mut self,
+        path: &Path,
+        progress: &mut dyn FnMut(OpenStage) -> bool,
+    ) -> Result<DocId, Vec<Diagnostic>> {
         if let Some(id) = self.find_by_path(path) {
             return Ok(id);
         }
+        let cancelled = || {
+            let name = path.file_name().unwrap_or(path.as_os_str()).to_string_lossy();
+            vec![Diagnostic::info(
+                codes::OPEN_CANCELLED,
+                format!("opening {name} was stopped; nothing was opened"),
+            )]
+        };
+        if !progress(OpenStage::Reading) {
+            return Err(cancelled());
+        }
         let registries = self.load_registries(Some(path));
         let id = self.next_doc_id();
-        let session = Session::open(self.fs.as_ref(), id, path, registries, self.clock.clone())?;
+        let mut session = Session::open(self.fs.as_ref(), id, path, registries, self.clock.clone())?;
+        let nodes = session.document().node_ids().len();
+        // Only a document without a layout of its own is laid out (placing terminals is quick).
+        let laid_out = if session.layout_missing() && nodes > 0 {
+            progress(OpenStage::LayingOut { nodes, fraction: 0.0 })
+                && session.lay_out_if_missing_with(&mut |fraction| {
+                    progress(OpenStage::LayingOut { nodes, fraction })
+                })
+        } else {
+            session.lay_out_if_missing_with(&mut |_| true)
+        };
+        if !laid_out {
+            return Err(cancelled());
+        }
         self.push_recent(path);
-        Ok(self.insert(session, None))
+        Ok(self.insert_placed(session, None))
     }
 
     /// A new untitled document from the built-in example.

@@ -403,3 +403,61 @@ async fn a_registry_file_changed_outside_revalidates_the_open_document() {
     app.wait_view(&id, "the error to clear", |v| errors_on(v, "spec/unknown-type") == 0).await;
     app.quit().await;
 }
+
+/// Issue 13: a user's large file without a layout says what it is doing while it opens, and
+/// Stop opens nothing; opened again, it opens and the notice goes away.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_large_file_without_a_layout_shows_its_progress_and_can_be_stopped() {
+    let dir = tempfile::tempdir().expect("tmp");
+    // Large enough that reading and laying it out last seconds in this (debug) build.
+    let path = trellis_bench::write_real_file(dir.path(), 20_000, 13).expect("write the file");
+    let app = Desktop::launch(Launch { dialog_path: Some(path.clone()), ..Launch::default() }).await;
+    let before = app.documents().await.len();
+    let first = app.active_doc().await;
+
+    app.visible("[data-testid=\"btn-open\"]").await.click().await.expect("Open");
+    let notice = app.visible("[data-testid=\"open-progress\"][data-stage=\"layingOut\"]").await;
+    let text = notice.text().await.expect("notice text");
+    assert!(text.starts_with("Laying out real-20000.json: 20,000 nodes, "), "{text}");
+    app.visible("[data-testid=\"open-progress-stop\"]").await.click().await.expect("Stop");
+    app.wait_js(
+        "return !document.querySelector('[data-testid=open-progress]');",
+        "the progress notice to go once stopped",
+    )
+    .await;
+    assert_eq!(app.documents().await.len(), before, "nothing opened");
+    let recent = app.call("recent_files", json!({})).await;
+    assert!(
+        !recent.as_array().is_some_and(|r| r.iter().any(|f| f["fileName"] == "real-20000.json")),
+        "a stopped open is not a recent file: {recent}"
+    );
+    assert!(
+        app.driver
+            .find_all(thirtyfour::By::Css("[data-testid=open-failure]"))
+            .await
+            .expect("query")
+            .is_empty(),
+        "stopping is not a failure"
+    );
+
+    // Not stopped this time: it opens, laid out, and the notice goes.
+    app.visible("[data-testid=\"btn-open\"]").await.click().await.expect("Open");
+    let id = app.wait_other_doc(&first).await;
+    assert_eq!(id, app.doc_named("real-20000.json").await);
+    app.wait_js(
+        "return !document.querySelector('[data-testid=open-progress]');",
+        "the progress notice to go once opened",
+    )
+    .await;
+    // Counted in the page: the whole view of 20,000 nodes is too large for a WebDriver answer.
+    let placed = app
+        .driver
+        .execute_async(
+            "const [id, done] = arguments; window.__TAURI_INTERNALS__.invoke('get_document', {docId: id}).then((v) => done(Object.keys(v.layout.positions).length), () => done(-1));",
+            vec![json!(id)],
+        )
+        .await
+        .expect("script ran");
+    assert_eq!(placed.json(), &json!(20_002), "every node and both terminals placed before the first view");
+    app.quit().await;
+}

@@ -10,7 +10,7 @@ use trellis_layout::{Point, Size};
 use super::{clock, workspace};
 use crate::auto_layout::{CanvasGraph, NODE, TERMINAL};
 use crate::fs::FakeFs;
-use crate::workspace::Workspace;
+use crate::workspace::{OpenStage, Workspace};
 
 /// The drawn boxes of an open document, by the positions its layout holds.
 fn boxes(w: &Workspace, id: crate::DocId) -> (Vec<String>, Vec<Point>, Vec<Size>) {
@@ -132,4 +132,85 @@ fn a_document_with_a_layout_file_keeps_it_and_the_terminals_are_saved_too() {
     );
     assert!(p.contains_key("__start__"), "the missing terminal is placed");
     assert!(s.layout_text().contains("\"__end__\""), "terminal positions are written back");
+}
+
+#[test]
+fn opening_without_a_layout_reports_reading_then_layout_progress_up_to_the_end() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/big.json", trellis_spec::generate::generate_text(2_000, 3));
+    let mut w = workspace(&fs, &c);
+    let mut seen: Vec<OpenStage> = Vec::new();
+    let id = w
+        .open_with_progress(Path::new("/w/big.json"), &mut |stage| {
+            seen.push(stage);
+            true
+        })
+        .expect("opens");
+    assert_eq!(seen.first(), Some(&OpenStage::Reading));
+    let fractions: Vec<f64> = seen
+        .iter()
+        .filter_map(|s| match s {
+            OpenStage::LayingOut { nodes, fraction } => {
+                assert_eq!(*nodes, 2_000);
+                Some(*fraction)
+            }
+            OpenStage::Reading => None,
+        })
+        .collect();
+    assert!(fractions.len() > 3, "layout progress was reported: {fractions:?}");
+    assert!(fractions.windows(2).all(|w| w[0] <= w[1]), "never goes back: {fractions:?}");
+    assert_eq!(fractions.last().copied(), Some(1.0));
+    assert_eq!(w.get(id).expect("open").layout().positions.len(), 2_002);
+}
+
+#[test]
+fn a_document_with_its_layout_reports_no_layout_stage() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/support.json", crate::workspace::EXAMPLE);
+    fs.put("/w/support.layout.json", r#"{"version":1,"positions":{"classify":{"x":5,"y":6}}}"#);
+    let mut w = workspace(&fs, &c);
+    let mut seen: Vec<OpenStage> = Vec::new();
+    w.open_with_progress(Path::new("/w/support.json"), &mut |stage| {
+        seen.push(stage);
+        true
+    })
+    .expect("opens");
+    assert_eq!(seen, vec![OpenStage::Reading]);
+}
+
+#[test]
+fn stopping_an_open_while_it_lays_out_opens_nothing_and_leaves_recent_files_alone() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/big.json", trellis_spec::generate::generate_text(2_000, 3));
+    let mut w = workspace(&fs, &c);
+    let mut calls = 0;
+    let refused = w
+        .open_with_progress(Path::new("/w/big.json"), &mut |stage| {
+            calls += 1;
+            // Stopped halfway through the layout.
+            !matches!(stage, OpenStage::LayingOut { fraction, .. } if fraction >= 0.5)
+        })
+        .expect_err("stopped");
+    assert!(calls > 2);
+    assert_eq!(refused.len(), 1);
+    assert_eq!(refused[0].code, crate::workspace::codes::OPEN_CANCELLED);
+    assert!(refused[0].message.contains("big.json"), "{}", refused[0].message);
+    assert!(w.recent().is_empty(), "{:?}", w.recent());
+    assert_eq!(w.ids().len(), 0, "nothing opened");
+    // Opening it again, not stopped, works.
+    w.open(Path::new("/w/big.json")).expect("opens");
+}
+
+#[test]
+fn stopping_an_open_before_it_reads_opens_nothing() {
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/support.json", crate::workspace::EXAMPLE);
+    let mut w = workspace(&fs, &c);
+    let refused = w.open_with_progress(Path::new("/w/support.json"), &mut |_| false).expect_err("stopped");
+    assert_eq!(refused[0].code, crate::workspace::codes::OPEN_CANCELLED);
+    assert!(w.recent().is_empty());
 }
