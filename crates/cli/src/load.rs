@@ -1,5 +1,6 @@
-//! Reading a file and deciding what it is: the one place the command line dispatches on
-//! format ([`detect`], then one [`Document`] arm per format). Every command loads through here;
+//! Reading a file and deciding what it is: [`detect`] by the file's name and text, then
+//! trellis-formats' any-format [`Document`] reads it (format dispatch lives there, shared with
+//! `trellis diff` and `trellis merge`). Every command loads through here;
 //! the commands that work on GraphSpec only use [`load_graphspec`], which names what it got.
 //!
 //! I/O failures (missing file, a directory, no permission) exit 2; a file that is there but
@@ -9,7 +10,7 @@ use std::fs;
 use std::io::Read;
 use std::path::Path;
 
-use trellis_spec::read::{parse_spec, Parsed};
+use trellis_spec::read::Parsed;
 use trellis_spec::{json, Diagnostic, GraphSpec};
 
 use crate::report::{codes, Exit, FileReport};
@@ -32,17 +33,9 @@ pub struct Failure {
     pub exit: Exit,
 }
 
-/// A loaded document, by format.
-// One short-lived value per file: boxing a variant would buy nothing.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug)]
-pub enum Document {
-    GraphSpec(Parsed),
-    /// Read only: validation needs the registry, so `validate` runs it.
-    Weaveflow(trellis_formats::weaveflow::Parsed),
-    /// Read and validated (`trellis_formats::graphmd::read_and_validate`): spans filled.
-    GraphMd(trellis_formats::graphmd::ReadResult),
-}
+/// A loaded document, by format: trellis-formats' any-format document (detect, read,
+/// validate, write, convert in one place, shared with the diff and merge engine).
+pub use trellis_formats::any::AnyDocument as Document;
 
 /// Reads `path` as UTF-8 text.
 /// `-` reads standard input (shown as `<stdin>`).
@@ -110,11 +103,7 @@ pub fn load(path: &Path) -> Result<(Source, Document), Failure> {
         report: FileReport::new(source.display.clone(), Some(source.text.clone()), vec![d]),
         exit: Exit::Problems,
     })?;
-    let doc = match format {
-        Format::GraphSpec => Document::GraphSpec(parse_spec(&source.text)),
-        Format::Weaveflow => Document::Weaveflow(trellis_formats::weaveflow::parse(&source.text)),
-        Format::GraphMd => Document::GraphMd(trellis_formats::graphmd::read_and_validate(&source.text)),
-    };
+    let doc = Document::read_as(format, &source.text);
     Ok((source, doc))
 }
 

@@ -3,10 +3,11 @@
 //! text out: the caller does the I/O.
 
 use serde_json::{Map, Value};
-use trellis_formats::detect::{self, Format};
+use trellis_formats::any::AnyDocument;
+use trellis_formats::detect::Format;
 use trellis_formats::graphmd::{self, emit, yaml, GraphMd};
 use trellis_formats::weaveflow;
-use trellis_spec::read::{parse_spec, spec_from_value};
+use trellis_spec::read::spec_from_value;
 use trellis_spec::writer::to_canonical_string;
 use trellis_spec::{Diagnostic, Severity};
 
@@ -93,11 +94,11 @@ pub fn read(name: Option<&str>, bytes: &[u8], layout: Option<&[u8]>) -> Result<D
         return Err(ReadError::Binary);
     }
     let text = std::str::from_utf8(bytes).map_err(|_| ReadError::NotUtf8)?;
-    let format = detect::detect(name, text).map_err(ReadError::Format)?;
+    let any = AnyDocument::read(name, text).map_err(ReadError::Format)?;
+    let format = any.format();
     let shape = |e: crate::graph::ShapeError| ReadError::Shape(format, e.0);
-    match format {
-        Format::GraphSpec => {
-            let parsed = parse_spec(text);
+    match any {
+        AnyDocument::GraphSpec(parsed) => {
             let Some(spec) = parsed.spec else {
                 return Err(ReadError::Unreadable(format, parsed.diagnostics));
             };
@@ -105,8 +106,7 @@ pub fn read(name: Option<&str>, bytes: &[u8], layout: Option<&[u8]>) -> Result<D
             let graph = Graph::from_spec(spec, layout).map_err(shape)?;
             Ok(Document { graph, graphmd: None })
         }
-        Format::Weaveflow => {
-            let parsed = weaveflow::parse(text);
+        AnyDocument::Weaveflow(parsed) => {
             let Some(doc) = parsed.doc else {
                 return Err(ReadError::Unreadable(format, parsed.diagnostics));
             };
@@ -116,8 +116,7 @@ pub fn read(name: Option<&str>, bytes: &[u8], layout: Option<&[u8]>) -> Result<D
             let graph = Graph::from_object(format, root, None, None).map_err(shape)?;
             Ok(Document { graph, graphmd: None })
         }
-        Format::GraphMd => {
-            let read = graphmd::read(text);
+        AnyDocument::GraphMd(read) => {
             let Some(doc) = read.doc else {
                 return Err(ReadError::Unreadable(format, read.diagnostics));
             };

@@ -1,5 +1,6 @@
 //! trellis-formats: Weaveflow Graph Definitions and GRAPH.md. Pure: no I/O.
 
+pub mod any;
 pub mod convert;
 pub mod detect;
 pub mod graphmd;

@@ -96,11 +96,7 @@ fn usage(source: &Source, message: String) -> Failed {
 
 fn convert_one(args: &Args) -> Result<Exit, Failed> {
     let (source, doc) = load::load(&args.input).map_err(|f| (vec![f.report], f.exit))?;
-    let from = match &doc {
-        Document::GraphSpec(_) => Format::GraphSpec,
-        Document::Weaveflow(_) => Format::Weaveflow,
-        Document::GraphMd(_) => Format::GraphMd,
-    };
+    let from = doc.format();
     if from == args.to.format() {
         return Err(usage(
             &source,
