@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import Markdown from "react-markdown";
 import type { TypeInfo } from "../bindings";
 import { addNode } from "../actions";
-import { DRAG_MIME } from "../canvas/Canvas";
+import { DRAG_MIME } from "../canvas/paletteDrop";
 import { categoryColor } from "../lib/colors";
 import { groupByCategory, makeTypeSearch } from "../lib/fuzzy";
 import { fieldsFromSchema } from "../lib/schemaForm";

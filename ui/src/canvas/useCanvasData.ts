@@ -1,0 +1,36 @@
+// What the canvas derives from the document view and the selection, once per change: the
+// types by name, where every node is drawn, the problems per element, the collapsed groups,
+// the minimap's positions and each node's category colour.
+import { useMemo } from "react";
+import type { DocumentView, Point, TypeInfo } from "../bindings";
+import { categoryColor } from "../lib/colors";
+import { resolvePositions } from "../lib/geometry";
+import { useUi } from "../store";
+import { problemsOf } from "./buildFlow";
+import { collapsedOf } from "../annotations/collapsedCanvas";
+
+export type CanvasData = ReturnType<typeof useCanvasData>;
+
+export function useCanvasData(view: DocumentView) {
+  const selection = useUi((s) => s.selection);
+  const types = useMemo(() => new Map<string, TypeInfo>(view.registry.map((t) => [t.type, t])), [view.registry]);
+  const basePositions = useMemo(() => resolvePositions(view.spec, view.layout.positions), [view.spec, view.layout.positions]);
+  const problems = useMemo(() => problemsOf(view.diagnostics), [view.diagnostics]);
+  // Collapsed groups: their boxes stand for the members (issue 16).
+  const collapsed = useMemo(() => collapsedOf(view, basePositions), [view, basePositions]);
+  // The minimap shows what the canvas shows: a collapsed group's box, not its members.
+  const miniPositions = useMemo(() => {
+    if (!collapsed) return basePositions;
+    const out: Record<string, Point> = { ...collapsed.boxPositions };
+    for (const [id, p] of Object.entries(basePositions)) if (!collapsed.hidden.has(id)) out[id] = p;
+    return out;
+  }, [collapsed, basePositions]);
+  const selNodes = useMemo(() => new Set(selection.nodes), [selection.nodes]);
+  const selEdges = useMemo(() => new Set(selection.edges), [selection.edges]);
+  const colorById = useMemo(() => {
+    const m = new Map<string, string>();
+    for (const n of view.spec.nodes) m.set(n.id, categoryColor(n.type ? types.get(n.type)?.category : undefined));
+    return (id: string) => m.get(id) ?? "#475569";
+  }, [view.spec.nodes, types]);
+  return { selection, types, basePositions, problems, collapsed, miniPositions, selNodes, selEdges, colorById };
+}

@@ -1,0 +1,48 @@
+// What the overview <canvas> shows: the scene built anew when the graph, its problems, types,
+// groups or notes change (and the DOM window recomputed with it), and the selection drawn.
+import { type MutableRefObject, useEffect } from "react";
+import type { DocumentView } from "../bindings";
+import type { Rect } from "../lib/geometry";
+import { annotationUnderlay, collapsedScene } from "../annotations/collapsedCanvas";
+import type { CanvasData } from "./useCanvasData";
+import { type OverviewRenderer, buildScene } from "./overview";
+import { sceneInput } from "./sceneInput";
+
+export function useOverviewScene(
+  view: DocumentView,
+  data: CanvasData,
+  renderer: MutableRefObject<OverviewRenderer | null>,
+  winRef: MutableRefObject<Rect | null>,
+  updateMode: () => void,
+  scheduleDraw: () => void,
+) {
+  const { basePositions, colorById, problems, types, collapsed, selection } = data;
+  useEffect(() => {
+    const r = renderer.current;
+    if (!r) return;
+    const inp = collapsedScene(sceneInput(view, basePositions, colorById, problems, types), collapsed);
+    r.setScene(buildScene({ ...inp, underlay: annotationUnderlay(view, basePositions) }));
+    r.setSelected(selection.nodes);
+    r.setSelectedEdges(selection.edges);
+    winRef.current = null; // the scene changed: recompute the DOM window
+    updateMode();
+    scheduleDraw();
+  }, [
+    basePositions,
+    view.spec,
+    view.weaveflow,
+    view.graphmd,
+    problems,
+    colorById,
+    types,
+    collapsed,
+    view.layout.notes,
+    view.layout.groups,
+  ]);
+
+  useEffect(() => {
+    renderer.current?.setSelected(selection.nodes);
+    renderer.current?.setSelectedEdges(selection.edges);
+    scheduleDraw();
+  }, [selection.nodes, selection.edges, scheduleDraw]);
+}
