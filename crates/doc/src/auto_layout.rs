@@ -11,6 +11,7 @@ use trellis_layout::clusters::{layout_clustered, Clusters, Frame as ClusterFrame
 use trellis_layout::{Cancelled, Graph, Options, Size};
 use trellis_spec::{END, START};
 
+use crate::drawn_edges::DrawnEdges;
 use crate::formats::view::display_spec;
 use crate::layout::Layout;
 use crate::session::{Document, Session};
@@ -52,9 +53,11 @@ impl CanvasGraph {
         }
         let sizes = ids.iter().map(|id| if id == START || id == END { TERMINAL } else { NODE }).collect();
         let ends = spec.edges.iter().map(|e| (e.from.as_str(), e.to.as_str()));
-        let extra = drawn_only(document);
+        // The edges drawn for the reader only (entry, finish, exits, fallbacks) are laid out
+        // with the rest, so the marks sit next to what they point at.
+        let extra = DrawnEdges::of(document, spec).extra;
         let edges = ends
-            .chain(extra.iter().map(|(a, b)| (a.as_str(), b.as_str())))
+            .chain(extra.iter().map(|e| (e.from.as_str(), e.to.as_str())))
             .filter_map(|(a, b)| Some((*index.get(a)?, *index.get(b)?)))
             .collect();
         CanvasGraph { ids, graph: Graph { sizes, edges }, clusters: Clusters::default() }
@@ -98,35 +101,6 @@ impl CanvasGraph {
         )?;
         Ok(self.ids.iter().zip(points).map(|(id, p)| (id.clone(), Position { x: p.x, y: p.y })).collect())
     }
-}
-
-/// The edges the canvas draws that are not edges of the document (`ui/src/lib/edgeDecor.ts`):
-/// a Weaveflow entry point from `__start__` and finish point into `__end__`; a GRAPH.md entry,
-/// its exits, and every judge's fallback route. Laid out with the rest so the marks sit next
-/// to what they point at.
-fn drawn_only(document: &Document) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    match document {
-        Document::GraphSpec(_) => {}
-        Document::Weaveflow(d) => {
-            let def = d.definition();
-            if !def.entry_point.is_empty() {
-                out.push((START.to_owned(), def.entry_point.clone()));
-            }
-            if !def.finish_point.is_empty() {
-                out.push((def.finish_point.clone(), END.to_owned()));
-            }
-        }
-        Document::GraphMd(d) => {
-            let (t, _) = trellis_formats::graphmd::check(d);
-            if let Some(entry) = t.entry {
-                out.push((START.to_owned(), entry));
-            }
-            out.extend(t.exits.into_iter().map(|x| (x, END.to_owned())));
-            out.extend(t.nodes.into_iter().filter_map(|n| n.fallback.map(|f| (n.id, f))));
-        }
-    }
-    out
 }
 
 impl Session {

@@ -7,16 +7,17 @@
 
 use indexmap::IndexMap;
 use serde::Serialize;
-use trellis_spec::{ChannelSpec, Diagnostic, EdgeSpec, NodeSpec};
+use trellis_spec::{ChannelSpec, Diagnostic, EdgeSpec, GraphSpec, NodeSpec};
 use ts_rs::TS;
 
 use crate::annotations::Annotations;
 use crate::collapse::CollapsedView;
-use crate::edit::{Edit, EditOutcome, Position, Viewport};
+use crate::drawn_edges::{DrawnEdges, EdgeLabel, ExtraEdge};
+use crate::edit::{Changed, Edit, EditOutcome, Position, Viewport};
 use crate::formats::canvas_spec;
 use crate::formats::view::{GraphMdView, WeaveflowView};
 use crate::list_edit::ListEdit;
-use crate::session::Session;
+use crate::session::{Document, Session};
 use crate::subgraphs::SubgraphLink;
 use crate::view::{id_string, Notice};
 
@@ -32,6 +33,11 @@ pub struct ViewDelta {
     pub nodes: Vec<ListEdit<NodeSpec>>,
     /// Changes of `spec.edges`, in order (an edge index means the same edge afterwards).
     pub edges: Vec<ListEdit<EdgeSpec>>,
+    /// Changes of `edgeLabels`, in order (applied after `edges`, they keep the two lists one
+    /// for one).
+    pub edge_labels: Vec<ListEdit<EdgeLabel>>,
+    /// `extraEdges` now, when they may have changed (absent: unchanged).
+    pub extra_edges: Option<Vec<ExtraEdge>>,
     /// `spec.name` now.
     pub name: Option<String>,
     /// `spec.channels` now (a handful).
@@ -109,10 +115,13 @@ impl ViewDelta {
             changed.positions.iter().map(|id| (id.clone(), layout.positions.get(id).copied())).collect();
         // The view lists the registries' problems first, then the session's.
         let offset = session.registries().diagnostics.len();
+        let (edge_labels, extra_edges) = drawn_edges_delta(session.document(), &spec, changed);
         ViewDelta {
             id: id_string(session),
             nodes: changed.node_edits.clone(),
             edges: changed.edge_edits.clone(),
+            edge_labels,
+            extra_edges,
             name: spec.name.clone(),
             channels: spec.channels.clone(),
             positions,
@@ -136,4 +145,35 @@ impl ViewDelta {
             created: Vec::new(),
         }
     }
+}
+
+/// How the drawn edges changed. A GraphSpec edge's label depends on the edge alone, so its
+/// labels follow the edge edits one for one. A Weaveflow or GRAPH.md label depends on the
+/// document around the edge (a condition, a loop bound, a judge), so when that document
+/// changed the labels and extra edges go out again whole, as its view part does.
+fn drawn_edges_delta(
+    document: &Document,
+    spec: &GraphSpec,
+    changed: &Changed,
+) -> (Vec<ListEdit<EdgeLabel>>, Option<Vec<ExtraEdge>>) {
+    if let Document::GraphSpec(_) = document {
+        let labels = changed
+            .edge_edits
+            .iter()
+            .map(|e| ListEdit {
+                at: e.at,
+                remove: e.remove,
+                insert: e.insert.iter().map(EdgeLabel::of_edge).collect(),
+            })
+            .collect();
+        return (labels, None);
+    }
+    if !changed.format_view && !changed.full && changed.edge_edits.is_empty() {
+        return (Vec::new(), None);
+    }
+    // The edge edits turn the list the UI holds into `spec.edges`: undone, they give its length.
+    let added: isize = changed.edge_edits.iter().map(|e| e.insert.len() as isize - e.remove as isize).sum();
+    let held = (spec.edges.len() as isize - added).max(0) as usize;
+    let drawn = DrawnEdges::of(document, spec);
+    (vec![ListEdit { at: 0, remove: held, insert: drawn.labels }], Some(drawn.extra))
 }

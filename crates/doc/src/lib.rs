@@ -27,6 +27,7 @@ pub mod compare;
 pub mod conflicts;
 pub mod delta;
 pub mod discovery;
+pub mod drawn_edges;
 pub mod edit;
 pub mod fixes;
 pub mod formats;

@@ -8,6 +8,7 @@ use trellis_spec::{Diagnostic, GraphSpec, Severity, TypeInfo};
 use ts_rs::TS;
 
 use crate::collapse::CollapsedView;
+use crate::drawn_edges::{DrawnEdges, EdgeLabel, ExtraEdge};
 use crate::formats::view::{display_spec, GraphMdView, WeaveflowView};
 use crate::layout::Layout;
 use crate::session::{Conflict, DocFormat, Session};
@@ -37,6 +38,12 @@ pub struct DocumentView {
     pub weaveflow: Option<WeaveflowView>,
     /// GRAPH.md documents: front matter, body, topology and path analysis (null otherwise).
     pub graphmd: Option<GraphMdView>,
+    /// What each edge of `spec.edges` says on the canvas (same index), in every format: the
+    /// UI draws these and never works a label out itself (`crate::drawn_edges`).
+    pub edge_labels: Vec<EdgeLabel>,
+    /// The edges drawn for the reader only: Weaveflow's entry and finish points, GRAPH.md's
+    /// entry, exits and judge fallbacks.
+    pub extra_edges: Vec<ExtraEdge>,
     pub layout: Layout,
     /// What collapsed groups hide and the edges drawn for them (`crate::collapse`).
     pub collapsed: CollapsedView,
@@ -102,6 +109,8 @@ impl DocumentView {
         let types: Vec<TypeInfo> = crate::palette::palette(session);
         let mut diagnostics = session.registries().diagnostics.clone();
         diagnostics.extend(session.diagnostics().iter().cloned());
+        let canvas = crate::formats::canvas_spec(session.document());
+        let drawn = DrawnEdges::of(session.document(), &canvas);
         DocumentView {
             id: id_string(session),
             path: session.path().map(|p| p.display().to_string()),
@@ -111,8 +120,10 @@ impl DocumentView {
             spec: spec_json(session),
             weaveflow: session.weaveflow().map(WeaveflowView::of),
             graphmd: session.graphmd().map(GraphMdView::of),
+            edge_labels: drawn.labels,
+            extra_edges: drawn.extra,
             layout: session.layout().clone(),
-            collapsed: CollapsedView::of(&crate::formats::canvas_spec(session.document()), session.layout()),
+            collapsed: CollapsedView::of(&canvas, session.layout()),
             layout_missing: session.layout_missing(),
             diagnostics,
             registry: types,

@@ -6,17 +6,17 @@
 //! notes and groups come from its `metadata.web`, through the session's layout);
 //! `svg::render` draws it.
 //!
-//! The labels follow `ui/src/lib/edgeDecor.ts` (the canvas's): a GraphSpec guard in the
-//! Mermaid style, a Weaveflow condition's type and key argument or "on failure", a GRAPH.md
-//! condition and loop bound; Weaveflow's entry and finish points and GRAPH.md's entry, exits
-//! and judge fallbacks are drawn as extra wires. Sizes are the canvas's
+//! The labels and the extra wires are the canvas's own (`trellis_doc::drawn_edges`): a
+//! GraphSpec guard in the Mermaid style, a Weaveflow condition's type and key argument or "on
+//! failure", a GRAPH.md condition and loop bound; Weaveflow's entry and finish points and
+//! GRAPH.md's entry, exits and judge fallbacks. Sizes are the canvas's
 //! (`trellis_doc::auto_layout::{NODE, TERMINAL}`).
 
 use std::collections::{HashMap, HashSet};
 
-use serde_json::Value;
 use trellis_doc::auto_layout::{NODE, TERMINAL};
 use trellis_doc::collapse::CollapsedView;
+use trellis_doc::drawn_edges::DrawnEdges;
 use trellis_doc::formats::view::display_spec;
 use trellis_doc::{Document, Session};
 use trellis_spec::{Diagnostic, GraphSpec, END, START};
@@ -253,21 +253,28 @@ impl Scene {
             });
         }
 
-        let labels = edge_labels(session.document(), spec);
+        // The labels and reader-only edges the canvas draws (`trellis_doc::drawn_edges`): a
+        // labelled document edge is drawn as a conditional one, a fallback route dashed.
+        let drawn = DrawnEdges::of(session.document(), spec);
         let hidden_edges: HashSet<usize> = collapsed.hidden_edges.iter().copied().collect();
         let mut wanted: Vec<(String, String, String, bool, bool)> = spec
             .edges
             .iter()
-            .zip(labels)
+            .zip(drawn.labels)
             .enumerate()
             .filter(|(i, _)| !hidden_edges.contains(i))
-            .map(|(_, (e, (label, guarded)))| (e.from.clone(), e.to.clone(), label, guarded, false))
+            .map(|(_, (e, label))| {
+                let guarded = !label.text.is_empty();
+                (e.from.clone(), e.to.clone(), label.text, guarded, false)
+            })
             .collect();
         // Drawn for the reader only: not when an end is hidden in a box (as on the canvas).
         wanted.extend(
-            drawn_only(session.document())
+            drawn
+                .extra
                 .into_iter()
-                .filter(|w| !collapsed.nodes.contains_key(&w.0) && !collapsed.nodes.contains_key(&w.1)),
+                .filter(|w| !collapsed.nodes.contains_key(&w.from) && !collapsed.nodes.contains_key(&w.to))
+                .map(|w| (w.from, w.to, w.label, w.dashed, w.dashed)),
         );
         let end_of = |e: &trellis_doc::collapse::End, index: &HashMap<&str, usize>| {
             if e.group {
@@ -348,97 +355,6 @@ fn graph_name(document: &Document, spec: &GraphSpec) -> Option<String> {
         _ => spec.name.clone(),
     };
     name.filter(|n| !n.trim().is_empty())
-}
-
-/// Per document edge (same order as the projection's edges): its label, and whether it is
-/// drawn as a conditional edge.
-fn edge_labels(document: &Document, spec: &GraphSpec) -> Vec<(String, bool)> {
-    let mut out: Vec<(String, bool)> = spec
-        .edges
-        .iter()
-        .map(|e| match &e.when {
-            Some(p) => (trellis_spec::predicate::label(p), true),
-            None => (String::new(), false),
-        })
-        .collect();
-    match document {
-        Document::GraphSpec(_) => {}
-        Document::Weaveflow(d) => {
-            let edges = d.value().get("edges").and_then(Value::as_array);
-            for (i, e) in edges.into_iter().flatten().enumerate().take(out.len()) {
-                if let Some(c) = e.get("condition").and_then(Value::as_object) {
-                    let kind = c.get("type").and_then(Value::as_str).unwrap_or("condition");
-                    let arg = key_argument(c.get("config"));
-                    out[i] = (if arg.is_empty() { kind.to_owned() } else { format!("{kind}: {arg}") }, true);
-                } else if e.get("failure").is_some_and(Value::is_object) {
-                    out[i] = ("on failure".to_owned(), true);
-                }
-            }
-        }
-        Document::GraphMd(d) => {
-            let (t, _) = trellis_formats::graphmd::check(d);
-            for e in t.edges {
-                let Some(slot) = out.get_mut(e.index) else { continue };
-                let bound = match (e.kind, e.max_iterations) {
-                    (trellis_formats::graphmd::validate::EdgeKind::Loop, Some(n)) => format!("loop ≤ {n}"),
-                    _ => String::new(),
-                };
-                let label = [e.condition.unwrap_or_default(), bound]
-                    .into_iter()
-                    .filter(|s| !s.is_empty())
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                let guarded = !label.is_empty();
-                *slot = (label, guarded);
-            }
-        }
-    }
-    out
-}
-
-/// A condition's key argument: its first scalar config value (an expression, a worker id).
-fn key_argument(config: Option<&Value>) -> String {
-    let Some(Value::Object(m)) = config else { return String::new() };
-    for v in m.values() {
-        match v {
-            Value::String(s) => return s.clone(),
-            Value::Number(n) => return n.to_string(),
-            Value::Bool(b) => return b.to_string(),
-            _ => {}
-        }
-    }
-    String::new()
-}
-
-/// The wires drawn that are not edges of the document: `(from, to, label, guarded, dashed)`.
-fn drawn_only(document: &Document) -> Vec<(String, String, String, bool, bool)> {
-    let plain = |a: &str, b: &str| (a.to_owned(), b.to_owned(), String::new(), false, false);
-    let mut out = Vec::new();
-    match document {
-        Document::GraphSpec(_) => {}
-        Document::Weaveflow(d) => {
-            let def = d.definition();
-            if !def.entry_point.is_empty() {
-                out.push(plain(START, &def.entry_point));
-            }
-            if !def.finish_point.is_empty() {
-                out.push(plain(&def.finish_point, END));
-            }
-        }
-        Document::GraphMd(d) => {
-            let (t, _) = trellis_formats::graphmd::check(d);
-            if let Some(entry) = &t.entry {
-                out.push(plain(START, entry));
-            }
-            out.extend(t.exits.iter().map(|x| plain(x, END)));
-            for n in &t.nodes {
-                if let Some(f) = &n.fallback {
-                    out.push((n.id.clone(), f.clone(), "fallback".to_owned(), true, true));
-                }
-            }
-        }
-    }
-    out
 }
 
 /// Every box's top-left corner: the stored position, else (a node the layout has not placed)

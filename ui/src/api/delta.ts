@@ -30,6 +30,8 @@ export function applyDelta(view: DocumentView, d: ViewDelta): DocumentView {
   return {
     ...view,
     spec: { name: d.name, channels: d.channels, nodes: edited(view.spec.nodes, d.nodes), edges: edited(view.spec.edges, d.edges) },
+    edgeLabels: edited(view.edgeLabels, d.edgeLabels),
+    extraEdges: d.extraEdges ?? view.extraEdges,
     layout,
     collapsed: d.collapsed ?? view.collapsed,
     layoutMissing: d.layoutMissing,

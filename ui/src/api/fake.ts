@@ -22,6 +22,7 @@ import type {
 import { END, START } from "../lib/ids";
 import { FAKE_TYPES } from "./fakeRegistry";
 import { fakeValidate } from "./fakeValidate";
+import { fakeEdgeLabel } from "./fakeLabels";
 import { type Seed, seed } from "./fakeDocs";
 import type { Backend, BackendEvent, ExportFormat, FixAnswer, RegistryEditAnswer } from "./types";
 
@@ -125,6 +126,8 @@ export class FakeBackend implements Backend {
       format: "graphspec",
       dirty: d.savedText === null ? d.spec.nodes.length > 0 || d.undo.length > 0 : canonical(d.spec) !== d.savedText,
       spec: structuredClone(d.spec),
+      edgeLabels: d.spec.edges.map(fakeEdgeLabel),
+      extraEdges: [],
       layout: structuredClone(d.layout),
       collapsed: { boxes: {}, nodes: {}, notes: {}, groups: [], hiddenEdges: [], edges: [] },
       diagnostics,
@@ -150,6 +153,8 @@ export class FakeBackend implements Backend {
       id: d.id,
       nodes: [{ at: 0, remove: before.spec.nodes.length, insert: after.spec.nodes }],
       edges: [{ at: 0, remove: before.spec.edges.length, insert: after.spec.edges }],
+      edgeLabels: [{ at: 0, remove: before.edgeLabels.length, insert: after.edgeLabels }],
+      extraEdges: null,
       name: after.spec.name,
       channels: after.spec.channels,
       positions,
@@ -337,7 +342,11 @@ export class FakeBackend implements Backend {
     const spec = structuredClone(this.doc(docId).spec);
     const cancelled = ++this.layoutRun;
     const { layoutGraph, appElk } = await import("../lib/layout");
-    const positions = await layoutGraph(spec, await appElk());
+    const positions = await layoutGraph(
+      spec,
+      await appElk(),
+      spec.edges.map((e) => fakeEdgeLabel(e).text),
+    );
     if (cancelled !== this.layoutRun) return null;
     onProgress(1);
     return positions;

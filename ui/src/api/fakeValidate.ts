@@ -3,7 +3,7 @@
 // tested without Rust. The app never uses it.
 import type { Diagnostic, GraphSpec, TypeInfo } from "../bindings";
 import { END, START } from "../lib/ids";
-import { operatorOf } from "../lib/labels";
+import { fakeOperator } from "./fakeLabels";
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const esc = (s: string) => s.replace(/~/g, "~0").replace(/\//g, "~1");
@@ -186,7 +186,7 @@ export function fakeValidate(spec: GraphSpec, registry: TypeInfo[]): Diagnostic[
           pointer: `${at}/when/channel`,
           element,
         });
-      else if (!operatorOf(e.when))
+      else if (!fakeOperator(e.when))
         out.push({
           code: "spec/no-operator",
           severity: "error",

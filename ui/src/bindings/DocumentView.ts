@@ -3,6 +3,8 @@ import type { CollapsedView } from "./CollapsedView";
 import type { Conflict } from "./Conflict";
 import type { Diagnostic } from "./Diagnostic";
 import type { DocFormat } from "./DocFormat";
+import type { EdgeLabel } from "./EdgeLabel";
+import type { ExtraEdge } from "./ExtraEdge";
 import type { GraphMdView } from "./GraphMdView";
 import type { GraphSpec } from "./GraphSpec";
 import type { Layout } from "./Layout";
@@ -40,7 +42,17 @@ weaveflow: WeaveflowView | null,
 /**
  * GRAPH.md documents: front matter, body, topology and path analysis (null otherwise).
  */
-graphmd: GraphMdView | null, layout: Layout, 
+graphmd: GraphMdView | null, 
+/**
+ * What each edge of `spec.edges` says on the canvas (same index), in every format: the
+ * UI draws these and never works a label out itself (`crate::drawn_edges`).
+ */
+edgeLabels: Array<EdgeLabel>, 
+/**
+ * The edges drawn for the reader only: Weaveflow's entry and finish points, GRAPH.md's
+ * entry, exits and judge fallbacks.
+ */
+extraEdges: Array<ExtraEdge>, layout: Layout, 
 /**
  * What collapsed groups hide and the edges drawn for them (`crate::collapse`).
  */

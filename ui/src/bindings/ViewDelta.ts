@@ -3,7 +3,9 @@ import type { Annotations } from "./Annotations";
 import type { ChannelSpec } from "./ChannelSpec";
 import type { CollapsedView } from "./CollapsedView";
 import type { Diagnostic } from "./Diagnostic";
+import type { EdgeLabel } from "./EdgeLabel";
 import type { EdgeSpec } from "./EdgeSpec";
+import type { ExtraEdge } from "./ExtraEdge";
 import type { GraphMdView } from "./GraphMdView";
 import type { ListEdit } from "./ListEdit";
 import type { NodeSpec } from "./NodeSpec";
@@ -30,6 +32,15 @@ nodes: Array<ListEdit<NodeSpec>>,
  * Changes of `spec.edges`, in order (an edge index means the same edge afterwards).
  */
 edges: Array<ListEdit<EdgeSpec>>, 
+/**
+ * Changes of `edgeLabels`, in order (applied after `edges`, they keep the two lists one
+ * for one).
+ */
+edgeLabels: Array<ListEdit<EdgeLabel>>, 
+/**
+ * `extraEdges` now, when they may have changed (absent: unchanged).
+ */
+extraEdges: Array<ExtraEdge> | null, 
 /**
  * `spec.name` now.
  */

@@ -1,7 +1,7 @@
 // An edge; a guarded one is dashed and carries its condition in the Mermaid label style.
 import { BaseEdge, EdgeLabelRenderer, type EdgeProps, getBezierPath } from "@xyflow/react";
 import { memo } from "react";
-import { shortLabel } from "../lib/labels";
+import { shortLabel } from "../lib/shortLabel";
 import { ui } from "../store";
 import type { FlowEdge } from "./buildFlow";
 

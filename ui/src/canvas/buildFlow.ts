@@ -5,7 +5,6 @@ import type { Diagnostic, DocumentView, Fix, Point, TypeInfo } from "../bindings
 import { categoryColor } from "../lib/colors";
 import { typeTitle } from "../lib/fuzzy";
 import { NODE_H, NODE_W, TERMINAL, isTerminal, terminalsInUse } from "../lib/geometry";
-import { edgeDecor } from "../lib/edgeDecor";
 import { type SubgraphMark, marksOf } from "../subgraphs/mark";
 
 export type GraphNodeData = {
@@ -178,11 +177,10 @@ export class FlowCache {
   ): FlowEdge[] {
     const out: FlowEdge[] = [];
     const next = new Map<string, Cached<FlowEdge>>();
-    const decor = edgeDecor(view);
     view.spec.edges.forEach((e, index) => {
       if (keep && !keep(e)) return;
       const id = `e${index}`;
-      const label = decor.labels[index] ?? "";
+      const label = view.edgeLabels[index]?.text ?? "";
       const pr = problems.edges.get(index);
       const sel = selected.has(index);
       const key = `${e.from}|${e.to}|${label}|${pr?.errors ?? 0}|${pr?.first}|${sel}`;
@@ -201,7 +199,7 @@ export class FlowCache {
       next.set(id, { key, value });
       out.push(value);
     });
-    decor.extra.forEach((e, k) => {
+    view.extraEdges.forEach((e, k) => {
       if (keep && !keep(e)) return;
       const id = `x${k}`;
       const key = `${e.from}|${e.to}|${e.label}|${e.dashed}`;

@@ -1,8 +1,7 @@
 // What the overview canvas draws of a document: nodes with their type and a config summary,
-// the document's edges with their labels (every format, `edgeDecor`), and the edges drawn for
-// the reader only (entry and finish marks, fallback routes).
+// the document's edges with their labels (every format, Rust's `edgeLabels`), and the edges
+// drawn for the reader only (entry and finish marks, fallback routes: Rust's `extraEdges`).
 import type { DocumentView, Point, TypeInfo } from "../bindings";
-import { edgeDecor } from "../lib/edgeDecor";
 import { terminalsInUse } from "../lib/geometry";
 import type { Problems } from "./buildFlow";
 import type { SceneInput } from "./overview";
@@ -28,7 +27,6 @@ export function sceneInput(
   problems: Problems,
   types: Map<string, TypeInfo>,
 ): SceneInput {
-  const decor = edgeDecor(view);
   const byId = new Map(view.spec.nodes.map((n) => [n.id, n]));
   const marks = marksOf(view);
   return {
@@ -40,8 +38,14 @@ export function sceneInput(
       return p?.errors ? 2 : p?.warnings ? 1 : 0;
     },
     edges: [
-      ...view.spec.edges.map((e, index) => ({ from: e.from, to: e.to, guarded: !!e.when, label: decor.labels[index], index })),
-      ...decor.extra.map((e) => ({ from: e.from, to: e.to, guarded: false, label: e.label, dashed: e.dashed, index: -1 })),
+      ...view.spec.edges.map((e, index) => ({
+        from: e.from,
+        to: e.to,
+        guarded: !!e.when,
+        label: view.edgeLabels[index]?.text ?? "",
+        index,
+      })),
+      ...view.extraEdges.map((e) => ({ from: e.from, to: e.to, guarded: false, label: e.label, dashed: e.dashed, index: -1 })),
     ],
     type: (id) => {
       // A subgraph node shows what it opens (or why it cannot) instead of its type.

@@ -38,6 +38,8 @@ export function useOverviewScene(
     collapsed,
     view.layout.notes,
     view.layout.groups,
+    view.edgeLabels,
+    view.extraEdges,
   ]);
 
   useEffect(() => {

@@ -3,7 +3,6 @@
 // built once per view, so a keystroke is one pass of `includes` over flat strings (100,000
 // nodes answer well within 50 ms: `find.bench.ts`).
 import type { Diagnostic, DocumentView, Element } from "../bindings";
-import { predicateLabel } from "../lib/labels";
 
 export type FindKind = "node" | "edge" | "channel" | "problem" | "note" | "group";
 
@@ -97,7 +96,7 @@ export class FindIndex {
     }
     const wfEdges = sourceEdgeText(view);
     view.spec.edges.forEach((e, i) => {
-      const cond = e.when ? predicateLabel(e.when) : "";
+      const cond = view.edgeLabels[i]?.text ?? "";
       const fs: Field[] = [{ name: "condition", text: [cond, wfEdges[i] ?? ""].filter(Boolean).join("\n") }];
       if (!fs[0].text) return; // an unconditional edge has nothing of its own to find
       this.push(

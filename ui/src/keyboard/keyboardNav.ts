@@ -11,7 +11,6 @@ import { reveal } from "../canvas/viewportAccess";
 import { problemsOf } from "../canvas/buildFlow";
 import { resolvePositions, sizeOf } from "../lib/geometry";
 import { END, START } from "../lib/ids";
-import { predicateLabel } from "../lib/labels";
 import { ui } from "../store";
 import { type Dir, type Focus, alongEdges, centres, describeFocus, nearestInDirection, nextEdge } from "./focusModel";
 
@@ -87,7 +86,7 @@ export function announce(view: DocumentView, f: Focus): string {
     view.spec,
     f,
     (id) => probs.nodes.get(id) ?? { errors: 0, warnings: 0 },
-    (i) => (view.spec.edges[i]?.when ? predicateLabel(view.spec.edges[i].when) : ""),
+    (i) => view.edgeLabels[i]?.text ?? "",
   );
 }
 

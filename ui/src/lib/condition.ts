@@ -1,8 +1,35 @@
 // The edge condition builder's model: one channel, one operator, one typed value. Converts to
 // and from a stored predicate. Unknown keys of an existing predicate are kept (Rust stores the
-// object verbatim), but a second operator is dropped since the builder edits exactly one.
-import type { Predicate } from "../bindings";
-import { OPERATORS, type Operator, jsJson, operatorOf } from "./labels";
+// object verbatim), but a second operator is dropped since the builder edits exactly one. Which
+// operator a stored predicate uses is Rust's answer (`EdgeLabel.operator`), never worked out
+// here, and the operators are Rust's type (`PredicateOperator`).
+import type { Predicate, PredicateOperator } from "../bindings";
+
+export type Operator = PredicateOperator;
+
+/** What the operator select says of each operator. Keyed by Rust's type: an operator Rust adds
+ * fails the type check until it has its words here. */
+export const OPERATOR_TEXT: Record<Operator, string> = {
+  eq: "equals (==)",
+  neq: "differs (!=)",
+  in: "is one of (in)",
+  gt: "greater than (>)",
+  lt: "less than (<)",
+  truthy: "truthiness",
+};
+
+/** Every operator, in the select's order. */
+export const OPERATORS = Object.keys(OPERATOR_TEXT) as Operator[];
+
+/** A value as the value box shows it: `JSON.stringify`, `undefined` written as such. */
+function jsJson(v: unknown): string {
+  if (v === undefined) return "undefined";
+  try {
+    return JSON.stringify(v) ?? String(v);
+  } catch {
+    return String(v);
+  }
+}
 
 export type ValueType = "string" | "number" | "boolean" | "null" | "json";
 
@@ -30,14 +57,15 @@ function textOf(v: unknown, t: ValueType): string {
   return jsJson(v);
 }
 
-export function fromPredicate(p: Predicate | undefined, defaultChannel = ""): ConditionModel {
+/** The model of a stored predicate; `operator` is the one Rust says it uses (null: none). */
+export function fromPredicate(p: Predicate | undefined, operator: Operator | null, defaultChannel = ""): ConditionModel {
   const extra: Record<string, unknown> = {};
   if (!p) return { channel: defaultChannel, op: "eq", valueType: "string", text: "", extra };
   for (const [k, v] of Object.entries(p)) {
     if (k !== "channel" && !(OPERATORS as readonly string[]).includes(k)) extra[k] = v;
   }
   const channel = typeof p.channel === "string" ? p.channel : defaultChannel;
-  const op = operatorOf(p) ?? "eq";
+  const op = operator ?? "eq";
   const v = p[op];
   if (op === "in") return { channel, op, valueType: "json", text: jsJson(v), extra };
   if (op === "truthy") return { channel, op, valueType: "boolean", text: v === false ? "false" : "true", extra };

@@ -4,7 +4,7 @@
 import type { ElkNode } from "elkjs/lib/elk-api";
 import type { GraphSpec, Point } from "../bindings";
 import { sizeOf, terminalsInUse } from "./geometry";
-import { predicateLabel, shortLabel } from "./labels";
+import { shortLabel } from "./shortLabel";
 
 export type ElkLike = { layout(graph: ElkNode): Promise<ElkNode> };
 
@@ -29,7 +29,9 @@ export const LARGE_LAYOUT_OPTIONS: Record<string, string> = {
   "elk.layered.nodePlacement.strategy": "SIMPLE",
 };
 
-export function toElkGraph(spec: GraphSpec): ElkNode {
+/** `labels`: what each edge says (`DocumentView.edgeLabels`, same index), so the layered
+ * algorithm leaves room for it between layers. */
+export function toElkGraph(spec: GraphSpec, labels: readonly string[] = []): ElkNode {
   const ids = [...spec.nodes.map((n) => n.id), ...terminalsInUse(spec)];
   const known = new Set(ids);
   const seen = new Set<string>();
@@ -40,10 +42,9 @@ export function toElkGraph(spec: GraphSpec): ElkNode {
     const s = sizeOf(id);
     children.push({ id, width: s.w, height: s.h });
   }
-  // Guard labels get a size, so the layered algorithm leaves room for them between layers.
   const edges = spec.edges
     .map((e, i) => {
-      const label = e.when ? shortLabel(predicateLabel(e.when)) : "";
+      const label = shortLabel(labels[i] ?? "");
       return {
         id: `e${i}`,
         sources: [e.from],
@@ -60,8 +61,8 @@ export function toElkGraph(spec: GraphSpec): ElkNode {
   };
 }
 
-export async function layoutGraph(spec: GraphSpec, elk: ElkLike): Promise<Record<string, Point>> {
-  const out = await elk.layout(toElkGraph(spec));
+export async function layoutGraph(spec: GraphSpec, elk: ElkLike, labels: readonly string[] = []): Promise<Record<string, Point>> {
+  const out = await elk.layout(toElkGraph(spec, labels));
   const positions: Record<string, Point> = {};
   for (const c of out.children ?? []) positions[c.id] = { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
   return positions;

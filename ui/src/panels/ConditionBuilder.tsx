@@ -1,23 +1,34 @@
-// The edge condition builder: a declared channel, an operator (eq, neq, in, gt, lt, truthy), a
-// typed value. Applies as one `set_when` edit; "Remove condition" clears it.
+// The edge condition builder: a declared channel, an operator (Rust's: eq, neq, in, gt, lt,
+// truthy), a typed value. Applies as one `set_when` edit; "Remove condition" clears it. The
+// stored condition is read with the operator Rust says it uses, and shown in Rust's words.
 import { useEffect, useState } from "react";
-import type { EdgeSpec } from "../bindings";
+import type { EdgeLabel, EdgeSpec } from "../bindings";
 import { edit } from "../actions";
-import { type ConditionModel, type ValueType, fromPredicate, parseValue, toPredicate, withOperator } from "../lib/condition";
-import { OPERATORS, predicateLabel } from "../lib/labels";
+import {
+  type ConditionModel,
+  OPERATORS,
+  OPERATOR_TEXT,
+  type ValueType,
+  fromPredicate,
+  parseValue,
+  toPredicate,
+  withOperator,
+} from "../lib/condition";
 
-const OP_TEXT: Record<string, string> = {
-  eq: "equals (==)",
-  neq: "differs (!=)",
-  in: "is one of (in)",
-  gt: "greater than (>)",
-  lt: "less than (<)",
-  truthy: "truthiness",
-};
-
-export function ConditionBuilder({ index, e, channels }: { index: number; e: EdgeSpec; channels: string[] }) {
-  const [m, setM] = useState<ConditionModel>(() => fromPredicate(e.when, channels[0] ?? ""));
-  useEffect(() => setM(fromPredicate(e.when, channels[0] ?? "")), [e.when, channels]);
+export function ConditionBuilder({
+  index,
+  e,
+  label,
+  channels,
+}: {
+  index: number;
+  e: EdgeSpec;
+  label: EdgeLabel | undefined;
+  channels: string[];
+}) {
+  const operator = label?.operator ?? null;
+  const [m, setM] = useState<ConditionModel>(() => fromPredicate(e.when, operator, channels[0] ?? ""));
+  useEffect(() => setM(fromPredicate(e.when, operator, channels[0] ?? "")), [e.when, operator, channels]);
   const parsed = parseValue(m);
   const result = toPredicate(m);
   const undeclared = m.channel && !channels.includes(m.channel);
@@ -34,6 +45,8 @@ export function ConditionBuilder({ index, e, channels }: { index: number; e: Edg
     if (now) commit(next);
   };
   const apply = () => commit(m);
+  // The builder's condition is the stored one: Rust's label shows what the edge says.
+  const stored = result.ok && !!e.when && JSON.stringify(result.predicate) === JSON.stringify(e.when);
   const applyExplicit = () => commit(m, true);
   return (
     <div className="cond" data-testid="condition-builder">
@@ -59,7 +72,7 @@ export function ConditionBuilder({ index, e, channels }: { index: number; e: Edg
           >
             {OPERATORS.map((o) => (
               <option key={o} value={o}>
-                {OP_TEXT[o]}
+                {OPERATOR_TEXT[o]}
               </option>
             ))}
           </select>
@@ -135,7 +148,11 @@ export function ConditionBuilder({ index, e, channels }: { index: number; e: Edg
         <div className="inline-warning">No channels are declared: add one in the graph inspector (click the empty canvas).</div>
       )}
       <div className="cond-preview">
-        {result.ok ? <code data-testid="condition-preview">{predicateLabel(result.predicate)}</code> : <span className="muted">—</span>}
+        {stored ? (
+          <code data-testid="condition-preview">{label?.text}</code>
+        ) : (
+          <span className="muted">{result.ok ? "not applied yet" : "—"}</span>
+        )}
       </div>
       <div className="row">
         <button data-testid="condition-apply" disabled={!result.ok} onClick={applyExplicit}>

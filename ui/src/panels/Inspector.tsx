@@ -5,7 +5,6 @@ import { applyFix, edit } from "../actions";
 import { categoryColor } from "../lib/colors";
 import { configChannelUses } from "../lib/channelRefs";
 import { END, START } from "../lib/ids";
-import { predicateLabel } from "../lib/labels";
 import { unknownFields } from "../lib/schemaForm";
 import { useUi } from "../store";
 import { ConditionBuilder } from "./ConditionBuilder";
@@ -234,7 +233,7 @@ function EdgeInspector({ view, index }: { view: DocumentView; index: number }) {
       <div className="panel-head">Edge</div>
       <div className="pad">
         <code>{e.from}</code> → <code>{e.to}</code>
-        {e.when && <div className="muted small">when {predicateLabel(e.when)}</div>}
+        {e.when && <div className="muted small">when {view.edgeLabels[index]?.text}</div>}
       </div>
       {diags.map((d, i) => (
         <div key={i} className={`inline-${d.severity}`}>
@@ -242,7 +241,7 @@ function EdgeInspector({ view, index }: { view: DocumentView; index: number }) {
         </div>
       ))}
       <div className="panel-sub">Condition</div>
-      <ConditionBuilder index={index} e={e} channels={channels} />
+      <ConditionBuilder index={index} e={e} label={view.edgeLabels[index]} channels={channels} />
       <div className="row pad">
         <button
           className="danger"

@@ -14,6 +14,7 @@ import type { ElkNode } from "elkjs/lib/elk-api";
 import { createRoot } from "react-dom/client";
 import type { GraphSpec, Point } from "../bindings";
 import { toElkGraph } from "../lib/layout";
+import { fakeEdgeLabel } from "../api/fakeLabels";
 import { generateGraph } from "./generate";
 import { FrameSampler, nextFrames } from "./hooks";
 
@@ -73,7 +74,13 @@ function elkLayout(graph: Graph, limitMs: number): Promise<Record<string, Point>
       for (const c of ev.data.result.children ?? []) positions[c.id] = { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
       resolve(positions);
     };
-    worker.postMessage({ id: 1, graph: toElkGraph(spec) });
+    worker.postMessage({
+      id: 1,
+      graph: toElkGraph(
+        spec,
+        spec.edges.map((e) => fakeEdgeLabel(e).text),
+      ),
+    });
   });
 }
 

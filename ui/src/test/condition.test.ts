@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { autoValue, fromPredicate, parseValue, toPredicate, withOperator } from "../lib/condition";
+import { OPERATORS, autoValue, fromPredicate, parseValue, toPredicate, withOperator } from "../lib/condition";
+import { rust } from "./recorded";
 
 describe("condition builder values keep their type", () => {
   it("eq with a string type stores the text as it is, even when it looks like a number", () => {
@@ -39,15 +40,27 @@ describe("condition builder values keep their type", () => {
     expect(toPredicate({ channel: "", op: "truthy", valueType: "boolean", text: "true", extra: {} }).ok).toBe(false);
   });
   it("reads stored predicates back, keeping unknown keys", () => {
-    const m = fromPredicate({ channel: "intent", eq: 3, note: "kept" });
+    const m = fromPredicate({ channel: "intent", eq: 3, note: "kept" }, "eq");
     expect(m).toMatchObject({ channel: "intent", op: "eq", valueType: "number", text: "3", extra: { note: "kept" } });
     expect(toPredicate(m)).toEqual({ ok: true, predicate: { channel: "intent", eq: 3, note: "kept" } });
-    expect(fromPredicate({ channel: "i", in: ["a", 1] })).toMatchObject({ op: "in", text: '["a",1]' });
-    expect(fromPredicate({ channel: "i", truthy: false })).toMatchObject({ op: "truthy", text: "false" });
-    expect(fromPredicate(undefined, "first")).toMatchObject({ channel: "first", op: "eq" });
+    expect(fromPredicate({ channel: "i", in: ["a", 1] }, "in")).toMatchObject({ op: "in", text: '["a",1]' });
+    expect(fromPredicate({ channel: "i", truthy: false }, "truthy")).toMatchObject({ op: "truthy", text: "false" });
+    expect(fromPredicate(undefined, null, "first")).toMatchObject({ channel: "first", op: "eq" });
+  });
+  it("edits the operator Rust says a stored guard uses", () => {
+    // The corpus support agent as Rust sends it: its guard and the operator Rust read in it.
+    const view = rust.support.view;
+    const index = view.spec.edges.findIndex((e) => e.when);
+    expect(view.edgeLabels[index]).toEqual({ text: 'intent == "buy"', operator: "eq" });
+    const m = fromPredicate(view.spec.edges[index].when, view.edgeLabels[index].operator);
+    expect(m).toMatchObject({ channel: "intent", op: "eq", valueType: "string", text: "buy" });
+    expect(toPredicate(m)).toEqual({ ok: true, predicate: view.spec.edges[index].when });
+  });
+  it("offers every operator Rust knows, and no other", () => {
+    expect([...OPERATORS].sort()).toEqual([...rust.operators].sort());
   });
   it("changing the operator carries a sensible value", () => {
-    const m = fromPredicate({ channel: "i", eq: "buy" });
+    const m = fromPredicate({ channel: "i", eq: "buy" }, "eq");
     expect(withOperator(m, "in")).toMatchObject({ op: "in", text: '["buy"]' });
     expect(withOperator(m, "truthy")).toMatchObject({ op: "truthy", text: "true" });
     expect(withOperator(m, "gt")).toMatchObject({ op: "gt", valueType: "number", text: "" });

@@ -6,6 +6,7 @@ import { FindIndex, configText } from "../find/findIndex";
 import { closeFind, goTo, matchedNodes, next, openFind, setQuery, useFind } from "../find/findState";
 import { generateGraph } from "../perf/generate";
 import { ui } from "../store";
+import { rust } from "./recorded";
 
 function viewOf(spec: GraphSpec, extra: Partial<DocumentView> = {}): DocumentView {
   return {
@@ -15,6 +16,9 @@ function viewOf(spec: GraphSpec, extra: Partial<DocumentView> = {}): DocumentVie
     format: "graphspec",
     dirty: false,
     spec,
+    // No labels unless a test gives Rust's (`rust.support.view.edgeLabels`).
+    edgeLabels: spec.edges.map(() => ({ text: "", operator: null })),
+    extraEdges: [],
     weaveflow: null,
     graphmd: null,
     layout: { positions: {}, viewport: null },
@@ -67,7 +71,9 @@ describe("the find index", () => {
         element: { kind: "edge" as const, index: 1, from: "agent", to: "checkout" },
       },
     ];
-    const ix = new FindIndex(viewOf(SPEC, { diagnostics }));
+    // The corpus support agent's edges, labelled as Rust labels them.
+    expect(rust.support.view.spec.edges.map((e) => [e.from, e.to])).toEqual(SPEC.edges.map((e) => [e.from, e.to]));
+    const ix = new FindIndex(viewOf(SPEC, { diagnostics, edgeLabels: rust.support.view.edgeLabels }));
     expect(labels(ix, 'intent == "buy"')).toEqual(["edge:agent → checkout"]);
     expect(labels(ix, "messages")).toEqual(["channel:messages"]);
     expect(labels(ix, "intent")).toEqual(["edge:agent → checkout", "channel:intent"]);

@@ -49,6 +49,8 @@ function baseView(format: DocFormat, diagnostics: DocumentView["diagnostics"] = 
     format,
     dirty: false,
     spec: { name: null, channels: {}, nodes: [], edges: [] },
+    edgeLabels: [],
+    extraEdges: [],
     layout: { positions: {}, notes: [], groups: [] },
     collapsed: { boxes: {}, nodes: {}, notes: {}, groups: [], hiddenEdges: [], edges: [] },
     diagnostics,

@@ -47,13 +47,16 @@ describe("automatic layout", () => {
     expect(g.children?.map((c) => c.id)).toEqual(["a", "__start__", "__end__"]);
     expect(g.edges).toEqual([]);
   });
-  it("gives guard labels room", () => {
-    const g = toElkGraph({
-      name: null,
-      channels: {},
-      nodes: [{ id: "a", type: null, config: {} }],
-      edges: [{ from: "a", to: "a", when: { channel: "intent", eq: "buy" } }],
-    });
+  it("gives edge labels room", () => {
+    const g = toElkGraph(
+      {
+        name: null,
+        channels: {},
+        nodes: [{ id: "a", type: null, config: {} }],
+        edges: [{ from: "a", to: "a", when: { channel: "intent", eq: "buy" } }],
+      },
+      ['intent == "buy"'],
+    );
     expect(g.edges?.[0].labels?.[0].text).toBe('intent == "buy"');
   });
 });

@@ -5,8 +5,10 @@ import { describe, expect, it } from "vitest";
 import type { DocumentView } from "../bindings";
 import { MINIMAP, frameRect, openingView } from "../canvas/framing";
 import { OverviewRenderer, type Theme, buildScene, edgeFont, nodeText } from "../canvas/overview";
-import { configSummary } from "../canvas/sceneInput";
-import { edgeDecor } from "../lib/edgeDecor";
+import { configSummary, sceneInput } from "../canvas/sceneInput";
+import { problemsOf } from "../canvas/buildFlow";
+import deltas from "./fixtures/edit-deltas.json?raw";
+import { shortLabel } from "../lib/shortLabel";
 
 const theme = (): Theme => ({
   edge: "#888",
@@ -109,87 +111,27 @@ describe("overview text", () => {
 });
 
 describe("edge labels in every format", () => {
-  const base = {
-    id: "d",
-    path: null,
-    fileName: "x",
-    dirty: false,
-    layout: { positions: {} },
-    diagnostics: [],
-    registry: [],
-    canUndo: false,
-    canRedo: false,
-    notices: [],
-    layoutMissing: false,
-    conflict: null,
-  };
-  it("Weaveflow: condition type and key argument; entry and finish marks", () => {
-    const view = {
-      ...base,
-      format: "weaveflow",
-      spec: {
-        name: null,
-        channels: {},
-        nodes: [
-          { id: "a", config: {} },
-          { id: "b", config: {} },
-        ],
-        edges: [
-          { from: "a", to: "b" },
-          { from: "b", to: "a" },
-        ],
-      },
-      weaveflow: {
-        definition: {
-          edges: [
-            { from: "a", to: "b", condition: { type: "supervisor_route_equals", config: { worker_id: "researcher" } } },
-            { from: "b", to: "a", failure: { catch_all: true } },
-          ],
-        },
-        entryPoint: "a",
-        finishPoint: "b",
-      },
-      graphmd: null,
-    } as unknown as DocumentView;
-    const d = edgeDecor(view);
-    expect(d.labels).toEqual(["supervisor_route_equals: researcher", "on failure"]);
-    expect(d.extra).toEqual([
-      { from: "__start__", to: "a", label: "", dashed: false },
-      { from: "b", to: "__end__", label: "", dashed: false },
-    ]);
+  // The documents Rust's delta test opens (crates/doc tests/delta.rs), as Rust sends them: the
+  // canvas draws Rust's labels and reader-only edges as they are, in every format.
+  const fixture = JSON.parse(deltas) as Record<string, { initial: DocumentView }>;
+  it.each(["graphspec", "weaveflow", "graphmd"])("%s: the scene's edges are Rust's", (format) => {
+    const view = fixture[format].initial;
+    const edges = sceneInput(view, view.layout.positions, () => "#888", problemsOf(view.diagnostics), new Map()).edges;
+    const own = edges.filter((e) => (e.index ?? -1) >= 0);
+    expect(own.map((e) => e.label)).toEqual(view.edgeLabels.map((l) => l.text));
+    expect(edges.filter((e) => (e.index ?? -1) < 0).map(({ from, to, label, dashed }) => ({ from, to, label, dashed }))).toEqual(
+      view.extraEdges,
+    );
   });
-  it("GRAPH.md: the condition, and a judge's fallback dashed and labelled", () => {
-    const view = {
-      ...base,
-      format: "graphmd",
-      spec: {
-        name: null,
-        channels: {},
-        nodes: [
-          { id: "route", config: {} },
-          { id: "answer", config: {} },
-          { id: "close", config: {} },
-        ],
-        edges: [{ from: "route", to: "answer" }],
-      },
-      weaveflow: null,
-      graphmd: {
-        topology: {
-          entry: "route",
-          exits: ["close"],
-          nodes: [
-            { id: "route", fallback: "close" },
-            { id: "answer", fallback: null },
-          ],
-          edges: [{ index: 0, from: "route", to: "answer", kind: "conditional", condition: "known_issue", max_iterations: null }],
-        },
-      },
-    } as unknown as DocumentView;
-    const d = edgeDecor(view);
-    expect(d.labels).toEqual(["known_issue"]);
-    expect(d.extra).toContainEqual({ from: "route", to: "close", label: "fallback", dashed: true });
-    expect(d.extra).toContainEqual({ from: "__start__", to: "route", label: "", dashed: false });
-    expect(d.extra).toContainEqual({ from: "close", to: "__end__", label: "", dashed: false });
+  it("shortens long labels for the canvas only", () => {
+    expect(shortLabel("a".repeat(50), 10)).toBe(`${"a".repeat(9)}…`);
+    expect(shortLabel("short")).toBe("short");
+  });
+  it("the formats' labels are there to draw", () => {
+    expect(fixture.graphspec.initial.edgeLabels.some((l) => l.operator)).toBe(true);
+    expect(fixture.weaveflow.initial.extraEdges.map((e) => e.from)).toContain("__start__");
+    expect(fixture.graphmd.initial.edgeLabels.map((l) => l.text)).toContain("known_issue");
+    expect(fixture.graphmd.initial.extraEdges).toContainEqual({ from: "route", to: "close", label: "fallback", dashed: true });
   });
   it("summarises a config by its first scalar fields", () => {
     expect(configSummary({ model: "gpt-5-mini", tools: ["a"], max_tokens: 512, t: 1 })).toBe("model: gpt-5-mini, max_tokens: 512");

@@ -3,7 +3,7 @@
 // `tests/ui_fixtures.rs`, rerun by `npm test`). It computes nothing: an edit the script did not
 // record (in that order) is refused and listed in `unexpected`, so a UI that drifts from Rust
 // fails its test instead of meeting a stand-in that agrees with it.
-import type { Diagnostic, DocumentView, Edit, ExportAnswer, FixEdit, ImportAnswer, ViewDelta } from "../bindings";
+import type { Diagnostic, DocumentView, Edit, ExportAnswer, FixEdit, ImportAnswer, PredicateOperator, ViewDelta } from "../bindings";
 import type { Backend, ExportFormat, FixAnswer } from "../api/types";
 import text from "./fixtures/documents.json?raw";
 
@@ -21,6 +21,8 @@ type Fixture = {
   /** The example with a note, a collapsed group and a group nested in it (issue 16). */
   annotated: { view: DocumentView };
   scripts: Record<string, Step[]>;
+  /** Every predicate operator, in the engine's order of precedence. */
+  operators: PredicateOperator[];
   weaveflowVersion: {
     default: string;
     set: string;

@@ -151,6 +151,12 @@ fn apply_delta(view: &mut Value, delta: &Value) {
             edit_list(&mut view["spec"][list], e);
         }
     }
+    for e in delta["edgeLabels"].as_array().expect("label edits") {
+        edit_list(&mut view["edgeLabels"], e);
+    }
+    if !delta["extraEdges"].is_null() {
+        view["extraEdges"] = delta["extraEdges"].clone();
+    }
     view["spec"]["name"] = delta["name"].clone();
     view["spec"]["channels"] = delta["channels"].clone();
     let layout = view["layout"].as_object_mut().expect("layout");

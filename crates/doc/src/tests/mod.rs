@@ -4,6 +4,7 @@
 mod annotations;
 mod auto_layout;
 mod delta;
+mod drawn_edges;
 mod fixes;
 mod journal;
 mod save;

@@ -176,6 +176,9 @@ fn export_fixtures_documents() {
         out.insert(key.into(), serde_json::to_value(&converted).expect("export serializes"));
     }
 
+    // The operators the condition builder offers are Rust's (`PredicateOperator`).
+    out.insert("operators".into(), json!(crate::drawn_edges::PredicateOperator::ALL));
+
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../ui/src/test/fixtures/documents.json");
     std::fs::create_dir_all(path.parent().expect("a folder")).expect("fixture folder");
     let text = serde_json::to_string_pretty(&Value::Object(out)).expect("fixture serializes") + "\n";
