@@ -35,7 +35,7 @@ pub struct ViewDelta {
     pub edges: Vec<ListEdit<EdgeSpec>>,
     /// Changes of `edgeLabels`, in order (applied after `edges`, they keep the two lists one
     /// for one).
-    pub edge_labels: Vec<ListEdit<EdgeLabel>>,
+    pub edge_labels: Vec<ListEdit<Option<EdgeLabel>>>,
     /// `extraEdges` now, when they may have changed (absent: unchanged).
     pub extra_edges: Option<Vec<ExtraEdge>>,
     /// `spec.name` now.
@@ -155,7 +155,7 @@ fn drawn_edges_delta(
     document: &Document,
     spec: &GraphSpec,
     changed: &Changed,
-) -> (Vec<ListEdit<EdgeLabel>>, Option<Vec<ExtraEdge>>) {
+) -> (Vec<ListEdit<Option<EdgeLabel>>>, Option<Vec<ExtraEdge>>) {
     if let Document::GraphSpec(_) = document {
         let labels = changed
             .edge_edits

@@ -67,31 +67,30 @@ impl From<Op<'_>> for PredicateOperator {
     }
 }
 
-/// What one document edge says on the canvas.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, TS)]
+/// What one document edge says on the canvas (an edge that says nothing has none: `null` in
+/// the view, so a large graph's mostly plain edges cost four bytes each).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 #[ts(export)]
 pub struct EdgeLabel {
-    /// The text drawn on the edge, in full ("" for none); the canvas shortens it.
+    /// The text drawn on the edge, in full (never empty); the canvas shortens it.
     pub text: String,
-    /// A GraphSpec guard's operator (null: no guard, a guard without a known operator, or an
-    /// edge of another format).
+    /// A GraphSpec guard's operator (null: a guard without a known operator, or an edge of
+    /// another format).
     pub operator: Option<PredicateOperator>,
 }
 
 impl EdgeLabel {
     /// A GraphSpec edge's label: its guard, if any.
-    pub fn of_edge(edge: &EdgeSpec) -> EdgeLabel {
-        match &edge.when {
-            Some(p) => EdgeLabel {
-                text: predicate::label(p),
-                operator: predicate::operator(p).map(PredicateOperator::from),
-            },
-            None => EdgeLabel::default(),
-        }
+    pub fn of_edge(edge: &EdgeSpec) -> Option<EdgeLabel> {
+        let p = edge.when.as_ref()?;
+        Some(EdgeLabel {
+            text: predicate::label(p),
+            operator: predicate::operator(p).map(PredicateOperator::from),
+        })
     }
 
-    fn text(text: String) -> EdgeLabel {
-        EdgeLabel { text, operator: None }
+    fn text(text: String) -> Option<EdgeLabel> {
+        (!text.is_empty()).then_some(EdgeLabel { text, operator: None })
     }
 }
 
@@ -117,7 +116,7 @@ impl ExtraEdge {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct DrawnEdges {
     /// One per edge of the canvas graph (`spec`), same order.
-    pub labels: Vec<EdgeLabel>,
+    pub labels: Vec<Option<EdgeLabel>>,
     pub extra: Vec<ExtraEdge>,
 }
 
@@ -125,7 +124,7 @@ impl DrawnEdges {
     /// The drawn edges of `document`, whose canvas graph is `spec` (the document itself for a
     /// GraphSpec, its projection otherwise: `crate::formats::canvas_spec`).
     pub fn of(document: &Document, spec: &GraphSpec) -> DrawnEdges {
-        let mut labels: Vec<EdgeLabel> = spec.edges.iter().map(EdgeLabel::of_edge).collect();
+        let mut labels: Vec<Option<EdgeLabel>> = spec.edges.iter().map(EdgeLabel::of_edge).collect();
         let mut extra = Vec::new();
         match document {
             Document::GraphSpec(_) => {}

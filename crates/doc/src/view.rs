@@ -40,7 +40,7 @@ pub struct DocumentView {
     pub graphmd: Option<GraphMdView>,
     /// What each edge of `spec.edges` says on the canvas (same index), in every format: the
     /// UI draws these and never works a label out itself (`crate::drawn_edges`).
-    pub edge_labels: Vec<EdgeLabel>,
+    pub edge_labels: Vec<Option<EdgeLabel>>,
     /// The edges drawn for the reader only: Weaveflow's entry and finish points, GRAPH.md's
     /// entry, exits and judge fallbacks.
     pub extra_edges: Vec<ExtraEdge>,

@@ -264,8 +264,8 @@ impl Scene {
             .enumerate()
             .filter(|(i, _)| !hidden_edges.contains(i))
             .map(|(_, (e, label))| {
-                let guarded = !label.text.is_empty();
-                (e.from.clone(), e.to.clone(), label.text, guarded, false)
+                let (text, guarded) = label.map_or((String::new(), false), |l| (l.text, true));
+                (e.from.clone(), e.to.clone(), text, guarded, false)
             })
             .collect();
         // Drawn for the reader only: not when an end is hidden in a box (as on the canvas).

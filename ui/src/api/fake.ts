@@ -345,7 +345,7 @@ export class FakeBackend implements Backend {
     const positions = await layoutGraph(
       spec,
       await appElk(),
-      spec.edges.map((e) => fakeEdgeLabel(e).text),
+      spec.edges.map((e) => fakeEdgeLabel(e)?.text ?? ""),
     );
     if (cancelled !== this.layoutRun) return null;
     onProgress(1);

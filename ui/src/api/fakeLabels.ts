@@ -11,8 +11,8 @@ export function fakeOperator(p: Predicate): PredicateOperator | null {
   return IN_ORDER.find((op) => Object.hasOwn(p, op) && (op !== "in" || Array.isArray(p.in))) ?? null;
 }
 
-export function fakeEdgeLabel(e: EdgeSpec): EdgeLabel {
-  if (!e.when) return { text: "", operator: null };
+export function fakeEdgeLabel(e: EdgeSpec): EdgeLabel | null {
+  if (!e.when) return null;
   const operator = fakeOperator(e.when);
   const text = operator ? `${e.when.channel} ${SYMBOL[operator]} ${JSON.stringify(e.when[operator])}` : `${e.when.channel} ?`;
   return { text, operator };

@@ -47,7 +47,7 @@ graphmd: GraphMdView | null,
  * What each edge of `spec.edges` says on the canvas (same index), in every format: the
  * UI draws these and never works a label out itself (`crate::drawn_edges`).
  */
-edgeLabels: Array<EdgeLabel>, 
+edgeLabels: Array<EdgeLabel | null>, 
 /**
  * The edges drawn for the reader only: Weaveflow's entry and finish points, GRAPH.md's
  * entry, exits and judge fallbacks.

@@ -2,15 +2,16 @@
 import type { PredicateOperator } from "./PredicateOperator";
 
 /**
- * What one document edge says on the canvas.
+ * What one document edge says on the canvas (an edge that says nothing has none: `null` in
+ * the view, so a large graph's mostly plain edges cost four bytes each).
  */
 export type EdgeLabel = { 
 /**
- * The text drawn on the edge, in full ("" for none); the canvas shortens it.
+ * The text drawn on the edge, in full (never empty); the canvas shortens it.
  */
 text: string, 
 /**
- * A GraphSpec guard's operator (null: no guard, a guard without a known operator, or an
- * edge of another format).
+ * A GraphSpec guard's operator (null: a guard without a known operator, or an edge of
+ * another format).
  */
 operator: PredicateOperator | null, };

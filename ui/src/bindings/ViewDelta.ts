@@ -36,7 +36,7 @@ edges: Array<ListEdit<EdgeSpec>>,
  * Changes of `edgeLabels`, in order (applied after `edges`, they keep the two lists one
  * for one).
  */
-edgeLabels: Array<ListEdit<EdgeLabel>>, 
+edgeLabels: Array<ListEdit<EdgeLabel | null>>, 
 /**
  * `extraEdges` now, when they may have changed (absent: unchanged).
  */

@@ -241,7 +241,7 @@ function EdgeInspector({ view, index }: { view: DocumentView; index: number }) {
         </div>
       ))}
       <div className="panel-sub">Condition</div>
-      <ConditionBuilder index={index} e={e} label={view.edgeLabels[index]} channels={channels} />
+      <ConditionBuilder index={index} e={e} label={view.edgeLabels[index] ?? undefined} channels={channels} />
       <div className="row pad">
         <button
           className="danger"

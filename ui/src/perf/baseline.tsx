@@ -78,7 +78,7 @@ function elkLayout(graph: Graph, limitMs: number): Promise<Record<string, Point>
       id: 1,
       graph: toElkGraph(
         spec,
-        spec.edges.map((e) => fakeEdgeLabel(e).text),
+        spec.edges.map((e) => fakeEdgeLabel(e)?.text ?? ""),
       ),
     });
   });

@@ -52,7 +52,7 @@ describe("condition builder values keep their type", () => {
     const view = rust.support.view;
     const index = view.spec.edges.findIndex((e) => e.when);
     expect(view.edgeLabels[index]).toEqual({ text: 'intent == "buy"', operator: "eq" });
-    const m = fromPredicate(view.spec.edges[index].when, view.edgeLabels[index].operator);
+    const m = fromPredicate(view.spec.edges[index].when, view.edgeLabels[index]?.operator ?? null);
     expect(m).toMatchObject({ channel: "intent", op: "eq", valueType: "string", text: "buy" });
     expect(toPredicate(m)).toEqual({ ok: true, predicate: view.spec.edges[index].when });
   });

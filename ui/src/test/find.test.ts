@@ -17,7 +17,7 @@ function viewOf(spec: GraphSpec, extra: Partial<DocumentView> = {}): DocumentVie
     dirty: false,
     spec,
     // No labels unless a test gives Rust's (`rust.support.view.edgeLabels`).
-    edgeLabels: spec.edges.map(() => ({ text: "", operator: null })),
+    edgeLabels: spec.edges.map(() => null),
     extraEdges: [],
     weaveflow: null,
     graphmd: null,

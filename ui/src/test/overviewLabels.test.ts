@@ -118,7 +118,7 @@ describe("edge labels in every format", () => {
     const view = fixture[format].initial;
     const edges = sceneInput(view, view.layout.positions, () => "#888", problemsOf(view.diagnostics), new Map()).edges;
     const own = edges.filter((e) => (e.index ?? -1) >= 0);
-    expect(own.map((e) => e.label)).toEqual(view.edgeLabels.map((l) => l.text));
+    expect(own.map((e) => e.label)).toEqual(view.edgeLabels.map((l) => l?.text ?? ""));
     expect(edges.filter((e) => (e.index ?? -1) < 0).map(({ from, to, label, dashed }) => ({ from, to, label, dashed }))).toEqual(
       view.extraEdges,
     );
@@ -128,9 +128,9 @@ describe("edge labels in every format", () => {
     expect(shortLabel("short")).toBe("short");
   });
   it("the formats' labels are there to draw", () => {
-    expect(fixture.graphspec.initial.edgeLabels.some((l) => l.operator)).toBe(true);
+    expect(fixture.graphspec.initial.edgeLabels.some((l) => l?.operator)).toBe(true);
     expect(fixture.weaveflow.initial.extraEdges.map((e) => e.from)).toContain("__start__");
-    expect(fixture.graphmd.initial.edgeLabels.map((l) => l.text)).toContain("known_issue");
+    expect(fixture.graphmd.initial.edgeLabels.map((l) => l?.text)).toContain("known_issue");
     expect(fixture.graphmd.initial.extraEdges).toContainEqual({ from: "route", to: "close", label: "fallback", dashed: true });
   });
   it("summarises a config by its first scalar fields", () => {

@@ -18,7 +18,7 @@ fn open(file: &str, text: &str) -> Session {
 }
 
 fn texts(view: &DocumentView) -> Vec<&str> {
-    view.edge_labels.iter().map(|l| l.text.as_str()).collect()
+    view.edge_labels.iter().map(|l| l.as_ref().map_or("", |l| l.text.as_str())).collect()
 }
 
 fn extra(from: &str, to: &str, label: &str, dashed: bool) -> ExtraEdge {
@@ -73,7 +73,8 @@ fn graphspec_guards_in_the_mermaid_style_with_the_operator_the_engine_uses() {
         ]
     );
     use PredicateOperator::*;
-    let ops: Vec<Option<PredicateOperator>> = view.edge_labels.iter().map(|l| l.operator).collect();
+    let ops: Vec<Option<PredicateOperator>> =
+        view.edge_labels.iter().map(|l| l.as_ref().and_then(|l| l.operator)).collect();
     assert_eq!(ops, [None, Some(Eq), Some(In), Some(Gt), Some(Lt), Some(Truthy), Some(Eq), None, Some(Neq)]);
     assert!(view.extra_edges.is_empty());
 }
@@ -103,7 +104,8 @@ fn weaveflow_conditions_failures_entry_and_finish() {
         texts(&view),
         ["supervisor_route_equals: researcher", "counter_below: 3", "condition", "on failure", ""]
     );
-    assert!(view.edge_labels.iter().all(|l| l.operator.is_none()));
+    assert!(view.edge_labels.iter().flatten().all(|l| l.operator.is_none()));
+    assert_eq!(view.edge_labels[4], None, "an unconditional edge has no label");
     assert_eq!(view.extra_edges, [extra("__start__", "a", "", false), extra("c", "__end__", "", false)]);
 }
 
@@ -161,10 +163,10 @@ fn graphmd_conditions_loop_bounds_entry_exits_and_fallbacks() {
 
 /// The view after applying `delta`'s label edits to `labels` (as the UI does).
 fn applied(
-    mut labels: Vec<EdgeLabel>,
+    mut labels: Vec<Option<EdgeLabel>>,
     s: &mut Session,
     edit: Value,
-) -> (Vec<EdgeLabel>, Option<Vec<ExtraEdge>>) {
+) -> (Vec<Option<EdgeLabel>>, Option<Vec<ExtraEdge>>) {
     let edit: Edit = serde_json::from_value(edit).expect("an edit");
     let delta = s.answer(Change::Edit(&edit)).expect("accepted");
     for e in &delta.edge_labels {
@@ -181,7 +183,7 @@ fn edit_answers_carry_the_labels_that_changed() {
     let held = DocumentView::of(&s).edge_labels;
     let (held, extra) =
         applied(held, &mut s, json!({"op": "set_when", "index": 0, "when": {"channel": "n", "gt": 2}}));
-    assert_eq!(held, [EdgeLabel { text: "n > 2".into(), operator: Some(PredicateOperator::Gt) }]);
+    assert_eq!(held, [Some(EdgeLabel { text: "n > 2".into(), operator: Some(PredicateOperator::Gt) })]);
     assert_eq!(extra, None);
     assert_eq!(held, DocumentView::of(&s).edge_labels);
     let (held, _) = applied(held, &mut s, json!({"op": "connect", "from": "b", "to": "a"}));
@@ -196,7 +198,7 @@ fn edit_answers_carry_the_labels_that_changed() {
         json!({"op": "set_edge_field", "index": 0, "field": "condition", "value": "escalate"}),
     );
     let view = DocumentView::of(&s);
-    assert_eq!(held[0].text, "escalate");
+    assert_eq!(held[0].as_ref().map(|l| l.text.as_str()), Some("escalate"));
     assert_eq!(held, view.edge_labels);
     assert_eq!(extra, Some(view.extra_edges));
 }
