@@ -449,15 +449,7 @@ async fn a_large_file_without_a_layout_shows_its_progress_and_can_be_stopped() {
         "the progress notice to go once opened",
     )
     .await;
-    // Counted in the page: the whole view of 20,000 nodes is too large for a WebDriver answer.
-    let placed = app
-        .driver
-        .execute_async(
-            "const [id, done] = arguments; window.__TAURI_INTERNALS__.invoke('get_document', {docId: id}).then((v) => done(Object.keys(v.layout.positions).length), () => done(-1));",
-            vec![json!(id)],
-        )
-        .await
-        .expect("script ran");
-    assert_eq!(placed.json(), &json!(20_002), "every node and both terminals placed before the first view");
+    let placed = app.placed_count(&id).await;
+    assert_eq!(placed, 20_002, "every node and both terminals placed before the first view");
     app.quit().await;
 }

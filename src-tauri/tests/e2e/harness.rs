@@ -282,6 +282,21 @@ impl Desktop {
         self.call("get_document", json!({ "docId": id })).await
     }
 
+    /// How many elements the document's layout places (nodes, terminals), counted in the page:
+    /// the whole view of a large document is too big for a WebDriver answer. -1 when the view
+    /// could not be read.
+    pub async fn placed_count(&self, id: &str) -> i64 {
+        let placed = self
+            .driver
+            .execute_async(
+                "const [id, done] = arguments; window.__TAURI_INTERNALS__.invoke('get_document', {docId: id}).then((v) => done(Object.keys(v.layout.positions).length), () => done(-1));",
+                vec![json!(id)],
+            )
+            .await
+            .expect("script ran");
+        placed.json().as_i64().unwrap_or(-1)
+    }
+
     /// The id of the only document open whose file name is `name`.
     pub async fn doc_named(&self, name: &str) -> String {
         let docs = self.documents().await;
