@@ -10,8 +10,10 @@ use indexmap::IndexMap;
 use trellis_spec::{ChannelSpec, EdgeSpec, GraphSpec, NodeSpec};
 
 use crate::edit::{Changed, Position};
+use crate::formats::canvas_spec;
 use crate::layout::Layout;
 use crate::list_edit::ListEdit;
+use crate::session::Document;
 
 /// One reversible change. `before: None` means "insert", `after: None` means "remove".
 #[derive(Debug, Clone, PartialEq)]
@@ -50,8 +52,13 @@ pub(crate) enum Prim {
         before: Box<GraphSpec>,
         after: Box<GraphSpec>,
     },
-    /// Weaveflow and GRAPH.md: the whole document and layout before and after the step (the
-    /// session swaps them itself; see `crate::formats`).
+    /// Weaveflow and GRAPH.md: one small change of the format's own model (`formats::steps`).
+    Format(Box<crate::formats::steps::FormatStep>),
+    /// Weaveflow and GRAPH.md: the whole document and layout before and after the step, where
+    /// no small change can say it: a reload from disk (a new document, perhaps of another
+    /// format) and a GRAPH.md `replace_document` (the new document carries the text it was
+    /// read from, to write it back byte for byte, which no field change can express). The
+    /// session swaps them itself (`formats::swap`).
     Snapshot {
         before: Box<crate::formats::Snap>,
         after: Box<crate::formats::Snap>,
@@ -69,6 +76,8 @@ impl Prim {
             Prim::Annotations { before, after } => Prim::Annotations { before: after, after: before },
             Prim::Document { before, after } => Prim::Document { before: after, after: before },
             Prim::Snapshot { before, after } => Prim::Snapshot { before: after, after: before },
+            // Applied with a direction instead (`replay`): never inverted by copy.
+            Prim::Format(step) => Prim::Format(step),
         }
     }
 
@@ -106,6 +115,23 @@ impl Prim {
                 spec.name = after.clone();
                 changed.name = true;
             }
+            Prim::Position { .. } | Prim::Annotations { .. } => return self.apply_to_layout(layout),
+            Prim::Document { after, .. } => {
+                changed.merge(spec_changes(spec, after));
+                *spec = (**after).clone();
+                changed.full = true;
+            }
+            // Not a GraphSpec change: the session applies these to its document.
+            Prim::Snapshot { .. } => changed.full = true,
+            Prim::Format(_) => {}
+        }
+        changed
+    }
+
+    /// Performs a layout change (positions, notes and groups), in any format.
+    fn apply_to_layout(&self, layout: &mut Layout) -> Changed {
+        let mut changed = Changed::default();
+        match self {
             Prim::Position { id, after, .. } => {
                 match after {
                     Some(p) => {
@@ -121,13 +147,7 @@ impl Prim {
                 layout.set_annotations((**after).clone());
                 changed.annotations = true;
             }
-            Prim::Document { after, .. } => {
-                changed.merge(spec_changes(spec, after));
-                *spec = (**after).clone();
-                changed.full = true;
-            }
-            // Not a GraphSpec change: the session applies snapshots to its document.
-            Prim::Snapshot { .. } => changed.full = true,
+            _ => {}
         }
         changed
     }
@@ -214,6 +234,34 @@ impl History {
         }
         None
     }
+}
+
+/// Redoes (`undo` false) or undoes a step in a document of any format: GraphSpec prims on the
+/// spec, layout prims on the layout, format steps on the Weaveflow or GRAPH.md model. What a
+/// format step changed in the canvas is worked out from the canvas graph before and after
+/// (it is a projection of the format's model), so the answer is list edits, not a reload.
+pub(crate) fn replay(prims: &[Prim], document: &mut Document, layout: &mut Layout, undo: bool) -> Changed {
+    if let Document::GraphSpec(spec) = document {
+        return if undo { unapply_all(prims, spec, layout) } else { apply_all(prims, spec, layout) };
+    }
+    let has_format = prims.iter().any(|p| matches!(p, Prim::Format(_)));
+    let canvas_before = has_format.then(|| canvas_spec(document).into_owned());
+    let mut changed = Changed::default();
+    let mut run = |p: &Prim| match p {
+        Prim::Format(step) => step.apply(document, undo),
+        p if undo => changed.merge(p.inverse().apply_to_layout(layout)),
+        p => changed.merge(p.apply_to_layout(layout)),
+    };
+    if undo {
+        prims.iter().rev().for_each(&mut run);
+    } else {
+        prims.iter().for_each(&mut run);
+    }
+    if let Some(before) = canvas_before {
+        changed.merge(spec_changes(&before, &canvas_spec(document)));
+        changed.format_view = true;
+    }
+    changed
 }
 
 /// Applies prims in order.

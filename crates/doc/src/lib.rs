@@ -38,6 +38,7 @@ pub mod layout;
 mod layout_read;
 pub mod list_edit;
 pub mod palette;
+mod perform;
 mod reformat;
 pub mod registry_editor;
 pub mod save;

@@ -14,12 +14,12 @@ use trellis_formats::weaveflow::WeaveflowDoc;
 use trellis_spec::{json, validate, writer, Diagnostic, GraphSpec, Registry};
 use ts_rs::TS;
 
-use crate::apply;
 use crate::clock::Clock;
 use crate::edit::{Changed, Edit, EditOutcome};
 use crate::fs::{FileSystem, Metadata};
-use crate::history::{apply_all, unapply_all, CoalesceKey, History, Prim, Step, COALESCE_MS};
+use crate::history::{apply_all, CoalesceKey, History, Prim, Step, COALESCE_MS};
 use crate::layout::{self, sidecar_path, Layout};
+use crate::perform::{merge_prims, replay_step};
 
 /// Diagnostic codes of sessions (opening, reloading, outside changes).
 pub mod codes {
@@ -61,8 +61,9 @@ pub enum DocFormat {
     GraphMd,
 }
 
-/// The document itself. One variant per format; each has its own edit handling (GraphSpec:
-/// `apply.rs` and reversible prims; Weaveflow and GRAPH.md: `formats/`, snapshot undo steps).
+/// The document itself. One variant per format; each has its own edit handler (GraphSpec:
+/// `apply.rs`; Weaveflow and GRAPH.md: `formats/`), met in `crate::perform`, and all give
+/// reversible undo steps.
 // One document per session: boxing the big variant would only burden every match.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
@@ -550,26 +551,24 @@ impl Session {
             self.touched();
             return Ok(self.outcome(Changed { viewport: true, ..Changed::default() }, Vec::new()));
         }
-        let Document::GraphSpec(spec) = &mut self.document else {
-            return crate::formats::apply(self, edit);
-        };
-        let plan = apply::plan(edit, spec, &self.layout, Some(&self.registries.registry))?;
-        if plan.prims.is_empty() {
-            return Ok(self.outcome(Changed::default(), plan.notices));
+        let done = crate::perform::perform(self, edit)?;
+        if done.prims.is_empty() {
+            return Ok(self.outcome(Changed::default(), done.notices));
         }
-        let layout_only = plan.prims.iter().all(Prim::is_layout_only);
-        let changed = apply_all(&plan.prims, spec, &mut self.layout);
+        let layout_only = done.prims.iter().all(Prim::is_layout_only);
         if matches!(edit, Edit::ApplyLayout { automatic: true, .. }) {
             // Not an undo step and not dirty: it stands for the layout file that was missing.
             self.touched();
-            return Ok(self.outcome(self.settle(changed), plan.notices));
+            return Ok(self.outcome(self.settle(done.changed), done.notices));
         }
         let now = self.clock.now_ms();
-        let can_coalesce = match (&plan.coalesce, self.history.undo.last()) {
+        let can_coalesce = match (&done.coalesce, self.history.undo.last()) {
             (Some((node, path)), Some(last)) => {
                 self.history.redo.is_empty()
                     && self.saved_state != Some(last.id)
                     && last.id == self.state
+                    && !crate::formats::is_snapshot(&last.prims)
+                    && !crate::formats::is_snapshot(&done.prims)
                     && last.coalesce.as_ref().is_some_and(|k| {
                         k.node == *node && k.path == *path && now.saturating_sub(k.at_ms) <= COALESCE_MS
                     })
@@ -578,7 +577,7 @@ impl Session {
         };
         match self.history.undo.last_mut() {
             Some(last) if can_coalesce => {
-                merge_prims(&mut last.prims, plan.prims);
+                merge_prims(&mut last.prims, done.prims);
                 if let Some(k) = last.coalesce.as_mut() {
                     k.at_ms = now;
                 }
@@ -586,15 +585,15 @@ impl Session {
             _ => {
                 let id = self.next_step;
                 self.next_step += 1;
-                let coalesce = plan.coalesce.map(|(node, path)| CoalesceKey { node, path, at_ms: now });
-                self.push_step(Step { id, prims: plan.prims, coalesce });
+                let coalesce = done.coalesce.map(|(node, path)| CoalesceKey { node, path, at_ms: now });
+                self.push_step(Step { id, prims: done.prims, coalesce });
             }
         }
         if !layout_only {
             self.revalidate();
         }
         self.touched();
-        Ok(self.outcome(self.settle(changed), plan.notices))
+        Ok(self.outcome(self.settle(done.changed), done.notices))
     }
 
     pub(crate) fn push_step(&mut self, step: Step) {
@@ -610,13 +609,7 @@ impl Session {
         let Some(mut step) = self.history.undo.pop() else {
             return self.outcome(Changed::default(), Vec::new());
         };
-        let changed = match &mut self.document {
-            _ if crate::formats::is_snapshot(&step.prims) => {
-                crate::formats::swap(&step.prims, true, &mut self.document, &mut self.layout)
-            }
-            Document::GraphSpec(spec) => unapply_all(&step.prims, spec, &mut self.layout),
-            _ => Changed::default(),
-        };
+        let changed = replay_step(self, &step.prims, true);
         step.coalesce = None;
         self.state = self.history.undo.last().map_or(self.base_state, |s| s.id);
         self.history.redo.push(step);
@@ -628,13 +621,7 @@ impl Session {
         let Some(step) = self.history.redo.pop() else {
             return self.outcome(Changed::default(), Vec::new());
         };
-        let changed = match &mut self.document {
-            _ if crate::formats::is_snapshot(&step.prims) => {
-                crate::formats::swap(&step.prims, false, &mut self.document, &mut self.layout)
-            }
-            Document::GraphSpec(spec) => apply_all(&step.prims, spec, &mut self.layout),
-            _ => Changed::default(),
-        };
+        let changed = replay_step(self, &step.prims, false);
         self.state = step.id;
         self.history.undo.push(step);
         self.after_history_move(changed)
@@ -757,19 +744,6 @@ impl Session {
             .push(Diagnostic::info(codes::RESTORED, "unsaved work restored from the recovery journal"));
         self.touched();
     }
-}
-
-/// Coalescing: a run of replacements of one node keeps the first `before` and last `after`.
-fn merge_prims(into: &mut Vec<Prim>, more: Vec<Prim>) {
-    if let ([Prim::Node { index: i1, after: a1, .. }], [Prim::Node { index: i2, before: b2, after: a2 }]) =
-        (into.as_mut_slice(), more.as_slice())
-    {
-        if i1 == i2 && a1 == b2 {
-            *a1 = a2.clone();
-            return;
-        }
-    }
-    into.extend(more);
 }
 
 /// Reads a document of any format (detected by `trellis_formats::detect`).

@@ -2,10 +2,11 @@
 //! `trellis_formats::detect`), their edits, their undo steps and their save checks.
 //!
 //! Where GraphSpec edits are planned as small reversible prims (`apply.rs`), an edit of these
-//! formats is applied to a copy of the document and recorded as one snapshot step (document
-//! and layout before and after): their documents keep the file's own text beside a typed view
-//! (Weaveflow) or are a YAML tree (GRAPH.md), so a snapshot is the one change that is surely
-//! reversible byte for byte. Typing into a field still coalesces into one step.
+//! formats is applied to a copy of the document by the format's handler (`weaveflow.rs`,
+//! `graphmd.rs`; a refused edit changes nothing), then recorded as the small reversible
+//! changes that turn the old model into the new (`steps.rs`: a node, an edge, a field, a
+//! position), so undo and redo answer what changed, byte for byte. Both paths meet in
+//! `crate::perform`. Typing into a field still coalesces into one step.
 //!
 //! Positions: a Weaveflow document keeps them in its own `metadata.web.positions` (where the
 //! Weaveflow Workbench keeps them; no sidecar is written); a GRAPH.md document has no place
@@ -14,9 +15,12 @@
 
 pub mod convert;
 pub mod graphmd;
+mod json_steps;
 pub mod splice;
+pub(crate) mod steps;
 pub mod view;
 pub mod weaveflow;
+mod yaml_steps;
 
 use std::borrow::Cow;
 
@@ -26,9 +30,10 @@ use trellis_formats::detect::{detect, detect_object, Format};
 use trellis_spec::diagnostic::has_errors;
 use trellis_spec::{read, Diagnostic, GraphSpec};
 
-use crate::edit::{Changed, Edit, EditOutcome, Position};
-use crate::history::{spec_changes, CoalesceKey, Prim, Step, COALESCE_MS};
+use crate::edit::{Changed, Edit, Position};
+use crate::history::{spec_changes, Prim};
 use crate::layout::Layout;
+use crate::perform::Performed;
 use crate::save::{codes as save_codes, SaveRefused};
 use crate::session::{codes as session_codes, Document, Session};
 
@@ -157,7 +162,7 @@ pub(crate) fn weaveflow_text(d: &trellis_formats::weaveflow::WeaveflowDoc, sourc
         .unwrap_or_else(|| trellis_formats::weaveflow::to_string(d))
 }
 
-/// True when a step is a snapshot step (applied by [`swap`], not by the GraphSpec prims).
+/// True when a step is a snapshot step (applied by [`swap`], not by [`crate::history::replay`]).
 pub(crate) fn is_snapshot(prims: &[Prim]) -> bool {
     prims.iter().any(|p| matches!(p, Prim::Snapshot { .. }))
 }
@@ -192,18 +197,28 @@ pub(crate) fn canvas_spec(document: &Document) -> Cow<'_, GraphSpec> {
 /// What a snapshot step changes, worked out from the two states: the canvas graph's list
 /// edits, the positions and viewport, and whether the format's own view part changed.
 pub(crate) fn snapshot_changed(before: &Snap, after: &Snap) -> Changed {
-    let mut changed = spec_changes(&canvas_spec(&before.document), &canvas_spec(&after.document));
-    let (old, new) = (&before.layout.positions, &after.layout.positions);
+    changed_between(&before.document, &before.layout, &after.document, &after.layout)
+}
+
+/// What turning one document and layout into another changes (see `snapshot_changed`).
+pub(crate) fn changed_between(
+    before_document: &Document,
+    before_layout: &Layout,
+    after_document: &Document,
+    after_layout: &Layout,
+) -> Changed {
+    let mut changed = spec_changes(&canvas_spec(before_document), &canvas_spec(after_document));
+    let (old, new) = (&before_layout.positions, &after_layout.positions);
     changed.positions = new
         .iter()
         .filter(|(id, p)| old.get(*id) != Some(*p))
         .map(|(id, _)| id.clone())
         .chain(old.keys().filter(|id| !new.contains_key(*id)).cloned())
         .collect();
-    changed.viewport = before.layout.viewport != after.layout.viewport;
+    changed.viewport = before_layout.viewport != after_layout.viewport;
     changed.annotations =
-        before.layout.notes != after.layout.notes || before.layout.groups != after.layout.groups;
-    changed.format_view = before.document != after.document;
+        before_layout.notes != after_layout.notes || before_layout.groups != after_layout.groups;
+    changed.format_view = before_document != after_document;
     changed
 }
 
@@ -222,8 +237,9 @@ pub(crate) fn replace(s: &mut Session, after: Document) -> (Prim, Changed) {
 }
 
 /// Applies an edit to a Weaveflow or GRAPH.md session: on a copy, so a refused edit changes
-/// nothing; then one undo step (or merged into the last one while typing).
-pub(crate) fn apply(s: &mut Session, edit: &Edit) -> Result<EditOutcome, Diagnostic> {
+/// nothing; then the reversible steps that turn the old document and layout into the new
+/// (`steps::between`, positions and notes as layout prims). Nothing when nothing changed.
+pub(crate) fn perform(s: &mut Session, edit: &Edit) -> Result<Performed, Diagnostic> {
     let mut document = s.document.clone();
     let mut layout = s.layout.clone();
     let annotations = {
@@ -244,56 +260,52 @@ pub(crate) fn apply(s: &mut Session, edit: &Edit) -> Result<EditOutcome, Diagnos
             weaveflow::write_annotations(d, &layout)?;
         }
     }
+    let mut out = Performed { coalesce: applied.coalesce, notices: applied.notices, ..Performed::default() };
     if document == s.document && layout == s.layout {
-        return Ok(s.outcome(Changed::default(), applied.notices));
+        return Ok(out);
     }
-    let before = Snap {
-        document: std::mem::replace(&mut s.document, document),
-        layout: std::mem::replace(&mut s.layout, layout),
-    };
-    let after = Snap { document: s.document.clone(), layout: s.layout.clone() };
-    let changed = snapshot_changed(&before, &after);
-    if matches!(edit, Edit::ApplyLayout { automatic: true, .. }) {
-        // Stands for the layout that was missing: not an undo step, not dirty.
-        s.touched();
-        return Ok(s.outcome(s.settle(changed), applied.notices));
-    }
-    let layout_only = before.document == after.document;
-    let now = s.clock.now_ms();
-    let can_coalesce = match (&applied.coalesce, s.history.undo.last()) {
-        (Some((node, path)), Some(last)) => {
-            s.history.redo.is_empty()
-                && s.saved_state != Some(last.id)
-                && last.id == s.state
-                && is_snapshot(&last.prims)
-                && last.coalesce.as_ref().is_some_and(|k| {
-                    k.node == *node && k.path == *path && now.saturating_sub(k.at_ms) <= COALESCE_MS
-                })
+    let old_document = std::mem::replace(&mut s.document, document);
+    let old_layout = std::mem::replace(&mut s.layout, layout);
+    out.changed = changed_between(&old_document, &old_layout, &s.document, &s.layout);
+    let replaced_graphmd =
+        matches!((edit, &s.document), (Edit::ReplaceDocument { .. }, Document::GraphMd(_)));
+    let format_steps = if replaced_graphmd { None } else { steps::between(&old_document, &s.document) };
+    match format_steps {
+        Some(format_steps) => {
+            out.prims.extend(format_steps.into_iter().map(|f| Prim::Format(Box::new(f))));
+            out.prims.extend(layout_prims(&old_layout, &s.layout));
         }
-        _ => false,
-    };
-    match s.history.undo.last_mut() {
-        Some(last) if can_coalesce => {
-            if let Some(Prim::Snapshot { after: a, .. }) = last.prims.last_mut() {
-                **a = after;
-            }
-            if let Some(k) = last.coalesce.as_mut() {
-                k.at_ms = now;
-            }
-        }
-        _ => {
-            let id = s.next_step;
-            s.next_step += 1;
-            let coalesce = applied.coalesce.map(|(node, path)| CoalesceKey { node, path, at_ms: now });
-            let prim = Prim::Snapshot { before: Box::new(before), after: Box::new(after) };
-            s.push_step(Step { id, prims: vec![prim], coalesce });
+        None => {
+            let before = Snap { document: old_document, layout: old_layout };
+            let after = Snap { document: s.document.clone(), layout: s.layout.clone() };
+            out.prims.push(Prim::Snapshot { before: Box::new(before), after: Box::new(after) });
         }
     }
-    if !layout_only {
-        s.revalidate();
+    Ok(out)
+}
+
+/// The layout prims that turn `old` into `new`: a position prim per node placed, moved or
+/// unplaced, the notes and groups whole when they changed. (Format edits change nothing else
+/// of the layout: the viewport is not an undo step.)
+fn layout_prims(old: &Layout, new: &Layout) -> Vec<Prim> {
+    let (o, n) = (&old.positions, &new.positions);
+    let mut out: Vec<Prim> = o
+        .iter()
+        .filter(|(id, _)| !n.contains_key(*id))
+        .map(|(id, p)| Prim::Position { id: id.clone(), before: Some(*p), after: None })
+        .collect();
+    out.extend(n.iter().filter(|(id, p)| o.get(*id) != Some(*p)).map(|(id, p)| Prim::Position {
+        id: id.clone(),
+        before: o.get(id).copied(),
+        after: Some(*p),
+    }));
+    if old.notes != new.notes || old.groups != new.groups {
+        out.push(Prim::Annotations {
+            before: Box::new(old.annotations()),
+            after: Box::new(new.annotations()),
+        });
     }
-    s.touched();
-    Ok(s.outcome(s.settle(changed), applied.notices))
+    out
 }
 
 /// Save steps 1-3 for Weaveflow and GRAPH.md: the format's writer, the text read back and

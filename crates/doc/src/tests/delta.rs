@@ -21,14 +21,14 @@ use crate::workspace::EXAMPLE;
 /// A step before it meets a document: numbers that pick ids, indices and values from the
 /// document as it is when the step runs (so steps stay meaningful in every format).
 #[derive(Debug, Clone, Copy)]
-struct Recipe {
-    kind: u8,
-    a: usize,
-    b: usize,
-    v: i32,
+pub(super) struct Recipe {
+    pub(super) kind: u8,
+    pub(super) a: usize,
+    pub(super) b: usize,
+    pub(super) v: i32,
 }
 
-fn recipe() -> impl Strategy<Value = Recipe> {
+pub(super) fn recipe() -> impl Strategy<Value = Recipe> {
     (0u8..34, 0usize..64, 0usize..64, -3i32..40).prop_map(|(kind, a, b, v)| Recipe { kind, a, b, v })
 }
 
@@ -37,7 +37,7 @@ fn fixtures() -> PathBuf {
 }
 
 /// The three documents: the example GraphSpec, a Weaveflow corpus file, the GRAPH.md seed.
-fn sessions(c: &ManualClock) -> Vec<(&'static str, Session)> {
+pub(super) fn sessions(c: &ManualClock) -> Vec<(&'static str, Session)> {
     let fs = FakeFs::new();
     let read = |p: &str| std::fs::read_to_string(fixtures().join(p)).expect("fixture readable");
     fs.put("/w/support.json", EXAMPLE);
@@ -54,7 +54,7 @@ fn sessions(c: &ManualClock) -> Vec<(&'static str, Session)> {
 }
 
 /// The change a recipe makes of the document as it is now.
-fn change_of(s: &Session, r: Recipe) -> Option<Edit> {
+pub(super) fn change_of(s: &Session, r: Recipe) -> Option<Edit> {
     let ids: Vec<String> = s.document().node_ids().into_iter().map(str::to_owned).collect();
     let id = |i: usize| ids.get(i % ids.len().max(1)).cloned().unwrap_or_else(|| "nobody".into());
     let edges = view_of(s)["spec"]["edges"].as_array().map_or(0, Vec::len);

@@ -78,3 +78,48 @@ proptest! {
         prop_assert_eq!(s.layout().positions.clone(), edited_layout.positions);
     }
 }
+
+/// True when some step of the history is a whole-document snapshot.
+fn has_snapshot(s: &Session) -> bool {
+    s.history.undo.iter().chain(&s.history.redo).any(|step| crate::formats::is_snapshot(&step.prims))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+    /// Weaveflow and GRAPH.md (and GraphSpec again, through the same recipes): every edit is
+    /// a list of small reversible steps, never a snapshot; undoing them all gives back the
+    /// very document read (text, diagnostics with their places, layout), redoing them all
+    /// the edited one, and neither answers "reload everything".
+    #[test]
+    fn every_format_undoes_and_redoes_by_steps(recipes in prop::collection::vec(super::delta::recipe(), 1..40)) {
+        let c = clock();
+        for (format, mut s) in super::delta::sessions(&c) {
+            let (text, diagnostics, layout) = (s.text(), s.diagnostics().to_vec(), s.layout().clone());
+            for r in &recipes {
+                c.advance(if r.v % 2 == 0 { 300 } else { 1_500 });
+                if let Some(e) = super::delta::change_of(&s, *r) {
+                    let _ = s.apply(&e);
+                }
+            }
+            prop_assert!(!has_snapshot(&s), "{format}: an edit was recorded as a snapshot");
+            let (edited, edited_diagnostics, edited_layout) = (s.text(), s.diagnostics().to_vec(), s.layout().clone());
+            let edited_document = s.document().clone();
+            while s.can_undo() {
+                let undone = s.undo();
+                prop_assert!(!undone.changed.full, "{format}: an undo answered a full reload");
+            }
+            prop_assert_eq!(s.text(), text, "{}: undo all", format);
+            prop_assert_eq!(s.diagnostics(), diagnostics.as_slice(), "{}: diagnostics after undo all", format);
+            prop_assert_eq!(s.layout(), &layout, "{}: layout after undo all", format);
+            prop_assert!(!s.is_dirty());
+            while s.can_redo() {
+                let redone = s.redo();
+                prop_assert!(!redone.changed.full, "{format}: a redo answered a full reload");
+            }
+            prop_assert_eq!(s.text(), edited, "{}: redo all", format);
+            prop_assert!(s.document() == &edited_document, "{format}: the document after redo all");
+            prop_assert_eq!(s.diagnostics(), edited_diagnostics.as_slice(), "{}: diagnostics after redo all", format);
+            prop_assert_eq!(s.layout().positions.clone(), edited_layout.positions, "{}: positions after redo all", format);
+        }
+    }
+}

@@ -48,6 +48,14 @@ impl WeaveflowDoc {
         self.definition = definition;
     }
 
+    /// Both halves at once, for an editor's undo: a step recorded as small changes of the
+    /// raw value and of the typed view puts both back exactly as they were (re-merging the
+    /// view would not give the raw value's old text back). The caller keeps them describing
+    /// each other.
+    pub fn parts_mut(&mut self) -> (&mut Value, &mut GraphDefinition) {
+        (&mut self.value, &mut self.definition)
+    }
+
     /// Applies an edit to a copy of the typed view and merges it (see `set_definition`).
     pub fn edit(&mut self, f: impl FnOnce(&mut GraphDefinition)) {
         let mut d = self.definition.clone();
