@@ -123,3 +123,40 @@ proptest! {
         }
     }
 }
+
+/// A Weaveflow and a GRAPH.md field edit is recorded as the field that changed (not a copy of
+/// the document), typing into it within a second stays one step, and undoing it answers the
+/// one node it touched.
+#[test]
+fn a_field_edit_is_a_small_step_and_undo_answers_the_node() {
+    let c = clock();
+    for (format, mut s) in super::delta::sessions(&c).into_iter().skip(1) {
+        let id = s.document().node_ids()[0].to_owned();
+        for v in ["a", "ab", "abc"] {
+            let e = Edit::SetConfigField { id: id.clone(), path: "/model".into(), value: Some(json!(v)) };
+            s.apply(&e).expect("applies");
+            c.advance(300);
+        }
+        assert_eq!(s.history.undo.len(), 1, "{format}: typing is one step");
+        let prims = &s.history.undo[0].prims;
+        assert!(!crate::formats::is_snapshot(prims), "{format}");
+        // The first keystroke adds the field, the next two fold into one change of it
+        // (Weaveflow: the raw value's and the typed node's, each).
+        assert!(
+            prims.iter().all(|p| matches!(p, crate::history::Prim::Format(_))) && prims.len() <= 4,
+            "{format}: {prims:?}"
+        );
+        let undone = s.undo();
+        assert!(!undone.changed.full, "{format}");
+        assert_eq!(undone.changed.node_edits.len(), 1, "{format}");
+        assert_eq!(undone.changed.node_edits[0].insert.len(), 1, "{format}");
+        assert_eq!(undone.changed.node_edits[0].insert[0].id, id, "{format}");
+        assert!(undone.changed.edge_edits.is_empty(), "{format}");
+        let redone = s.redo();
+        assert_eq!(
+            redone.changed.node_edits[0].insert[0].config.get("model"),
+            Some(&json!("abc")),
+            "{format}"
+        );
+    }
+}
