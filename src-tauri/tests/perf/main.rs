@@ -246,7 +246,10 @@ async fn real_files_without_a_sidecar() {
         // Drawn once, at its final layout: every node has a place from Rust's first view.
         let id = app.doc_named(doc.file_name().and_then(|f| f.to_str()).unwrap_or_default()).await;
         let placed = app.placed_count(&id).await;
-        assert!(placed >= i64::try_from(n).unwrap_or(i64::MAX), "the first view placed {placed} of {n} nodes");
+        assert!(
+            placed >= i64::try_from(n).unwrap_or(i64::MAX),
+            "the first view placed {placed} of {n} nodes"
+        );
         tokio::time::sleep(Duration::from_millis(2000)).await;
         let memory_open = memory::memory_of(data.path());
         // At the opening view (no fit): the zoom the app chose to be readable.
