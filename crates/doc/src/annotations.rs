@@ -17,8 +17,8 @@ use serde_json::{Map, Value};
 use trellis_spec::Diagnostic;
 use ts_rs::TS;
 
-use crate::apply::fresh_id;
 use crate::edit::{Edit, Position};
+use crate::ids::fresh_id;
 
 /// Diagnostic codes of this module.
 pub mod codes {
@@ -268,24 +268,25 @@ fn common_parent(chains: &[Vec<&str>]) -> Option<String> {
     first.iter().find(|g| chains.iter().all(|c| c.contains(g))).map(|g| (*g).to_owned())
 }
 
-/// What `edit` makes of the notes and groups, or `None` when it leaves them as they are (or
-/// is not about them). `has_node` says which node ids exist. Node edits are followed: a
-/// removed node leaves its group, a renamed one keeps its place, a moved one may join or
-/// leave a group; a group left empty goes.
+/// What `edit` makes of the notes and groups (the layout's `notes` and `groups` now), or
+/// `None` when it leaves them as they are (or is not about them). `has_node` says which node
+/// ids exist. Node edits are followed: a removed node leaves its group, a renamed one keeps
+/// its place, a moved one may join or leave a group; a group left empty goes.
 pub(crate) fn after_edit(
-    layout: &crate::layout::Layout,
+    notes: &[Note],
+    groups: &[Group],
     edit: &Edit,
     has_node: &dyn Fn(&str) -> bool,
 ) -> Result<Option<Annotations>, Diagnostic> {
     let relevant = match edit {
-        Edit::RemoveNodes { .. } | Edit::RenameNode { .. } => !layout.groups.is_empty(),
+        Edit::RemoveNodes { .. } | Edit::RenameNode { .. } => !groups.is_empty(),
         Edit::MoveNodes { notes, groups, .. } => !notes.is_empty() || !groups.is_empty(),
         other => only_annotations(other),
     };
     if !relevant {
         return Ok(None);
     }
-    let now = layout.annotations();
+    let now = Annotations { notes: notes.to_vec(), groups: groups.to_vec() };
     let mut a = now.clone();
     match edit {
         Edit::AddNote { id, text, color, position, size, group } => {
@@ -356,7 +357,7 @@ pub(crate) fn after_edit(
             for n in nodes {
                 if !has_node(n) {
                     return Err(refuse(
-                        crate::apply::codes::UNKNOWN_NODE,
+                        crate::refusal::codes::UNKNOWN_NODE,
                         format!("there is no node \"{n}\""),
                     ));
                 }
@@ -477,7 +478,7 @@ pub(crate) fn after_edit(
             for (node, group) in groups {
                 if !has_node(node) {
                     return Err(refuse(
-                        crate::apply::codes::UNKNOWN_NODE,
+                        crate::refusal::codes::UNKNOWN_NODE,
                         format!("there is no node \"{node}\""),
                     ));
                 }
@@ -504,7 +505,7 @@ pub(crate) fn pasted(
 ) -> Result<Annotations, Diagnostic> {
     let problems = frag.repair();
     if let Some(p) = problems.first() {
-        return Err(refuse(crate::apply::codes::BAD_FRAGMENT, format!("the pasted fragment: {p}")));
+        return Err(refuse(crate::refusal::codes::BAD_FRAGMENT, format!("the pasted fragment: {p}")));
     }
     let mut out = now.clone();
     let mut note_ids = HashMap::new();

@@ -6,54 +6,19 @@ use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
-use trellis_spec::diagnostic::{pointer_segments, Diagnostic};
+use trellis_spec::diagnostic::Diagnostic;
 use trellis_spec::{
     json, ChannelSpec, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, Registry, END, START,
 };
 
+use crate::config_field::set_config_field;
 use crate::edit::{Edit, Position};
 use crate::history::Prim;
+use crate::ids::{fresh_id, id_base};
 use crate::layout::Layout;
-
-/// Diagnostic codes for refused edits.
-pub mod codes {
-    /// An edit named a node id that does not exist.
-    pub const UNKNOWN_NODE: &str = "doc/unknown-node";
-    /// An edit would create a second node with an existing id.
-    pub const NODE_EXISTS: &str = "doc/node-exists";
-    /// An edit used `__start__` or `__end__` as a node id.
-    pub const RESERVED_ID: &str = "doc/reserved-id";
-    /// An empty node id, channel name or type name.
-    pub const EMPTY_NAME: &str = "doc/empty-name";
-    /// An edge into `__start__`.
-    pub const EDGE_INTO_START: &str = "doc/edge-into-start";
-    /// An edge out of `__end__`.
-    pub const EDGE_OUT_OF_END: &str = "doc/edge-out-of-end";
-    /// An unconditional edge from `__start__` straight to `__end__` (an empty graph).
-    pub const EDGE_START_TO_END: &str = "doc/edge-start-to-end";
-    /// The same edge (same ends and same `when`) already exists.
-    pub const DUPLICATE_EDGE: &str = "doc/duplicate-edge";
-    /// An edge index out of range.
-    pub const UNKNOWN_EDGE: &str = "doc/unknown-edge";
-    /// An edit named a channel that is not declared.
-    pub const UNKNOWN_CHANNEL: &str = "doc/unknown-channel";
-    /// An edit would declare a channel twice.
-    pub const CHANNEL_EXISTS: &str = "doc/channel-exists";
-    /// A channel that edge predicates read cannot be removed (the message names the edges).
-    pub const CHANNEL_IN_USE: &str = "doc/channel-in-use";
-    /// A reducer other than `last_write`, `append`, `merge`.
-    pub const UNKNOWN_REDUCER: &str = "doc/unknown-reducer";
-    /// A config field path that is not a JSON Pointer into the config, or crosses a scalar.
-    pub const BAD_CONFIG_PATH: &str = "doc/bad-config-path";
-    /// A position that is not a pair of finite numbers.
-    pub const BAD_POSITION: &str = "doc/bad-position";
-    /// A pasted fragment that is not GraphSpec-shaped.
-    pub const BAD_FRAGMENT: &str = "doc/bad-fragment";
-    /// Paste gave clashing ids fresh ones (info, names them).
-    pub const PASTE_RENAMED: &str = "doc/paste-renamed";
-    /// Paste dropped edges whose ends are neither pasted nor in the document (info).
-    pub const PASTE_DROPPED_EDGES: &str = "doc/paste-dropped-edges";
-}
+pub use crate::refusal::codes;
+pub(crate) use crate::refusal::replacement_unreadable;
+use crate::refusal::{check_position, refuse};
 
 /// An edit turned into prims.
 #[derive(Debug, Default)]
@@ -63,10 +28,6 @@ pub(crate) struct Plan {
     pub coalesce: Option<(String, String)>,
     /// Things worth telling the user about the edit itself (not the document).
     pub notices: Vec<Diagnostic>,
-}
-
-fn refuse(code: &str, message: impl Into<String>) -> Diagnostic {
-    Diagnostic::error(code, message)
 }
 
 fn node_index(spec: &GraphSpec, id: &str) -> Result<usize, Diagnostic> {
@@ -96,36 +57,6 @@ fn check_reducer(r: &ReducerName) -> Result<(), Diagnostic> {
             format!("unknown reducer \"{s}\"; the stored reducers are last_write, append and merge"),
         )),
         _ => Ok(()),
-    }
-}
-
-fn check_position(id: &str, p: &Position) -> Result<(), Diagnostic> {
-    if p.x.is_finite() && p.y.is_finite() {
-        Ok(())
-    } else {
-        Err(refuse(codes::BAD_POSITION, format!("the position of \"{id}\" is not a pair of finite numbers")))
-    }
-}
-
-/// `llm` -> `llm`, `llm_2`, ...; an id ending in `_<n>` counts up from there.
-pub(crate) fn fresh_id(base: &str, taken: &dyn Fn(&str) -> bool) -> String {
-    let base = if base.is_empty() { "node" } else { base };
-    if !taken(base) && base != START && base != END {
-        return base.to_owned();
-    }
-    let (root, start) = match base.rsplit_once('_') {
-        Some((root, n)) if !root.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
-            (root, n.parse::<u64>().unwrap_or(1).saturating_add(1))
-        }
-        _ => (base, 2),
-    };
-    let mut n = start.max(2);
-    loop {
-        let candidate = format!("{root}_{n}");
-        if !taken(&candidate) {
-            return candidate;
-        }
-        n += 1;
     }
 }
 
@@ -185,7 +116,7 @@ pub(crate) fn plan(
 ) -> Result<Plan, Diagnostic> {
     let mut plan = Plan::default();
     let has_node = |id: &str| spec.nodes.iter().any(|n| n.id == id);
-    let annotations = crate::annotations::after_edit(layout, edit, &has_node)?;
+    let annotations = crate::annotations::after_edit(&layout.notes, &layout.groups, edit, &has_node)?;
     if crate::annotations::only_annotations(edit) {
         push_annotations(&mut plan, layout, annotations);
         return Ok(plan);
@@ -221,7 +152,7 @@ fn plan_spec_edit(
                 }
                 None => {
                     let ids: HashSet<&str> = spec.nodes.iter().map(|n| n.id.as_str()).collect();
-                    fresh_id(&crate::formats::id_base(type_name), &|s| ids.contains(s))
+                    fresh_id(&id_base(type_name), &|s| ids.contains(s))
                 }
             };
             check_position(&id, position)?;
@@ -464,11 +395,11 @@ fn plan_spec_edit(
         }
         Edit::Paste { fragment, at } => plan_paste(plan, spec, layout, fragment, *at)?,
         Edit::ReplaceDocument { text, positions } => {
-            let after = match crate::formats::parse_document(None, text) {
-                Ok((crate::session::Document::GraphSpec(after), _)) => after,
+            let after = match crate::document::parse_document(None, text) {
+                Ok((crate::document::Document::GraphSpec(after), _)) => after,
                 Ok((other, _)) => {
                     return Err(refuse(
-                        crate::formats::codes::UNSUPPORTED_EDIT,
+                        codes::UNSUPPORTED_EDIT,
                         format!("the replacement is a {:?} document, not a GraphSpec", other.format()),
                     ))
                 }
@@ -499,7 +430,7 @@ fn plan_spec_edit(
         | Edit::SetBody { .. }
         | Edit::SetDocField { .. } => {
             return Err(refuse(
-                crate::formats::codes::UNSUPPORTED_EDIT,
+                codes::UNSUPPORTED_EDIT,
                 format!(
                     "`{}` is for Weaveflow and GRAPH.md documents; a GraphSpec has no such field",
                     edit.op()
@@ -510,12 +441,6 @@ fn plan_spec_edit(
     Ok(())
 }
 
-/// Why a `replace_document` text was refused: its first error.
-pub(crate) fn replacement_unreadable(ds: Vec<Diagnostic>) -> Diagnostic {
-    let first = ds.into_iter().find(Diagnostic::is_error).map(|d| d.message).unwrap_or_default();
-    refuse(crate::formats::codes::BAD_VALUE, format!("the replacement document does not read: {first}"))
-}
-
 fn replace_node(plan: &mut Plan, spec: &GraphSpec, index: usize, change: impl FnOnce(&mut NodeSpec)) {
     if let Some(before) = spec.nodes.get(index) {
         let mut after = before.clone();
@@ -523,88 +448,6 @@ fn replace_node(plan: &mut Plan, spec: &GraphSpec, index: usize, change: impl Fn
         if after != *before {
             plan.prims.push(Prim::Node { index, before: Some(before.clone()), after: Some(after) });
         }
-    }
-}
-
-/// Sets or removes one field of a config. `Ok(None)` when nothing changes.
-pub(crate) fn set_config_field(
-    config: Map<String, Value>,
-    path: &str,
-    value: Option<Value>,
-) -> Result<Option<Map<String, Value>>, String> {
-    if !path.starts_with('/') {
-        return Err(format!("the field path \"{path}\" is not a JSON Pointer (it must start with \"/\")"));
-    }
-    let segments = pointer_segments(path);
-    let mut root = Value::Object(config);
-    let changed = set_in(&mut root, &segments, value, path)?;
-    match (changed, root) {
-        (true, Value::Object(m)) => Ok(Some(m)),
-        _ => Ok(None),
-    }
-}
-
-fn set_in(target: &mut Value, segments: &[String], value: Option<Value>, path: &str) -> Result<bool, String> {
-    let Some((first, rest)) = segments.split_first() else {
-        return Err("an empty field path names the whole config; use set_config".into());
-    };
-    match target {
-        Value::Object(map) => {
-            if rest.is_empty() {
-                return Ok(match value {
-                    Some(v) => map.insert(first.clone(), v.clone()).as_ref() != Some(&v),
-                    None => map.shift_remove(first).is_some(),
-                });
-            }
-            if !map.contains_key(first) {
-                if value.is_none() {
-                    return Ok(false);
-                }
-                map.insert(first.clone(), Value::Object(Map::new()));
-            }
-            match map.get_mut(first) {
-                Some(child) => set_in(child, rest, value, path),
-                None => Ok(false),
-            }
-        }
-        Value::Array(items) => {
-            let index = if first == "-" && rest.is_empty() && value.is_some() {
-                items.len()
-            } else {
-                first
-                    .parse::<usize>()
-                    .ok()
-                    .filter(|_| first == "0" || !first.starts_with('0'))
-                    .ok_or_else(|| format!("\"{first}\" in \"{path}\" is not an array index"))?
-            };
-            if rest.is_empty() {
-                return match value {
-                    Some(v) if index == items.len() => {
-                        items.push(v);
-                        Ok(true)
-                    }
-                    Some(v) => match items.get_mut(index) {
-                        Some(slot) if *slot == v => Ok(false),
-                        Some(slot) => {
-                            *slot = v;
-                            Ok(true)
-                        }
-                        None => Err(format!("index {index} in \"{path}\" is past the end of the array")),
-                    },
-                    None if index < items.len() => {
-                        items.remove(index);
-                        Ok(true)
-                    }
-                    None => Ok(false),
-                };
-            }
-            match items.get_mut(index) {
-                Some(child) => set_in(child, rest, value, path),
-                None if value.is_none() => Ok(false),
-                None => Err(format!("index {index} in \"{path}\" is past the end of the array")),
-            }
-        }
-        _ => Err(format!("\"{path}\" goes inside a value that is neither an object nor an array")),
     }
 }
 

@@ -11,10 +11,11 @@ use trellis_layout::clusters::{layout_clustered, Clusters, Frame as ClusterFrame
 use trellis_layout::{Cancelled, Graph, Options, Size};
 use trellis_spec::{END, START};
 
+use crate::document::Document;
 use crate::drawn_edges::DrawnEdges;
 use crate::formats::view::display_spec;
 use crate::layout::Layout;
-use crate::session::{Document, Session};
+use crate::session::Session;
 use crate::Position;
 
 /// The canvas's node box.

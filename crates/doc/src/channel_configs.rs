@@ -6,8 +6,8 @@ use serde_json::Value;
 use trellis_spec::channel_refs::config_channel_refs;
 use trellis_spec::{Diagnostic, GraphSpec, Registry};
 
-use crate::apply::codes;
 use crate::history::Prim;
+use crate::refusal::codes;
 
 /// One `Prim::Node` per node whose config names `from`, rewritten to name `to`.
 pub(crate) fn renamed(spec: &GraphSpec, registry: &Registry, from: &str, to: &str) -> Vec<Prim> {

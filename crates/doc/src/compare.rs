@@ -17,8 +17,9 @@ use trellis_formats::detect::Format;
 use trellis_spec::Diagnostic;
 use ts_rs::TS;
 
+use crate::document::DocFormat;
 use crate::edit::{Edit, Position};
-use crate::session::{DocFormat, Session};
+use crate::session::Session;
 
 /// Codes of the compare view.
 pub mod codes {

@@ -12,12 +12,13 @@ use ts_rs::TS;
 
 use crate::annotations::Annotations;
 use crate::collapse::CollapsedView;
+use crate::document::Document;
 use crate::drawn_edges::{DrawnEdges, EdgeLabel, ExtraEdge};
 use crate::edit::{Changed, Edit, EditOutcome, Position, Viewport};
-use crate::formats::canvas_spec;
+use crate::formats::view::canvas_spec;
 use crate::formats::view::{GraphMdView, WeaveflowView};
 use crate::list_edit::ListEdit;
-use crate::session::{Document, Session};
+use crate::session::Session;
 use crate::subgraphs::SubgraphLink;
 use crate::view::{id_string, Notice};
 

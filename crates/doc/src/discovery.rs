@@ -160,7 +160,7 @@ pub fn registry_loader() -> crate::workspace::RegistryLoader {
                 None => fd.diagnostic,
             })
             .collect();
-        crate::session::Registries {
+        crate::registries::Registries {
             registry: std::sync::Arc::new(found.registry),
             files,
             diagnostics,

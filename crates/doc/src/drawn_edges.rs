@@ -21,7 +21,7 @@ use trellis_spec::predicate::{self, Op};
 use trellis_spec::{EdgeSpec, GraphSpec, END, START};
 use ts_rs::TS;
 
-use crate::session::Document;
+use crate::document::Document;
 
 /// A guard's operator: the first of eq, neq, in, gt, lt, truthy present in the predicate (a
 /// non-array `in` does not count), as the engine reads it (`trellis_spec::predicate`).

@@ -9,9 +9,9 @@ use serde_json::{Map, Value};
 use trellis_spec::infer::{self, Observed};
 use trellis_spec::{Diagnostic, FixEdit, ReducerName};
 
+use crate::document::{DocId, Document};
 use crate::edit::{Edit, EditOutcome};
 use crate::fs::atomic_write;
-use crate::session::{DocId, Document};
 use crate::workspace::{DocEvent, Workspace};
 
 /// The file the "describe it" fix creates beside a document that has no project registry in

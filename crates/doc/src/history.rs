@@ -9,11 +9,11 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 use trellis_spec::{ChannelSpec, EdgeSpec, GraphSpec, NodeSpec};
 
+use crate::document::Document;
 use crate::edit::{Changed, Position};
-use crate::formats::canvas_spec;
+use crate::formats::view::canvas_spec;
 use crate::layout::Layout;
 use crate::list_edit::ListEdit;
-use crate::session::Document;
 
 /// One reversible change. `before: None` means "insert", `after: None` means "remove".
 #[derive(Debug, Clone, PartialEq)]
@@ -60,8 +60,8 @@ pub(crate) enum Prim {
     /// read from, to write it back byte for byte, which no field change can express). The
     /// session swaps them itself (`formats::swap`).
     Snapshot {
-        before: Box<crate::formats::Snap>,
-        after: Box<crate::formats::Snap>,
+        before: Box<Snap>,
+        after: Box<Snap>,
     },
 }
 
@@ -279,5 +279,63 @@ pub(crate) fn unapply_all(prims: &[Prim], spec: &mut GraphSpec, layout: &mut Lay
     for p in prims.iter().rev() {
         changed.merge(p.inverse().apply(spec, layout));
     }
+    changed
+}
+
+/// The document and layout around a snapshot step.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snap {
+    pub(crate) document: Document,
+    pub(crate) layout: Layout,
+}
+
+/// True when a step is a snapshot step (applied by [`swap`], not by [`replay`]).
+pub(crate) fn is_snapshot(prims: &[Prim]) -> bool {
+    prims.iter().any(|p| matches!(p, Prim::Snapshot { .. }))
+}
+
+/// Undoes (`undo`) or redoes a snapshot step.
+pub(crate) fn swap(prims: &[Prim], undo: bool, document: &mut Document, layout: &mut Layout) -> Changed {
+    let mut order: Vec<&Prim> = prims.iter().collect();
+    if undo {
+        order.reverse();
+    }
+    let mut changed = Changed::full();
+    for p in order {
+        if let Prim::Snapshot { before, after } = p {
+            let (from, to) = if undo { (after, before) } else { (before, after) };
+            changed.merge(snapshot_changed(from, to));
+            *document = to.document.clone();
+            *layout = to.layout.clone();
+        }
+    }
+    changed
+}
+
+/// What a snapshot step changes, worked out from the two states: the canvas graph's list
+/// edits, the positions and viewport, and whether the format's own view part changed.
+pub(crate) fn snapshot_changed(before: &Snap, after: &Snap) -> Changed {
+    changed_between(&before.document, &before.layout, &after.document, &after.layout)
+}
+
+/// What turning one document and layout into another changes (see `snapshot_changed`).
+pub(crate) fn changed_between(
+    before_document: &Document,
+    before_layout: &Layout,
+    after_document: &Document,
+    after_layout: &Layout,
+) -> Changed {
+    let mut changed = spec_changes(&canvas_spec(before_document), &canvas_spec(after_document));
+    let (old, new) = (&before_layout.positions, &after_layout.positions);
+    changed.positions = new
+        .iter()
+        .filter(|(id, p)| old.get(*id) != Some(*p))
+        .map(|(id, _)| id.clone())
+        .chain(old.keys().filter(|id| !new.contains_key(*id)).cloned())
+        .collect();
+    changed.viewport = before_layout.viewport != after_layout.viewport;
+    changed.annotations =
+        before_layout.notes != after_layout.notes || before_layout.groups != after_layout.groups;
+    changed.format_view = before_document != after_document;
     changed
 }

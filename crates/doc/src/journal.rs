@@ -17,9 +17,11 @@ use serde::{Deserialize, Serialize};
 use trellis_spec::{json, Diagnostic};
 use ts_rs::TS;
 
+use crate::document::DocFormat;
+use crate::fingerprint::Fingerprint;
 use crate::fs::{atomic_write, FileSystem};
 use crate::layout::Layout;
-use crate::session::{DocFormat, Fingerprint, Session};
+use crate::session::Session;
 
 /// Diagnostic codes of the journal.
 pub mod codes {

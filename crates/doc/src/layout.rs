@@ -19,6 +19,8 @@ use serde_json::{Map, Value};
 use crate::annotations::{self, Annotations, Group, GroupOut, Note, NoteOut};
 use crate::edit::{Position, Viewport};
 
+mod plain_read;
+
 /// Diagnostic codes of this module.
 pub mod codes {
     /// The layout sidecar could not be read (bad JSON or shape); positions are recomputed.
@@ -107,7 +109,7 @@ impl Layout {
     /// Reads a sidecar, and what was repaired in its notes and groups (ids twice, a parent
     /// that does not exist, ...): those parts are dropped with a warning, the rest is used.
     pub fn parse_with_warnings(text: &str) -> Result<(Layout, Vec<String>), Diagnostic> {
-        let (sidecar, extra, mut annotations) = match crate::layout_read::plain(text) {
+        let (sidecar, extra, mut annotations) = match plain_read::plain(text) {
             Some(s) => (s, Map::new(), Annotations::default()),
             None => {
                 let Value::Object(mut obj) = json::parse(text)? else {

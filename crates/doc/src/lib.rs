@@ -3,6 +3,7 @@
 //! - [`fs`]: the `FileSystem` trait, `RealFs`, `FakeFs`, `atomic_write`.
 //! - [`edit`]: the edit operations the UI sends and what they answer.
 //! - [`view`], [`delta`]: what the UI holds of a document, and what an edit answers.
+//! - [`document`]: the document itself, one variant per format: read, written, named.
 //! - [`session`]: one open document (fingerprint, layout, registries, undo/redo, dirty).
 //! - [`save`]: the five-step save pipeline.
 //! - [`journal`]: the recovery journal of unsaved work.
@@ -24,22 +25,27 @@ mod channel_configs;
 pub mod clock;
 pub mod collapse;
 pub mod compare;
+mod config_field;
 pub mod conflicts;
 pub mod delta;
 pub mod discovery;
+pub mod document;
 pub mod drawn_edges;
 pub mod edit;
+pub mod fingerprint;
 pub mod fixes;
 pub mod formats;
 pub mod fs;
 mod history;
+mod ids;
 pub mod journal;
 pub mod layout;
-mod layout_read;
 pub mod list_edit;
 pub mod palette;
 mod perform;
 mod reformat;
+mod refusal;
+pub mod registries;
 pub mod registry_editor;
 pub mod save;
 pub mod session;
@@ -50,10 +56,13 @@ pub mod workspace;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use delta::{Change, ViewDelta};
+pub use document::{DocFormat, DocId, Document};
 pub use edit::{Changed, Edit, EditOutcome, Position, Viewport};
+pub use fingerprint::Fingerprint;
 pub use fs::{atomic_write, FakeFs, FileSystem, FsOp, Metadata, RealFs};
 pub use layout::Layout;
-pub use session::{Conflict, DocFormat, DocId, Document, Fingerprint, Registries, Session, SessionInfo};
+pub use registries::Registries;
+pub use session::{Conflict, Session, SessionInfo};
 pub use watch::Watcher;
 pub use workspace::{DocEvent, FsChange, OpenStage, RegistryLoader, Workspace};
 

@@ -14,7 +14,8 @@ use trellis_spec::builtin::SOURCE as BUILTIN_SOURCE;
 use trellis_spec::infer::title_of;
 use trellis_spec::TypeInfo;
 
-use crate::session::{Document, Session};
+use crate::document::Document;
+use crate::session::Session;
 
 /// The palette of `session`'s document, sorted by type name.
 pub fn palette(session: &Session) -> Vec<TypeInfo> {

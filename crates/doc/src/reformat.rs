@@ -16,7 +16,7 @@
 
 use std::collections::HashMap;
 
-use crate::session::Document;
+use crate::document::Document;
 
 /// The count for a save writing `written` over a file that held `read`; `None` when the file
 /// was already canonical (or is spliced: a Weaveflow document keeps its own formatting).
@@ -36,8 +36,8 @@ pub(crate) fn reformatted_lines(
         written
     } else {
         // The text read, written canonically: what the save would have been with no edit.
-        let (original, _) = crate::formats::parse_document(file_name, read).ok()?;
-        canonical_owned = crate::formats::text(&original, None);
+        let (original, _) = crate::document::parse_document(file_name, read).ok()?;
+        canonical_owned = crate::document::text(&original, None);
         canonical_owned.as_str()
     };
     let n = lines_not_in(read, canonical);

@@ -13,9 +13,9 @@ use trellis_spec::registry_edit::{self, RegistryEdit};
 use trellis_spec::{Diagnostic, TypeInfo};
 use ts_rs::TS;
 
+use crate::document::DocId;
 use crate::fixes::project_registry_for;
 use crate::fs::atomic_write;
-use crate::session::DocId;
 use crate::workspace::{DocEvent, Workspace};
 
 /// Codes of the registry editor.

@@ -18,9 +18,11 @@ use trellis_spec::diagnostic::has_errors;
 use trellis_spec::{read, writer, Diagnostic};
 use ts_rs::TS;
 
+use crate::document::Document;
+use crate::fingerprint::Fingerprint;
 use crate::fs::{atomic_write, FileSystem};
 use crate::layout::sidecar_path;
-use crate::session::{Document, Fingerprint, Session};
+use crate::session::Session;
 
 /// Diagnostic codes of the save pipeline.
 pub mod codes {
@@ -91,7 +93,7 @@ pub fn prepare(session: &Session) -> Result<String, SaveRefused> {
         Document::GraphSpec(spec) => spec,
         // Weaveflow and GRAPH.md: their own writer, read-back and validator.
         other => {
-            let text = crate::formats::prepare(session, other)?;
+            let text = prepare_format(session, other)?;
             check_positions(session)?;
             return Ok(text);
         }
@@ -318,4 +320,43 @@ fn conflict_diagnostic(path: &Path) -> Diagnostic {
             path.display()
         ),
     )
+}
+
+/// Save steps 1-3 for Weaveflow and GRAPH.md: the format's writer, the text read back and
+/// compared, then the read-back document validated; errors refuse the save.
+fn prepare_format(session: &Session, document: &Document) -> Result<String, SaveRefused> {
+    let (text, errors) = match document {
+        Document::Weaveflow(d) => {
+            let text =
+                crate::formats::weaveflow::roundtrip(d, session.source.as_deref()).map_err(mismatch)?;
+            let back = trellis_formats::weaveflow::parse(&text);
+            let mut all = back.diagnostics;
+            if let Some(doc) = &back.doc {
+                all.extend(crate::formats::weaveflow::validate(doc, session.registries(), Some(&text)));
+            }
+            (text, all)
+        }
+        Document::GraphMd(d) => {
+            let text = crate::formats::graphmd::roundtrip(d).map_err(mismatch)?;
+            (text.clone(), trellis_formats::graphmd::read_and_validate(&text).diagnostics)
+        }
+        Document::GraphSpec(_) => return Err(mismatch("a GraphSpec reached the wrong writer".into())),
+    };
+    let errors: Vec<Diagnostic> = errors.into_iter().filter(Diagnostic::is_error).collect();
+    if has_errors(&errors) {
+        return Err(has_errors_refusal(errors));
+    }
+    Ok(text)
+}
+
+fn mismatch(why: String) -> SaveRefused {
+    SaveRefused {
+        diagnostics: vec![Diagnostic::error(
+            codes::ROUNDTRIP_MISMATCH,
+            format!(
+                "the document did not survive being read back ({why}; a bug in Trellis); nothing was saved"
+            ),
+        )],
+        conflict: false,
+    }
 }

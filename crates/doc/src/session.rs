@@ -6,27 +6,28 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::UNIX_EPOCH;
 
 use serde::{Deserialize, Serialize};
 use trellis_formats::graphmd::GraphMd;
 use trellis_formats::weaveflow::WeaveflowDoc;
-use trellis_spec::{json, validate, writer, Diagnostic, GraphSpec, Registry};
+use trellis_spec::{json, validate, Diagnostic, GraphSpec};
 use ts_rs::TS;
 
+pub use crate::document::{DocFormat, DocId, Document};
+pub use crate::fingerprint::Fingerprint;
+pub use crate::registries::Registries;
+
 use crate::clock::Clock;
+use crate::document::parse_document;
 use crate::edit::{Changed, Edit, EditOutcome};
-use crate::fs::{FileSystem, Metadata};
+use crate::fs::FileSystem;
 use crate::history::{apply_all, CoalesceKey, History, Prim, Step, COALESCE_MS};
 use crate::layout::{self, sidecar_path, Layout};
 use crate::perform::{merge_prims, replay_step};
 
 /// Diagnostic codes of sessions (opening, reloading, outside changes).
 pub mod codes {
-    /// The file could not be read (the message gives the system's reason).
-    pub const READ_FAILED: &str = "doc/read-failed";
-    /// The file is a format this session cannot edit yet (or no known format).
-    pub const UNSUPPORTED_FORMAT: &str = "doc/unsupported-format";
+    pub use crate::document::codes::{READ_FAILED, UNSUPPORTED_FORMAT};
     /// The file was deleted (or moved away) outside Trellis; the document stays open, dirty.
     pub const FILE_DELETED: &str = "doc/file-deleted";
     /// The file was moved outside Trellis; the document stays open, dirty.
@@ -35,133 +36,6 @@ pub mod codes {
     pub const RELOADED: &str = "doc/reloaded";
     /// The document was restored from the recovery journal.
     pub const RESTORED: &str = "doc/restored";
-}
-
-/// A document's id in the workspace (what the UI refers to; never a path).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
-#[serde(transparent)]
-#[ts(export)]
-pub struct DocId(pub u64);
-
-impl std::fmt::Display for DocId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "doc-{}", self.0)
-    }
-}
-
-/// The format of a document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-#[ts(export)]
-pub enum DocFormat {
-    GraphSpec,
-    /// A Weaveflow Graph Definition (positions in `metadata.web.positions`).
-    Weaveflow,
-    /// A GRAPH.md file (positions in the `<stem>.layout.json` sidecar).
-    GraphMd,
-}
-
-/// The document itself. One variant per format; each has its own edit handler (GraphSpec:
-/// `apply.rs`; Weaveflow and GRAPH.md: `formats/`), met in `crate::perform`, and all give
-/// reversible undo steps.
-// One document per session: boxing the big variant would only burden every match.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Clone, PartialEq)]
-pub enum Document {
-    GraphSpec(GraphSpec),
-    Weaveflow(WeaveflowDoc),
-    GraphMd(GraphMd),
-}
-
-impl Document {
-    pub fn format(&self) -> DocFormat {
-        match self {
-            Document::GraphSpec(_) => DocFormat::GraphSpec,
-            Document::Weaveflow(_) => DocFormat::Weaveflow,
-            Document::GraphMd(_) => DocFormat::GraphMd,
-        }
-    }
-    /// The node ids in document order (for the layout sidecar).
-    pub fn node_ids(&self) -> Vec<&str> {
-        match self {
-            Document::GraphSpec(s) => s.nodes.iter().map(|n| n.id.as_str()).collect(),
-            Document::Weaveflow(d) => d.definition().nodes.iter().map(|n| n.id.as_str()).collect(),
-            Document::GraphMd(d) => crate::formats::graphmd::node_ids(d),
-        }
-    }
-    /// The format's writer: for a GraphSpec, the canonical `to_spec` text; Weaveflow and
-    /// GRAPH.md keep the file's own text apart from what was edited.
-    pub fn to_text(&self) -> String {
-        match self {
-            Document::GraphSpec(s) => writer::to_canonical_string(s),
-            Document::Weaveflow(d) => trellis_formats::weaveflow::to_string(d),
-            Document::GraphMd(d) => trellis_formats::graphmd::to_string(d),
-        }
-    }
-}
-
-/// What a file looked like when last read or written: a later difference means someone else
-/// changed it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[ts(export)]
-pub struct Fingerprint {
-    #[ts(type = "number")]
-    pub size: u64,
-    /// Modification time in milliseconds since the Unix epoch, when known.
-    #[ts(type = "number | null")]
-    pub modified_ms: Option<u64>,
-    /// BLAKE3 of the content, hex.
-    pub hash: String,
-}
-
-impl Fingerprint {
-    pub fn of(bytes: &[u8], meta: Option<&Metadata>) -> Fingerprint {
-        Fingerprint {
-            size: bytes.len() as u64,
-            modified_ms: meta
-                .and_then(|m| m.modified)
-                .and_then(|t| t.duration_since(UNIX_EPOCH).ok())
-                .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX)),
-            hash: blake3::hash(bytes).to_hex().to_string(),
-        }
-    }
-    /// Same bytes. The modification time alone does not make a difference: a `touch` or a
-    /// coarse-grained clock must not raise a conflict, and equal content cannot lose work.
-    pub fn same_content(&self, other: &Fingerprint) -> bool {
-        self.size == other.size && self.hash == other.hash
-    }
-    /// Reads the file and fingerprints it; `Ok(None)` when it does not exist.
-    pub fn read(fs: &dyn FileSystem, path: &Path) -> std::io::Result<Option<(Fingerprint, Vec<u8>)>> {
-        let meta = match fs.metadata(path) {
-            Ok(m) => m,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e),
-        };
-        let bytes = match fs.read(path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e),
-        };
-        Ok(Some((Fingerprint::of(&bytes, Some(&meta)), bytes)))
-    }
-}
-
-/// The registries in force for a document: the merged registry, the files it came from
-/// (watched), and problems found while loading them.
-#[derive(Debug, Clone, Default)]
-pub struct Registries {
-    pub registry: Arc<Registry>,
-    pub files: Vec<PathBuf>,
-    pub diagnostics: Vec<Diagnostic>,
-    /// The Weaveflow `version` documents must declare (the app's setting); `None` is the
-    /// format's current "1.0". Weaveflow has used "2.0" too, so it is a setting, not a constant.
-    pub weaveflow_version: Option<String>,
-}
-
-impl Registries {
-    pub fn new(registry: Registry) -> Self {
-        Registries { registry: Arc::new(registry), ..Registries::default() }
-    }
 }
 
 /// The file changed on disk while the document had unsaved changes. The UI offers keep mine,
@@ -237,6 +111,15 @@ pub struct Session {
 }
 
 impl Session {
+    /// The document and layout an edit is performed on (`crate::perform`).
+    fn target(&mut self) -> crate::perform::Target<'_> {
+        crate::perform::Target {
+            document: &mut self.document,
+            layout: &mut self.layout,
+            registry: Some(&self.registries.registry),
+        }
+    }
+
     /// A session on an in-memory document (New).
     pub fn new(id: DocId, document: Document, registries: Registries, clock: Arc<dyn Clock>) -> Session {
         let mut s = Session::unvalidated(id, document, registries, clock);
@@ -430,7 +313,7 @@ impl Session {
     }
     /// The text the format's writer makes of the document now.
     pub fn text(&self) -> String {
-        crate::formats::text(&self.document, self.source.as_deref())
+        crate::document::text(&self.document, self.source.as_deref())
     }
     /// The layout sidecar text for the document now.
     pub fn layout_text(&self) -> String {
@@ -551,7 +434,7 @@ impl Session {
             self.touched();
             return Ok(self.outcome(Changed { viewport: true, ..Changed::default() }, Vec::new()));
         }
-        let done = crate::perform::perform(self, edit)?;
+        let done = crate::perform::perform(self.target(), edit)?;
         if done.prims.is_empty() {
             return Ok(self.outcome(Changed::default(), done.notices));
         }
@@ -567,8 +450,8 @@ impl Session {
                 self.history.redo.is_empty()
                     && self.saved_state != Some(last.id)
                     && last.id == self.state
-                    && !crate::formats::is_snapshot(&last.prims)
-                    && !crate::formats::is_snapshot(&done.prims)
+                    && !crate::history::is_snapshot(&last.prims)
+                    && !crate::history::is_snapshot(&done.prims)
                     && last.coalesce.as_ref().is_some_and(|k| {
                         k.node == *node && k.path == *path && now.saturating_sub(k.at_ms) <= COALESCE_MS
                     })
@@ -609,7 +492,7 @@ impl Session {
         let Some(mut step) = self.history.undo.pop() else {
             return self.outcome(Changed::default(), Vec::new());
         };
-        let changed = replay_step(self, &step.prims, true);
+        let changed = replay_step(&mut self.document, &mut self.layout, &step.prims, true);
         step.coalesce = None;
         self.state = self.history.undo.last().map_or(self.base_state, |s| s.id);
         self.history.redo.push(step);
@@ -621,7 +504,7 @@ impl Session {
         let Some(step) = self.history.redo.pop() else {
             return self.outcome(Changed::default(), Vec::new());
         };
-        let changed = replay_step(self, &step.prims, false);
+        let changed = replay_step(&mut self.document, &mut self.layout, &step.prims, false);
         self.state = step.id;
         self.history.undo.push(step);
         self.after_history_move(changed)
@@ -653,7 +536,7 @@ impl Session {
                 (prim, changed)
             }
             // Weaveflow, GRAPH.md, or a file that changed format: a snapshot step.
-            (after, _) => crate::formats::replace(self, after),
+            (after, _) => crate::perform::replace(self.target(), after),
         };
         let id = self.next_step;
         self.next_step += 1;
@@ -744,12 +627,4 @@ impl Session {
             .push(Diagnostic::info(codes::RESTORED, "unsaved work restored from the recovery journal"));
         self.touched();
     }
-}
-
-/// Reads a document of any format (detected by `trellis_formats::detect`).
-fn parse_document(
-    file_name: Option<&str>,
-    text: &str,
-) -> Result<(Document, Vec<Diagnostic>), Vec<Diagnostic>> {
-    crate::formats::parse_document(file_name, text)
 }

@@ -27,8 +27,8 @@ use trellis_formats::subgraph::{graphmd_refs, weaveflow_refs, SubgraphRef, WEAVE
 use trellis_spec::{json, Diagnostic, Severity};
 use ts_rs::TS;
 
+use crate::document::{DocFormat, Document};
 use crate::fs::{parent_dir, FileSystem};
-use crate::session::{DocFormat, Document};
 
 pub mod codes {
     /// The referenced file does not exist.
@@ -385,7 +385,7 @@ fn read_graph(fs: &dyn FileSystem, path: &Path) -> Result<Document, Failure> {
     let text =
         json::decode_utf8(&bytes).map_err(|d| unreadable(format!("is not UTF-8 text ({})", d.message)))?;
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-    match crate::formats::parse_document(name.as_deref(), text) {
+    match crate::document::parse_document(name.as_deref(), text) {
         Ok((doc, _)) => Ok(doc),
         Err(ds) => {
             let first =

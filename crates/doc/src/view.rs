@@ -8,10 +8,11 @@ use trellis_spec::{Diagnostic, GraphSpec, Severity, TypeInfo};
 use ts_rs::TS;
 
 use crate::collapse::CollapsedView;
+use crate::document::DocFormat;
 use crate::drawn_edges::{DrawnEdges, EdgeLabel, ExtraEdge};
 use crate::formats::view::{display_spec, GraphMdView, WeaveflowView};
 use crate::layout::Layout;
-use crate::session::{Conflict, DocFormat, Session};
+use crate::session::{Conflict, Session};
 use crate::subgraphs::SubgraphLink;
 
 /// One open document as the UI renders it. Sent whole on open, reload and outside changes
@@ -109,7 +110,7 @@ impl DocumentView {
         let types: Vec<TypeInfo> = crate::palette::palette(session);
         let mut diagnostics = session.registries().diagnostics.clone();
         diagnostics.extend(session.diagnostics().iter().cloned());
-        let canvas = crate::formats::canvas_spec(session.document());
+        let canvas = crate::formats::view::canvas_spec(session.document());
         let drawn = DrawnEdges::of(session.document(), &canvas);
         DocumentView {
             id: id_string(session),

@@ -16,11 +16,14 @@ use trellis_spec::{json, Diagnostic, GraphSpec};
 use ts_rs::TS;
 
 use crate::clock::Clock;
+use crate::document::{DocId, Document};
 use crate::edit::{Edit, EditOutcome};
+use crate::fingerprint::Fingerprint;
 use crate::fs::{atomic_write, FileSystem};
 use crate::journal::{Journal, JournalEntry, MIN_INTERVAL_MS};
+use crate::registries::Registries;
 use crate::save::{self, SaveOutcome, SaveRefused};
-use crate::session::{self, Conflict, DocId, Document, Fingerprint, Registries, Session, SessionInfo};
+use crate::session::{self, Conflict, Session, SessionInfo};
 
 /// Diagnostic codes of the workspace.
 pub mod codes {

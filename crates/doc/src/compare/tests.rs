@@ -3,7 +3,7 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::*;
-use crate::session::DocId;
+use crate::document::DocId;
 use crate::tests::{clock, registries};
 use crate::workspace::EXAMPLE;
 

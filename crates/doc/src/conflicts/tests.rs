@@ -4,8 +4,8 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use super::*;
+use crate::document::DocId;
 use crate::fs::FakeFs;
-use crate::session::DocId;
 use crate::tests::{clock, registries};
 use crate::workspace::EXAMPLE;
 

@@ -10,7 +10,7 @@ use trellis_formats::weaveflow::WeaveflowDoc;
 use trellis_spec::{writer, Diagnostic, GraphSpec};
 use ts_rs::TS;
 
-use crate::session::{DocFormat, Document};
+use crate::document::{DocFormat, Document};
 
 /// A document converted to `format`: the text a Save As would write, and the losses.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -68,7 +68,7 @@ pub fn convert_document(document: &Document, to: DocFormat) -> ConvertedText {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::parse_document;
+    use crate::document::parse_document;
 
     fn fixture(rel: &str) -> String {
         std::fs::read_to_string(format!("{}/../formats/tests/fixtures/{rel}", env!("CARGO_MANIFEST_DIR")))

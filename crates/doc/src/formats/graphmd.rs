@@ -11,17 +11,12 @@ use trellis_formats::graphmd::{self, EditError, GraphMd};
 use trellis_spec::diagnostic::pointer_segments;
 use trellis_spec::Diagnostic;
 
-use super::{check_position, codes, id_base, refuse, Applied};
-use crate::apply::{codes as edit_codes, fresh_id, set_config_field};
+use super::{check_position, codes, refuse, Applied};
+use crate::config_field::set_config_field;
 use crate::edit::Edit;
+use crate::ids::{fresh_id, id_base};
 use crate::layout::Layout;
-
-/// The node ids in document order.
-pub fn node_ids(d: &GraphMd) -> Vec<&str> {
-    d.node_maps()
-        .filter_map(|(_, m)| m.get("id").and_then(Yaml::as_scalar).map(|s| s.value.as_str()))
-        .collect()
-}
+use crate::refusal::codes as edit_codes;
 
 /// Save steps 1-2 for GRAPH.md: the writer's text, read back, must give the same document and
 /// the same text again.
@@ -272,7 +267,7 @@ pub(crate) fn apply(d: &mut GraphMd, layout: &mut Layout, edit: &Edit) -> Result
         Edit::ReplaceDocument { text, positions } => {
             let read = trellis_formats::graphmd::read(text);
             let Some(doc) = read.doc else {
-                return Err(crate::apply::replacement_unreadable(read.diagnostics));
+                return Err(crate::refusal::replacement_unreadable(read.diagnostics));
             };
             *d = doc;
             for (id, p) in positions {

@@ -13,7 +13,7 @@ use trellis_formats::weaveflow::{GraphDefinition, GraphEdge, GraphNode, Weaveflo
 
 use super::json_steps::{self, JsonStep};
 use super::yaml_steps::{self, YamlStep};
-use crate::session::Document;
+use crate::document::Document;
 
 /// `removed` at `at` in a list gives way to `inserted` (one for one: a replacement).
 #[derive(Debug, Clone, PartialEq)]

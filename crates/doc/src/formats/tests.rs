@@ -7,10 +7,12 @@ use std::sync::Arc;
 use serde_json::{json, Value};
 
 use crate::clock::ManualClock;
+use crate::document::{DocFormat, DocId};
 use crate::edit::Edit;
 use crate::fs::FakeFs;
+use crate::registries::Registries;
 use crate::save;
-use crate::session::{DocFormat, DocId, Registries, Session};
+use crate::session::Session;
 
 fn registries() -> Registries {
     Registries::new(trellis_spec::builtin::default_registry())
@@ -291,7 +293,7 @@ fn reload_of_a_weaveflow_file_is_one_undoable_step() {
     let c = ManualClock::new(1_000_000);
     let mut s = open(&fs, "/w/ops.json", &c);
     let theirs = original.replacen("\"version\"", "\"description\": \"theirs\",\n  \"version\"", 1);
-    let fp = crate::session::Fingerprint::of(theirs.as_bytes(), None);
+    let fp = crate::fingerprint::Fingerprint::of(theirs.as_bytes(), None);
     s.reload_from(&theirs, fp).expect("reloads");
     assert_eq!(s.text(), theirs);
     assert!(!s.is_dirty());
@@ -407,7 +409,7 @@ fn weaveflow_positions_in_the_app_are_positions_in_the_file() {
 
 #[test]
 fn node_ids_made_from_type_names_are_readable_and_fresh() {
-    use super::id_base;
+    use crate::ids::id_base;
     for (type_name, id) in [
         ("llm", "llm"),
         ("mcp.tool", "mcp_tool"),

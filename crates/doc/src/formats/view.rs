@@ -2,6 +2,8 @@
 //! format's own fields, and a GraphSpec-shaped projection the canvas draws (same node ids,
 //! edges in the document's order so an edge index means the same edge in both).
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 use trellis_formats::graphmd::paths::{self, Analysis};
@@ -11,7 +13,7 @@ use trellis_spec::{EdgeSpec, GraphSpec, NodeSpec};
 use ts_rs::TS;
 
 use super::graphmd::map_to_json;
-use crate::session::Document;
+use crate::document::Document;
 
 /// A Weaveflow document for the inspector and the canvas marks.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -111,5 +113,14 @@ pub fn display_spec(document: &Document) -> Option<GraphSpec> {
                 .collect();
             Some(GraphSpec { name: t.name, nodes, edges, ..GraphSpec::default() })
         }
+    }
+}
+
+/// The graph the canvas draws of a document: a GraphSpec itself, or the projection of the
+/// other formats (`display_spec`).
+pub(crate) fn canvas_spec(document: &Document) -> Cow<'_, GraphSpec> {
+    match document {
+        Document::GraphSpec(spec) => Cow::Borrowed(spec),
+        other => Cow::Owned(display_spec(other).unwrap_or_default()),
     }
 }

@@ -10,12 +10,14 @@ use trellis_formats::weaveflow::{
 };
 use trellis_spec::{json, Diagnostic};
 
-use super::{check_position, codes, id_base, refuse, typed, Applied};
+use super::{check_position, codes, refuse, typed, Applied};
 use crate::annotations::{self, Annotations};
-use crate::apply::{codes as edit_codes, fresh_id, set_config_field};
+use crate::config_field::set_config_field;
 use crate::edit::{Edit, Position};
+use crate::ids::{fresh_id, id_base};
 use crate::layout::Layout;
-use crate::session::Registries;
+use crate::refusal::codes as edit_codes;
+use crate::registries::Registries;
 
 /// The session layout of a Weaveflow document: its `metadata.web.positions`; `true` when
 /// some node has no position there (the UI lays the graph out; that layout is not written
@@ -100,7 +102,7 @@ pub fn validate(d: &WeaveflowDoc, registries: &Registries, source: Option<&str>)
     };
     let mut out = weaveflow::validate(d.definition(), Some(&registries.registry), &options);
     if out.iter().any(|d| d.span.is_none() && !d.pointer.is_empty()) {
-        json::fill_spans(&super::weaveflow_text(d, source), &mut out);
+        json::fill_spans(&crate::document::weaveflow_text(d, source), &mut out);
     }
     out
 }
@@ -109,7 +111,7 @@ pub fn validate(d: &WeaveflowDoc, registries: &Registries, source: Option<&str>)
 /// and the same text again. `Err` says what differed.
 /// `source` is the file's text when known: the edit is spliced into it.
 pub fn roundtrip(d: &WeaveflowDoc, source: Option<&str>) -> Result<String, String> {
-    let text = super::weaveflow_text(d, source);
+    let text = crate::document::weaveflow_text(d, source);
     let back = weaveflow::parse(&text);
     let Some(doc) = back.doc else {
         return Err("the written text could not be read back".into());
@@ -181,7 +183,7 @@ pub(crate) fn apply(d: &mut WeaveflowDoc, layout: &mut Layout, edit: &Edit) -> R
     if let Edit::ReplaceDocument { text, .. } = edit {
         let parsed = weaveflow::parse(text);
         let Some(doc) = parsed.doc else {
-            return Err(crate::apply::replacement_unreadable(parsed.diagnostics));
+            return Err(crate::refusal::replacement_unreadable(parsed.diagnostics));
         };
         // The file's positions win; a node the file does not place keeps the one the canvas
         // gave it (an automatic layout that was never written).

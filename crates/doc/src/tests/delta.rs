@@ -12,9 +12,10 @@ use serde_json::{json, Map, Value};
 use super::{clock, registries};
 use crate::clock::ManualClock;
 use crate::delta::Change;
+use crate::document::DocId;
 use crate::edit::Edit;
 use crate::fs::FakeFs;
-use crate::session::{DocId, Session};
+use crate::session::Session;
 use crate::view::DocumentView;
 use crate::workspace::EXAMPLE;
 

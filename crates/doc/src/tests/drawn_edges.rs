@@ -7,9 +7,10 @@ use serde_json::{json, Value};
 
 use super::{clock, registries};
 use crate::delta::Change;
+use crate::document::DocId;
 use crate::drawn_edges::{EdgeLabel, ExtraEdge, PredicateOperator};
 use crate::edit::Edit;
-use crate::session::{DocId, Session};
+use crate::session::Session;
 use crate::view::DocumentView;
 
 fn open(file: &str, text: &str) -> Session {

@@ -18,8 +18,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::clock::ManualClock;
+use crate::document::DocId;
 use crate::fs::FakeFs;
-use crate::session::{DocId, Registries, Session};
+use crate::registries::Registries;
+use crate::session::Session;
 use crate::workspace::{builtin_loader, Workspace, EXAMPLE};
 
 pub(crate) fn registries() -> Registries {

@@ -36,7 +36,7 @@ fn clean_save_writes_canonical_text_and_sidecar() {
     assert!(expected.contains("\"name\": \"support\""));
     // The fingerprint is of the bytes on disk.
     let (fp, _) =
-        crate::session::Fingerprint::read(&fs, &p("/w/support.json")).expect("read").expect("exists");
+        crate::fingerprint::Fingerprint::read(&fs, &p("/w/support.json")).expect("read").expect("exists");
     assert!(fp.same_content(s.fingerprint().expect("fp")));
 }
 

@@ -393,7 +393,7 @@ fn measure_ten_thousand() {
     }
     let c = clock();
     let mut s =
-        Session::new(DocId(9), crate::session::Document::GraphSpec(spec), registries(), Arc::new(c.clone()));
+        Session::new(DocId(9), crate::document::Document::GraphSpec(spec), registries(), Arc::new(c.clone()));
     let start = std::time::Instant::now();
     let out = s
         .apply(&edit(json!({"op": "set_config_field", "id": "n5000", "path": "/value", "value": "x"})))

@@ -9,9 +9,9 @@ use serde_json::json;
 
 use super::{clock, workspace};
 use crate::delta::Change;
+use crate::document::{DocFormat, DocId, Document};
 use crate::edit::Edit;
 use crate::fs::{FakeFs, FileSystem, RealFs};
-use crate::session::{DocFormat, DocId, Document};
 use crate::subgraphs::{codes, locate, resolve, SubgraphLink, MAX_DEPTH};
 use crate::workspace::{DocEvent, FsChange};
 
@@ -69,7 +69,7 @@ fn weaveflow(name: &str, subs: &[(&str, Option<&str>)]) -> String {
 
 fn parse(path: &str, text: &str) -> Document {
     let name = Path::new(path).file_name().map(|n| n.to_string_lossy().into_owned());
-    crate::formats::parse_document(name.as_deref(), text).expect("parses").0
+    crate::document::parse_document(name.as_deref(), text).expect("parses").0
 }
 
 fn links_of(fs: &dyn FileSystem, path: &str) -> Vec<SubgraphLink> {

@@ -13,11 +13,12 @@ use trellis_spec::FixEdit;
 
 use super::{clock, registries};
 use crate::delta::Change;
+use crate::document::{DocFormat, DocId};
 use crate::edit::Edit;
 use crate::fixes;
 use crate::formats::convert::convert_document;
 use crate::fs::FakeFs;
-use crate::session::{DocFormat, DocId, Session};
+use crate::session::Session;
 use crate::view::DocumentView;
 use crate::workspace::{builtin_loader, Workspace, EXAMPLE};
 

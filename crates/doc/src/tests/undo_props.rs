@@ -81,7 +81,7 @@ proptest! {
 
 /// True when some step of the history is a whole-document snapshot.
 fn has_snapshot(s: &Session) -> bool {
-    s.history.undo.iter().chain(&s.history.redo).any(|step| crate::formats::is_snapshot(&step.prims))
+    s.history.undo.iter().chain(&s.history.redo).any(|step| crate::history::is_snapshot(&step.prims))
 }
 
 proptest! {
@@ -139,7 +139,7 @@ fn a_field_edit_is_a_small_step_and_undo_answers_the_node() {
         }
         assert_eq!(s.history.undo.len(), 1, "{format}: typing is one step");
         let prims = &s.history.undo[0].prims;
-        assert!(!crate::formats::is_snapshot(prims), "{format}");
+        assert!(!crate::history::is_snapshot(prims), "{format}");
         // The first keystroke adds the field, the next two fold into one change of it
         // (Weaveflow: the raw value's and the typed node's, each).
         assert!(

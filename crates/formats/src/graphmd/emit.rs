@@ -7,7 +7,7 @@
 //! when not; multi-line strings as literal blocks (`|`). This is what makes an unedited
 //! document in canonical form come back byte for byte, and an edit change only its own lines.
 
-use crate::graphmd::yaml::{Map, Node, Resolved, Scalar, Seq, Style, Yaml};
+use crate::graphmd::yaml::{plain_is_safe, Map, Node, Resolved, Scalar, Seq, Style, Yaml};
 
 /// Writes a top-level mapping (without the `---` fences), each line ended by `eol`.
 pub fn emit_document(root: &Map, eol: &str) -> String {
@@ -168,25 +168,6 @@ fn scalar_text(s: &Scalar, in_flow: bool) -> String {
         }
         _ => double_quoted(&s.value),
     }
-}
-
-/// True when `v` written plain reads back as the same string in block (or flow) context.
-pub fn plain_is_safe(v: &str, in_flow: bool) -> bool {
-    let Some(first) = v.chars().next() else { return false };
-    if v.trim() != v || !matches!(crate::graphmd::yaml::Scalar::plain(v).resolve(), Resolved::Str(_)) {
-        return false;
-    }
-    if "-?:,[]{}#&*!|>'\"%@`".contains(first) {
-        return false;
-    }
-    if v.contains(": ")
-        || v.contains(" #")
-        || v.ends_with(':')
-        || v.chars().any(|c| c.is_control() || c == '\u{feff}')
-    {
-        return false;
-    }
-    !(in_flow && v.contains([',', '[', ']', '{', '}']))
 }
 
 fn double_quoted(v: &str) -> String {

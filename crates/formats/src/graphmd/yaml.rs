@@ -41,11 +41,7 @@ impl Scalar {
     /// same string, double-quoted otherwise).
     pub fn string(value: impl Into<String>) -> Scalar {
         let value = value.into();
-        let style = if crate::graphmd::emit::plain_is_safe(&value, false) {
-            Style::Plain
-        } else {
-            Style::DoubleQuoted
-        };
+        let style = if plain_is_safe(&value, false) { Style::Plain } else { Style::DoubleQuoted };
         Scalar { value, style, raw: None }
     }
     /// A number or boolean written plain (the text must be a YAML 1.2 core number/bool).
@@ -59,6 +55,25 @@ impl Scalar {
         }
         resolve_plain(&self.value)
     }
+}
+
+/// True when `v` written plain reads back as the same string in block (or flow) context.
+pub fn plain_is_safe(v: &str, in_flow: bool) -> bool {
+    let Some(first) = v.chars().next() else { return false };
+    if v.trim() != v || !matches!(Scalar::plain(v).resolve(), Resolved::Str(_)) {
+        return false;
+    }
+    if "-?:,[]{}#&*!|>'\"%@`".contains(first) {
+        return false;
+    }
+    if v.contains(": ")
+        || v.contains(" #")
+        || v.ends_with(':')
+        || v.chars().any(|c| c.is_control() || c == '\u{feff}')
+    {
+        return false;
+    }
+    !(in_flow && v.contains([',', '[', ']', '{', '}']))
 }
 
 // Equality is about content: where a value was read from (spans) and its exact source text

@@ -15,8 +15,8 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Number, Value};
 
+use super::Sidecar;
 use crate::edit::{Position, Viewport};
-use crate::layout::Sidecar;
 
 /// The sidecar read the fast way, or `None` for the general path to read it.
 pub(crate) fn plain(text: &str) -> Option<Sidecar> {

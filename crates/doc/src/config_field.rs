@@ -1,0 +1,87 @@
+//! One field of a node's config set or removed by its JSON Pointer (`set_config_field`, the
+//! edit the config form sends while the user types), in every format.
+
+use serde_json::{Map, Value};
+use trellis_spec::diagnostic::pointer_segments;
+
+/// Sets or removes one field of a config. `Ok(None)` when nothing changes.
+pub(crate) fn set_config_field(
+    config: Map<String, Value>,
+    path: &str,
+    value: Option<Value>,
+) -> Result<Option<Map<String, Value>>, String> {
+    if !path.starts_with('/') {
+        return Err(format!("the field path \"{path}\" is not a JSON Pointer (it must start with \"/\")"));
+    }
+    let segments = pointer_segments(path);
+    let mut root = Value::Object(config);
+    let changed = set_in(&mut root, &segments, value, path)?;
+    match (changed, root) {
+        (true, Value::Object(m)) => Ok(Some(m)),
+        _ => Ok(None),
+    }
+}
+
+fn set_in(target: &mut Value, segments: &[String], value: Option<Value>, path: &str) -> Result<bool, String> {
+    let Some((first, rest)) = segments.split_first() else {
+        return Err("an empty field path names the whole config; use set_config".into());
+    };
+    match target {
+        Value::Object(map) => {
+            if rest.is_empty() {
+                return Ok(match value {
+                    Some(v) => map.insert(first.clone(), v.clone()).as_ref() != Some(&v),
+                    None => map.shift_remove(first).is_some(),
+                });
+            }
+            if !map.contains_key(first) {
+                if value.is_none() {
+                    return Ok(false);
+                }
+                map.insert(first.clone(), Value::Object(Map::new()));
+            }
+            match map.get_mut(first) {
+                Some(child) => set_in(child, rest, value, path),
+                None => Ok(false),
+            }
+        }
+        Value::Array(items) => {
+            let index = if first == "-" && rest.is_empty() && value.is_some() {
+                items.len()
+            } else {
+                first
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|_| first == "0" || !first.starts_with('0'))
+                    .ok_or_else(|| format!("\"{first}\" in \"{path}\" is not an array index"))?
+            };
+            if rest.is_empty() {
+                return match value {
+                    Some(v) if index == items.len() => {
+                        items.push(v);
+                        Ok(true)
+                    }
+                    Some(v) => match items.get_mut(index) {
+                        Some(slot) if *slot == v => Ok(false),
+                        Some(slot) => {
+                            *slot = v;
+                            Ok(true)
+                        }
+                        None => Err(format!("index {index} in \"{path}\" is past the end of the array")),
+                    },
+                    None if index < items.len() => {
+                        items.remove(index);
+                        Ok(true)
+                    }
+                    None => Ok(false),
+                };
+            }
+            match items.get_mut(index) {
+                Some(child) => set_in(child, rest, value, path),
+                None if value.is_none() => Ok(false),
+                None => Err(format!("index {index} in \"{path}\" is past the end of the array")),
+            }
+        }
+        _ => Err(format!("\"{path}\" goes inside a value that is neither an object nor an array")),
+    }
+}
