@@ -11,7 +11,7 @@ use trellis_doc::auto_layout::CanvasGraph;
 use trellis_doc::Position;
 use ts_rs::TS;
 
-use crate::commands::{parse_id, CommandError};
+use crate::answer::{parse_id, CommandError};
 use crate::state::AppState;
 
 /// The event carrying a running layout's progress.

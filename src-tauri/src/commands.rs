@@ -2,8 +2,6 @@
 //! capabilities/main-window.json). Documents are named by id; a path never comes from the
 //! webview: only from a native dialog, the recent list, the command line or the journal.
 
-use std::path::PathBuf;
-
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Manager, State, WebviewWindow};
 use trellis_doc::journal::JournalEntry;
@@ -11,54 +9,16 @@ use trellis_doc::{Change, DocFormat, DocId, Edit, ViewDelta};
 use trellis_spec::{Diagnostic, TypeInfo};
 use ts_rs::TS;
 
+use crate::answer::Answer;
+pub use crate::answer::{codes, parse_id, CommandError};
 use crate::dialogs::{self, Confirm};
 use crate::menu;
 use crate::open_failures::{self, OpenFailure, PendingFailures};
 use crate::open_progress;
 use crate::state::AppState;
 use crate::transfer::{self, ExportAnswer};
-use crate::ui_sync::{self, events};
-use crate::view::{file_name, DocumentSummary, DocumentView, RecentFile, SaveAnswer};
-
-/// Codes of the shell's own refusals.
-pub mod codes {
-    /// The id the UI sent is not a document id.
-    pub const BAD_ID: &str = "app/bad-document-id";
-    /// An argument the UI sent is not one the command knows.
-    pub const BAD_ARGUMENT: &str = "app/bad-argument";
-}
-
-/// What a refused command answers: a sentence, and the diagnostics behind it.
-#[derive(Debug, Clone, Serialize, TS)]
-#[ts(export)]
-pub struct CommandError {
-    pub message: String,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-impl From<Diagnostic> for CommandError {
-    fn from(d: Diagnostic) -> Self {
-        CommandError { message: d.message.clone(), diagnostics: vec![d] }
-    }
-}
-
-impl From<Vec<Diagnostic>> for CommandError {
-    fn from(ds: Vec<Diagnostic>) -> Self {
-        let message = ds.iter().map(|d| d.message.as_str()).collect::<Vec<_>>().join("\n");
-        CommandError { message, diagnostics: ds }
-    }
-}
-
-type Answer<T> = Result<T, CommandError>;
-
-/// Reads the id the UI sent (`"3"`, or `"doc-3"` as `DocId` prints).
-pub fn parse_id(s: &str) -> Result<DocId, CommandError> {
-    let digits = s.strip_prefix("doc-").unwrap_or(s);
-    digits
-        .parse::<u64>()
-        .map(DocId)
-        .map_err(|_| Diagnostic::error(codes::BAD_ID, format!("\"{s}\" is not a document id")).into())
-}
+use crate::ui_sync;
+use crate::view::{file_name, recent_list, DocumentSummary, DocumentView, RecentFile, SaveAnswer};
 
 fn view(state: &AppState, id: DocId) -> Answer<DocumentView> {
     let ws = state.ws();
@@ -254,18 +214,6 @@ pub fn open_path(app: &AppHandle, path: &std::path::Path) -> Answer<DocumentView
 pub fn recent_files(state: State<'_, AppState>) -> Vec<RecentFile> {
     let ws = state.ws();
     recent_list(ws.recent())
-}
-
-pub fn recent_list(paths: &[PathBuf]) -> Vec<RecentFile> {
-    paths
-        .iter()
-        .enumerate()
-        .map(|(index, p)| RecentFile {
-            index,
-            path: p.display().to_string(),
-            file_name: p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
-        })
-        .collect()
 }
 
 /// Async, as Open is: a large file is read and laid out off the main thread, with progress.
@@ -499,24 +447,11 @@ pub fn import_path(app: &AppHandle, path: &std::path::Path, to: DocFormat) -> An
     Ok(ImportAnswer { view: view(&state, id)?, losses })
 }
 
-/// Quit, asking about every document with unsaved changes (as the menu's Quit).
-#[tauri::command]
-pub fn quit(app: AppHandle) {
-    crate::quit::request(&app);
-}
-
 /// Files that did not open before the UI could listen (the command line at start); each is
 /// answered once. Later ones arrive as `open-failed` events.
 #[tauri::command]
 pub fn open_failures(pending: State<'_, PendingFailures>) -> Vec<OpenFailure> {
     pending.take()
-}
-
-/// Tells the UI something opened while it could not ask (menu, start).
-pub fn announce_opened(app: &AppHandle, id: DocId) {
-    let state = app.state::<AppState>();
-    let ws = state.ws();
-    ui_sync::emit_view(app, &ws, events::DOCUMENT_OPENED, id);
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use trellis_doc::{Change, DocId, Edit, Session, ViewDelta};
 use trellis_spec::Diagnostic;
 use ts_rs::TS;
 
-use crate::commands::{parse_id, CommandError};
+use crate::answer::{parse_id, CommandError};
 use crate::dialogs;
 use crate::state::AppState;
 

@@ -2,6 +2,7 @@
 //! come only from native dialogs, the recent list, the command line, files dropped from the
 //! OS (the desktop's drag data, read in Rust) and the recovery journal. See `docs/desktop.md`.
 
+pub mod answer;
 pub mod auto_layout;
 pub mod commands;
 pub mod compare;
@@ -10,6 +11,7 @@ pub mod file_drop;
 mod housekeeping;
 pub mod image_export;
 mod menu;
+mod menu_events;
 pub mod open_failures;
 pub mod open_progress;
 mod quit;
@@ -57,7 +59,7 @@ pub fn run() {
             commands::restore,
             commands::discard,
             commands::resolve_conflict,
-            commands::quit,
+            quit::quit,
             commands::weaveflow_version,
             commands::set_weaveflow_version,
             commands::export_document,
@@ -80,7 +82,7 @@ pub fn run() {
             compare::conflict_report,
             compare::conflict_pick,
         ])
-        .on_menu_event(menu::on_event)
+        .on_menu_event(menu_events::on_event)
         .on_window_event(|window, event| {
             if let WindowEvent::CloseRequested { api, .. } = event {
                 // The close button is Quit: ask about unsaved documents first.

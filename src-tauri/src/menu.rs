@@ -1,23 +1,22 @@
 //! The native menu. Every item's id is the action name the UI already knows (`ui/API.md`,
 //! `ui/src/shortcuts.ts`): choosing it sends a `menu` event with that id, so the menu and the
-//! keyboard run the same code. Quit, Open Recent and New from Example are handled here.
+//! keyboard run the same code, except Quit, Open Recent and New from Example, which Rust
+//! handles itself (`menu_events.rs`).
 //!
 //! Accelerators follow the platform (`CmdOrCtrl`). Cut, Copy, Paste and Select All are the
 //! platform's own items: on Linux they send the keystroke to the webview (libxdo), so the DOM
 //! clipboard events and text fields behave as they do with the keyboard.
 
-use tauri::menu::{Menu, MenuEvent, MenuItem, PredefinedMenuItem, Submenu};
-use tauri::{AppHandle, Emitter, Manager, Runtime, Wry};
+use tauri::menu::{Menu, MenuItem, PredefinedMenuItem, Submenu};
+use tauri::{AppHandle, Manager, Runtime, Wry};
 
-use crate::commands;
 use crate::state::AppState;
-use crate::ui_sync::events;
 
 /// Prefix of the Open Recent items' ids (`recent:0` is the most recent file).
-const RECENT_PREFIX: &str = "recent:";
-const RECENT_CLEAR: &str = "recent-clear";
-const NEW_EXAMPLE: &str = "new-example";
-const QUIT: &str = "quit";
+pub(crate) const RECENT_PREFIX: &str = "recent:";
+pub(crate) const RECENT_CLEAR: &str = "recent-clear";
+pub(crate) const NEW_EXAMPLE: &str = "new-example";
+pub(crate) const QUIT: &str = "quit";
 
 #[cfg(target_os = "macos")]
 const REDO: &str = "Cmd+Shift+Z";
@@ -116,7 +115,7 @@ pub fn refresh_recent(app: &AppHandle) {
             let _ = submenu.remove(&it);
         }
     }
-    let entries = commands::recent_list(&paths);
+    let entries = crate::view::recent_list(&paths);
     if entries.is_empty() {
         if let Ok(none) = MenuItem::with_id(app, "recent-none", "No Recent Files", false, None::<&str>) {
             let _ = submenu.append(&none);
@@ -137,39 +136,5 @@ pub fn refresh_recent(app: &AppHandle) {
     }
     if let Ok(clear) = MenuItem::with_id(app, RECENT_CLEAR, "Clear Recent Files", true, None::<&str>) {
         let _ = submenu.append(&clear);
-    }
-}
-
-/// What a menu choice does.
-pub fn on_event(app: &AppHandle, event: MenuEvent) {
-    let id = event.id().as_ref();
-    if id == QUIT {
-        crate::quit::request(app);
-    } else if id == NEW_EXAMPLE {
-        let state = app.state::<AppState>();
-        let made = state.ws().new_from_example();
-        if let Ok(doc) = made {
-            commands::announce_opened(app, doc);
-        }
-    } else if id == RECENT_CLEAR {
-        let _ = app.state::<AppState>().ws().clear_recent();
-        refresh_recent(app);
-    } else if let Some(index) = id.strip_prefix(RECENT_PREFIX).and_then(|i| i.parse::<usize>().ok()) {
-        let state = app.state::<AppState>();
-        let path = state.ws().recent().get(index).cloned();
-        let opened = state.ws().open_recent(index);
-        match opened {
-            Ok(doc) => {
-                refresh_recent(app);
-                commands::announce_opened(app, doc);
-            }
-            Err(diagnostics) => {
-                if let Some(p) = path {
-                    crate::open_failures::report(app, &p, &diagnostics);
-                }
-            }
-        }
-    } else {
-        let _ = app.emit(events::MENU, id);
     }
 }

@@ -10,6 +10,12 @@ use crate::commands;
 use crate::state::AppState;
 use crate::ui_sync::MAIN_WINDOW;
 
+/// Quit, asking about every document with unsaved changes (as the menu's Quit).
+#[tauri::command]
+pub fn quit(app: AppHandle) {
+    request(&app);
+}
+
 /// Starts the quit flow (once: a second request while it asks is ignored).
 pub fn request(app: &AppHandle) {
     let state = app.state::<AppState>();

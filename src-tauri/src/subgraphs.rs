@@ -6,7 +6,7 @@
 use tauri::{AppHandle, State};
 use trellis_doc::DocId;
 
-use crate::commands::{parse_id, CommandError};
+use crate::answer::{parse_id, CommandError};
 use crate::state::AppState;
 use crate::ui_sync::{self, events};
 use crate::view::DocumentView;

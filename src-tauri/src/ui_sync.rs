@@ -91,6 +91,13 @@ pub fn refresh_title(app: &AppHandle, ws: &Workspace) {
     }
 }
 
+/// Tells the UI something opened while it could not ask (menu, start).
+pub fn announce_opened(app: &AppHandle, id: DocId) {
+    let state = app.state::<AppState>();
+    let ws = state.ws();
+    emit_view(app, &ws, events::DOCUMENT_OPENED, id);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,8 @@
 //! (`cargo test -p trellis-app export_bindings` with `TS_RS_EXPORT_DIR` set, see
 //! `scripts/bindings.sh`), never written twice.
 
+use std::path::PathBuf;
+
 use serde::Serialize;
 pub use trellis_doc::view::{file_name, id_string, DocumentView, Notice};
 use trellis_doc::{Session, ViewDelta};
@@ -88,4 +90,17 @@ impl DocumentSummary {
     pub fn of(session: &Session) -> DocumentSummary {
         DocumentSummary { id: id_string(session), file_name: file_name(session), dirty: session.is_dirty() }
     }
+}
+
+/// The recent files as the UI lists them (the Open Recent menu and the start page).
+pub fn recent_list(paths: &[PathBuf]) -> Vec<RecentFile> {
+    paths
+        .iter()
+        .enumerate()
+        .map(|(index, p)| RecentFile {
+            index,
+            path: p.display().to_string(),
+            file_name: p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+        })
+        .collect()
 }

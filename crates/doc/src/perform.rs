@@ -128,7 +128,7 @@ fn perform_format(s: Target<'_>, edit: &Edit) -> Result<Performed, Diagnostic> {
     match format_steps {
         Some(format_steps) => {
             out.prims.extend(format_steps.into_iter().map(|f| Prim::Format(Box::new(f))));
-            out.prims.extend(layout_prims(&old_layout, &s.layout));
+            out.prims.extend(layout_prims(&old_layout, s.layout));
         }
         None => {
             let before = Snap { document: old_document, layout: old_layout };

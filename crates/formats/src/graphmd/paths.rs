@@ -346,8 +346,8 @@ fn unroll(t: &Topology) -> Result<Unrolled, String> {
             rev[e.to].push((e.from, i));
         }
         let body_of = |e: &XEdge| -> Vec<usize> {
-            let from_h = reach_set(&fwd, e.to);
-            let to_l = reach_set(&rev, e.from);
+            let from_h = crate::graphmd::digraph::reached_from(&fwd, e.to);
+            let to_l = crate::graphmd::digraph::reached_from(&rev, e.from);
             (0..from_h.len()).filter(|v| from_h[*v] && to_l[*v]).collect()
         };
         let mut best: Option<(usize, Vec<usize>)> = None;
@@ -399,17 +399,6 @@ fn adjacency(u: &Unrolled) -> Vec<Vec<(usize, usize)>> {
         adj[e.from].push((e.to, i));
     }
     adj
-}
-
-fn reach_set(adj: &[Vec<(usize, usize)>], from: usize) -> Vec<bool> {
-    let mut seen = vec![false; adj.len()];
-    let mut stack = vec![from];
-    while let Some(v) = stack.pop() {
-        if !std::mem::replace(&mut seen[v], true) {
-            stack.extend(adj[v].iter().map(|(w, _)| *w));
-        }
-    }
-    seen
 }
 
 // ---------------------------------------------------------------------------------------
@@ -996,6 +985,9 @@ fn find_join(
     Ok(None)
 }
 
+/// Kahn's order, taking ready nodes lowest index first. Kept written out rather than
+/// petgraph's `toposort` (a depth-first order) because the analysis ranks fork joins by this
+/// order and its reports name paths in it; another valid order would reword the snapshots.
 fn topo_order(adj: &[Vec<(usize, usize)>]) -> Vec<usize> {
     let n = adj.len();
     let mut indeg = vec![0usize; n];
