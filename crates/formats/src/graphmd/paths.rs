@@ -986,8 +986,8 @@ fn find_join(
 }
 
 /// Kahn's order, taking ready nodes lowest index first. Kept written out rather than
-/// petgraph's `toposort` (a depth-first order) because the analysis ranks fork joins by this
-/// order and its reports name paths in it; another valid order would reword the snapshots.
+/// petgraph's `toposort` (a depth-first order): fork joins are ranked by this order
+/// (`find_join`), and another valid order can pick another join where two are unordered.
 fn topo_order(adj: &[Vec<(usize, usize)>]) -> Vec<usize> {
     let n = adj.len();
     let mut indeg = vec![0usize; n];
