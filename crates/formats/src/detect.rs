@@ -54,7 +54,7 @@ impl std::fmt::Display for Format {
 }
 
 /// True for `GRAPH.md` or `*.graph.md`, any case, with or without folders.
-fn graph_md_name(file_name: &str) -> bool {
+pub(crate) fn graph_md_name(file_name: &str) -> bool {
     let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name).to_ascii_lowercase();
     base == "graph.md" || base.ends_with(".graph.md")
 }
@@ -155,7 +155,7 @@ fn loose(key: &str) -> String {
 }
 
 /// The format a JSON object's top-level keys say.
-fn object_format<K: AsRef<str>>(keys: &[K]) -> Result<Format, Diagnostic> {
+pub(crate) fn object_format<K: AsRef<str>>(keys: &[K]) -> Result<Format, Diagnostic> {
     let has = |k: &str| keys.iter().any(|key| key.as_ref() == k);
     let weaveflow = keys.iter().any(|k| WEAVEFLOW_KEYS.contains(&loose(k.as_ref()).as_str()));
     if weaveflow {
