@@ -6,7 +6,8 @@
 //! the merge is clean (`merge_10k`, the budget's figure). `merge_10k_invalid` is a merge whose
 //! result does not validate (one side deletes nodes the other wires edges to): the same merge
 //! plus both sides' validation and the `invalid` conflicts.
-//! The versions are read side by side (`read_all`), as the commands read them.
+//! The versions are read side by side (`read_all`) and given to the merge (`merge_owned`), as
+//! the commands do.
 //! Run: `cargo bench --profile release -p trellis-diff --bench diff_merge`.
 
 use std::hint::black_box;
@@ -15,7 +16,7 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Value};
 use trellis_diff::document::read;
-use trellis_diff::{diff, merge_documents, read_all, Reason};
+use trellis_diff::{diff, merge_documents, merge_owned, read_all, Reason};
 
 // What ships runs on mimalloc; measure with the same allocator.
 #[global_allocator]
@@ -99,9 +100,11 @@ fn budget(c: &mut Criterion) {
     for side in [&base, &ours, &theirs, &ours_deleting, &theirs_wiring] {
         assert_eq!(docs(side).errors(), Vec::new());
     }
-    let merged = merge_documents(&docs(&base), &docs(&ours), &docs(&theirs)).expect("merges");
+    let merged = merge_owned(docs(&base), docs(&ours), docs(&theirs)).expect("merges");
     assert!(merged.is_clean(), "{:?}", merged.conflicts.first());
-    let broken = merge_documents(&docs(&base), &docs(&ours_deleting), &docs(&theirs_wiring)).expect("merges");
+    let broken = merge_owned(docs(&base), docs(&ours_deleting), docs(&theirs_wiring)).expect("merges");
+    let lent = merge_documents(&docs(&base), &docs(&ours_deleting), &docs(&theirs_wiring)).expect("merges");
+    assert_eq!((&broken.text, &broken.conflicts), (&lent.text, &lent.conflicts));
     assert!(broken.text.is_some());
     assert_eq!(broken.conflicts.len(), 20, "{:?}", broken.conflicts.first());
     assert!(broken.conflicts.iter().all(|c| c.reason == Reason::Invalid), "{:?}", broken.conflicts);
@@ -123,7 +126,7 @@ fn budget(c: &mut Criterion) {
         let name = Some("g.json");
         let [ours, theirs, base] =
             read_all([(name, o, None), (name, t, None), (name, a, None)]).map(|r| r.expect("reads"));
-        merge_documents(&base, &ours, &theirs).expect("merges")
+        merge_owned(base, ours, theirs).expect("merges")
     };
     group.bench_function("merge_10k", |b| b.iter(|| black_box(merge(o, t).text)));
     let (od, tw) = (ours_deleting.as_bytes(), theirs_wiring.as_bytes());

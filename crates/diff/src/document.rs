@@ -9,7 +9,7 @@ use trellis_formats::graphmd::{self, emit, yaml, GraphMd};
 use trellis_formats::weaveflow;
 use trellis_spec::read::spec_from_value;
 use trellis_spec::writer::to_canonical_string;
-use trellis_spec::{Diagnostic, Severity};
+use trellis_spec::{Diagnostic, GraphSpec, Severity};
 
 use crate::graph::Graph;
 
@@ -166,14 +166,20 @@ impl Document {
     /// the document written, both from one reading of the graph back into its format (the
     /// merge's path: the merged graph is converted once, not once to write and once to check).
     pub fn into_text(self, check: bool) -> Result<(String, Vec<Diagnostic>), String> {
+        self.write(check, false).map(|w| (w.text, w.errors))
+    }
+
+    /// [`Document::into_text`]; with `give_back`, a GraphSpec graph moved into the model to be
+    /// written and checked ([`Graph::into_spec`]) is made back from it when the document has
+    /// errors (the merge driver then needs the merged graph again, to restore its sides); not
+    /// a graph that took the reader's route, which the model may not hold as it was.
+    pub(crate) fn write(self, check: bool, give_back: bool) -> Result<Written, String> {
         let format = self.graph.format;
         let graphmd_like = self.graphmd;
-        let root = self.graph.into_object_keeping_body();
+        let mut back = None;
         let (text, all) = match format {
             Format::GraphSpec => {
-                let parsed = spec_from_value(Value::Object(root.0));
-                let Some(spec) = parsed.spec else { return Err(first_message(&parsed.diagnostics)) };
-                let mut d = parsed.diagnostics;
+                let (spec, mut d, direct) = spec_of(self.graph).map_err(|ds| first_message(&ds))?;
                 // Writing and checking read the same model: side by side.
                 let text = std::thread::scope(|s| {
                     let checked = check.then(|| s.spawn(|| trellis_spec::validate::validate(&spec, None)));
@@ -183,9 +189,12 @@ impl Document {
                     }
                     text
                 });
+                if give_back && direct && d.iter().any(|d| d.severity == Severity::Error) {
+                    back = Some(Graph::from_own_spec(spec));
+                }
                 (text, d)
             }
-            Format::Weaveflow => match weaveflow::read_value(Value::Object(root.0)) {
+            Format::Weaveflow => match weaveflow::read_value(Value::Object(self.graph.into_object())) {
                 (Some(doc), mut d) => {
                     if check {
                         d.extend(weaveflow::validate(
@@ -199,37 +208,31 @@ impl Document {
                 (None, ds) => return Err(first_message(&ds)),
             },
             Format::GraphMd => {
+                let root = self.graph.into_object_keeping_body();
                 let doc = graphmd_of(graphmd_like.as_ref(), &root.0, root.1);
                 let d = if check { graphmd::validate(&doc) } else { Vec::new() };
                 (graphmd::to_canonical_string(&doc), d)
             }
         };
-        Ok((text, all.into_iter().filter(|d| d.severity == Severity::Error).collect()))
-    }
-
-    /// GRAPH.md: the front matter as YAML, reusing the read document's YAML (its flow or
-    /// block style, its quoting) for every value that did not change, key by key and list item
-    /// by list item, so a merge changes only the lines of what changed.
-    fn to_graphmd(&self, root: &Map<String, Value>) -> GraphMd {
-        graphmd_of(self.graphmd.as_ref(), root, self.graph.body.clone())
+        Ok(Written { text, errors: errors_only(all), back })
     }
 
     /// The validation errors of this document (no registry: structure, references, topology).
     pub fn errors(&self) -> Vec<Diagnostic> {
-        let root = Value::Object(self.graph.to_object());
+        self.clone().into_errors()
+    }
+
+    /// [`Document::errors`], taking the document's values instead of copying them.
+    pub fn into_errors(self) -> Vec<Diagnostic> {
         let all = match self.graph.format {
-            Format::GraphSpec => {
-                let parsed = spec_from_value(root);
-                match parsed.spec {
-                    Some(spec) => {
-                        let mut d = parsed.diagnostics;
-                        d.extend(trellis_spec::validate::validate(&spec, None));
-                        d
-                    }
-                    None => parsed.diagnostics,
+            Format::GraphSpec => match spec_of(self.graph) {
+                Ok((spec, mut d, _)) => {
+                    d.extend(trellis_spec::validate::validate(&spec, None));
+                    d
                 }
-            }
-            Format::Weaveflow => match weaveflow::read_value(root) {
+                Err(d) => d,
+            },
+            Format::Weaveflow => match weaveflow::read_value(Value::Object(self.graph.into_object())) {
                 (Some(doc), mut d) => {
                     d.extend(weaveflow::validate(
                         doc.definition(),
@@ -241,15 +244,48 @@ impl Document {
                 (None, d) => d,
             },
             Format::GraphMd => {
-                let Value::Object(r) = root else { return Vec::new() };
-                graphmd::validate(&self.to_graphmd(&r))
+                let root = self.graph.into_object_keeping_body();
+                graphmd::validate(&graphmd_of(self.graphmd.as_ref(), &root.0, root.1))
             }
         };
-        all.into_iter().filter(|d| d.severity == Severity::Error).collect()
+        errors_only(all)
     }
 }
 
-/// A GRAPH.md document of `root` (the front matter as JSON) and `body`, written like `like`.
+/// What [`Document::write`] gives.
+pub(crate) struct Written {
+    pub text: String,
+    /// The validation errors (when checked).
+    pub errors: Vec<Diagnostic>,
+    /// The graph made back from the model it was moved into (see [`Document::write`]).
+    pub back: Option<Graph>,
+}
+
+/// The GraphSpec model of a GraphSpec graph and what reading it found: the graph's values
+/// moved into the model when it holds them exactly ([`Graph::into_spec`], nothing to find),
+/// otherwise the graph as JSON read back by the reader; what the reader found when it cannot
+/// be held at all. The flag says which: true for the graph's own values.
+fn spec_of(graph: Graph) -> Result<(GraphSpec, Vec<Diagnostic>, bool), Vec<Diagnostic>> {
+    match graph.into_spec() {
+        Ok(spec) => Ok((spec, Vec::new(), true)),
+        Err(graph) => {
+            let parsed = spec_from_value(Value::Object(graph.into_object()));
+            match parsed.spec {
+                Some(spec) => Ok((spec, parsed.diagnostics, false)),
+                None => Err(parsed.diagnostics),
+            }
+        }
+    }
+}
+
+fn errors_only(all: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    all.into_iter().filter(|d| d.severity == Severity::Error).collect()
+}
+
+/// A GRAPH.md document of `root` (the front matter as JSON) and `body`, written like `like`:
+/// the front matter as YAML, reusing the read document's YAML (its flow or block style, its
+/// quoting) for every value that did not change, key by key and list item by list item, so a
+/// merge changes only the lines of what changed.
 fn graphmd_of(like: Option<&GraphMd>, root: &Map<String, Value>, body: Option<String>) -> GraphMd {
     let mut doc = GraphMd::new("");
     if let Some(l) = like {

@@ -170,45 +170,142 @@ impl Graph {
     /// them: the same graph as [`Graph::from_object`] of the model serialised to JSON (a test
     /// holds the two together), without building and dropping a second tree of the document.
     pub fn from_spec(spec: trellis_spec::GraphSpec, layout: Option<Value>) -> Result<Graph, ShapeError> {
+        Graph::of_spec(spec, layout, true)
+    }
+
+    /// [`Graph::from_spec`] of a model made by [`Graph::into_spec`], whose node ids are known
+    /// to be there and different: the graph given to it, back (the merged graph, when the
+    /// merge's sides are needed again).
+    pub(crate) fn from_own_spec(spec: trellis_spec::GraphSpec) -> Graph {
+        match Graph::of_spec(spec, None, false) {
+            Ok(g) => g,
+            // Only the checks of ids fail, and they are not made.
+            Err(_) => unreachable!("from_spec fails only on the checks of ids"),
+        }
+    }
+
+    fn of_spec(
+        spec: trellis_spec::GraphSpec,
+        layout: Option<Value>,
+        check: bool,
+    ) -> Result<Graph, ShapeError> {
         let mut fields = Map::new();
         fields.insert("name".into(), spec.name.map_or(Value::Null, Value::String));
         let mut channels = IndexMap::with_capacity(spec.channels.len());
         for (name, decl) in spec.channels {
-            let Ok(Value::Object(decl)) = serde_json::to_value(&decl) else {
-                return shape_err(format!("channel \"{name}\" is not an object"));
-            };
-            channels.insert(name, decl);
+            // What serde makes of a `ChannelSpec`: its one field.
+            let mut m = Map::with_capacity(1);
+            m.insert("reducer".into(), Value::String(decl.reducer.as_str().to_owned()));
+            channels.insert(name, m);
         }
         let mut nodes = IndexMap::with_capacity(spec.nodes.len());
         for (i, n) in spec.nodes.into_iter().enumerate() {
-            if n.id.is_empty() {
+            if check && n.id.is_empty() {
                 return shape_err(format!("node {i} has no id, so it cannot be matched across versions"));
-            }
-            if nodes.contains_key(&n.id) {
-                return shape_err(format!(
-                    "the node id \"{}\" is used twice, so it cannot be matched across versions",
-                    n.id
-                ));
             }
             let mut m = Map::with_capacity(2);
             m.insert("type".into(), n.type_name.map_or(Value::Null, Value::String));
             m.insert("config".into(), Value::Object(n.config));
-            nodes.insert(n.id, m);
+            match nodes.entry(n.id) {
+                indexmap::map::Entry::Vacant(v) => {
+                    v.insert(m);
+                }
+                indexmap::map::Entry::Occupied(o) if check => {
+                    return shape_err(format!(
+                        "the node id \"{}\" is used twice, so it cannot be matched across versions",
+                        o.key()
+                    ));
+                }
+                indexmap::map::Entry::Occupied(mut o) => {
+                    o.insert(m);
+                }
+            }
         }
-        let edges = Graph::rekey_edges(
-            spec.edges
-                .into_iter()
-                .map(|e| {
-                    let mut m = Map::new();
-                    if let Some(when) = e.when {
-                        m.insert("when".into(), Value::Object(when.0));
-                    }
-                    (e.from, e.to, m)
-                })
-                .collect(),
+        let n_edges = spec.edges.len();
+        let edges = keyed_edges(
+            n_edges,
+            spec.edges.into_iter().map(|e| {
+                let mut m = Map::new();
+                if let Some(when) = e.when {
+                    m.insert("when".into(), Value::Object(when.0));
+                }
+                (e.from, e.to, m)
+            }),
         );
         let key_order = ["name", "channels", "nodes", "edges"].map(String::from).to_vec();
         Ok(Graph { format: Format::GraphSpec, fields, channels, nodes, edges, layout, body: None, key_order })
+    }
+
+    /// Whether the GraphSpec model holds this graph exactly as it is: a GraphSpec graph in the
+    /// shape [`Graph::from_spec`] gives (a `name` field, channels of a `reducer` name, nodes of
+    /// a `type` and a `config` object, edges with at most a `when` object), the shape every
+    /// merge of GraphSpec documents has. Then [`Graph::into_spec`] is the model the reader
+    /// would make of [`Graph::into_object`], with no finding.
+    pub fn fits_spec(&self) -> bool {
+        let str_or_null = |v: &Value| matches!(v, Value::String(_) | Value::Null);
+        self.format == Format::GraphSpec
+            && self.fields.iter().all(|(k, v)| k == "name" && str_or_null(v))
+            && self.channels.values().all(|c| c.iter().all(|(k, v)| k == "reducer" && str_or_null(v)))
+            && self.nodes.iter().all(|(id, n)| {
+                !id.is_empty()
+                    && n.iter().all(|(k, v)| match k.as_str() {
+                        "type" => str_or_null(v),
+                        "config" => v.is_object(),
+                        _ => false,
+                    })
+            })
+            && self.edges.values().all(|e| e.iter().all(|(k, v)| k == "when" && v.is_object()))
+    }
+
+    /// The GraphSpec model of this graph, taking its values (configs, conditions) without
+    /// copying them: what `spec_from_value` reads from [`Graph::into_object`] (a test holds the
+    /// two together), without building that object and reading it back. A graph the model does
+    /// not hold exactly ([`Graph::fits_spec`]) is given back untouched, for the reader's route
+    /// (which says what does not fit).
+    pub fn into_spec(self) -> Result<trellis_spec::GraphSpec, Graph> {
+        use trellis_spec::model::{ChannelSpec, EdgeSpec, NodeSpec, Predicate, ReducerName};
+        if !self.fits_spec() {
+            return Err(self);
+        }
+        let text = |v: Option<Value>| match v {
+            Some(Value::String(s)) => Some(s),
+            _ => None,
+        };
+        let mut fields = self.fields;
+        let name = text(fields.shift_remove("name"));
+        let channels = self
+            .channels
+            .into_iter()
+            .map(|(name, mut c)| {
+                let reducer = text(c.shift_remove("reducer"))
+                    .map_or(ReducerName::LastWrite, |r| ReducerName::parse(&r));
+                (name, ChannelSpec { reducer })
+            })
+            .collect();
+        let nodes = self
+            .nodes
+            .into_iter()
+            .map(|(id, mut n)| {
+                let type_name = text(n.shift_remove("type"));
+                let config = match n.shift_remove("config") {
+                    Some(Value::Object(m)) => m,
+                    _ => Map::new(),
+                };
+                NodeSpec { id, type_name, config }
+            })
+            .collect();
+        let edges = self
+            .edges
+            .into_iter()
+            .map(|(k, mut e)| {
+                let when = match e.shift_remove("when") {
+                    Some(Value::Object(m)) => Some(Predicate(m)),
+                    _ => None,
+                };
+                EdgeSpec { from: k.from, to: k.to, when }
+            })
+            .collect();
+        Ok(trellis_spec::GraphSpec { name, channels, nodes, edges })
     }
 
     /// [`Graph::into_object`], and the GRAPH.md body, which the object does not hold.
@@ -352,13 +449,33 @@ impl Graph {
     pub fn rekey_edges(
         edges: Vec<(String, String, Map<String, Value>)>,
     ) -> IndexMap<EdgeKey, Map<String, Value>> {
-        let nth = nths(edges.iter().map(|(f, t, _)| (f.as_str(), t.as_str())));
-        let mut out = IndexMap::with_capacity(edges.len());
-        for ((from, to, e), nth) in edges.into_iter().zip(nth) {
-            out.insert(EdgeKey { from, to, nth }, e);
-        }
-        out
+        keyed_edges(edges.len(), edges)
     }
+}
+
+/// Edges (ends and fields, in document order) keyed by their ends and place among the edges
+/// with the same ends ([`EdgeKey`]). Each key is hashed once: the first edge with its ends is
+/// `nth` 0, and only ends seen again are counted (most documents have one edge per pair).
+fn keyed_edges(
+    len: usize,
+    edges: impl IntoIterator<Item = (String, String, Map<String, Value>)>,
+) -> IndexMap<EdgeKey, Map<String, Value>> {
+    let mut out = IndexMap::with_capacity(len);
+    let mut more: std::collections::HashMap<(String, String), usize> = std::collections::HashMap::new();
+    for (from, to, e) in edges {
+        match out.entry(EdgeKey { from, to, nth: 0 }) {
+            indexmap::map::Entry::Vacant(v) => {
+                v.insert(e);
+            }
+            indexmap::map::Entry::Occupied(o) => {
+                let (from, to) = (o.key().from.clone(), o.key().to.clone());
+                let seen = more.entry((from.clone(), to.clone())).or_insert(0);
+                *seen += 1;
+                out.insert(EdgeKey { from, to, nth: *seen }, e);
+            }
+        }
+    }
+    out
 }
 
 /// `root` with the keys the document had first (`key_order`), in its order, then the new ones.

@@ -80,6 +80,49 @@ pub fn merge_documents(
     ours: &Document,
     theirs: &Document,
 ) -> Result<MergeOutcome, MergeError> {
+    let format = same_format(base, ours, theirs)?;
+    let merged = merge::merge(&base.graph, &ours.graph, &theirs.graph);
+    let written = ours.with_graph(merged.graph).write(true, false);
+    Ok(outcome(format, merged.conflicts, written, || both(|| ours.errors(), || theirs.errors())))
+}
+
+/// [`merge_documents`] of documents given to it, as the merge driver has them: the merged
+/// elements are taken out of OURS and THEIRS instead of copied ([`merge::merge_taking`]), and
+/// put back only when the merged document has errors, to tell the merge's own from those a
+/// side already had. The same outcome as [`merge_documents`].
+pub fn merge_owned(
+    base: Document,
+    mut ours: Document,
+    mut theirs: Document,
+) -> Result<MergeOutcome, MergeError> {
+    let format = same_format(&base, &ours, &theirs)?;
+    let (merged, taken) = merge::merge_taking(&base.graph, &mut ours.graph, &mut theirs.graph);
+    drop(base);
+    // A GraphSpec merge is moved into the model to be written and checked, and made back from
+    // it when the sides are needed ([`Document::write`]); any other merge is converted on a
+    // route that does not give it back, so its sides are made whole first.
+    let direct = merged.graph.fits_spec();
+    let mut taken = Some(taken);
+    if !direct {
+        if let Some(t) = taken.take() {
+            t.restore(&mut ours.graph, &mut theirs.graph, &merged.graph);
+        }
+    }
+    let mut written = ours.with_graph(merged.graph).write(true, direct);
+    let back = written.as_mut().ok().and_then(|w| w.back.take());
+    Ok(outcome(format, merged.conflicts, written, move || {
+        if let Some(t) = taken.filter(|t| !t.is_empty()) {
+            match &back {
+                Some(g) => t.restore(&mut ours.graph, &mut theirs.graph, g),
+                // `write` gives a direct GraphSpec merge back whenever it has errors.
+                None => unreachable!("a merged document with errors is given back"),
+            }
+        }
+        both(move || ours.into_errors(), move || theirs.into_errors())
+    }))
+}
+
+fn same_format(base: &Document, ours: &Document, theirs: &Document) -> Result<Format, MergeError> {
     let format = ours.graph.format;
     for (side, d) in [("the base", base), ("their side", theirs)] {
         if d.graph.format != format {
@@ -90,26 +133,39 @@ pub fn merge_documents(
             )));
         }
     }
-    let merged = merge::merge(&base.graph, &ours.graph, &theirs.graph);
-    let mut conflicts = merged.conflicts;
-    // Written and checked from one conversion of the merged graph; the two sides are checked
-    // only when the merge has errors, to tell the merge's own from those a side already had.
-    let text = match ours.with_graph(merged.graph).into_text(true) {
-        Ok((text, errors)) => {
-            if !errors.is_empty() {
-                let (o, t) = std::thread::scope(|s| {
-                    let t = s.spawn(|| theirs.errors());
-                    (ours.errors(), t.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-                });
+    Ok(format)
+}
+
+/// Two independent computations side by side (the second on a thread of its own).
+fn both<A: Send, B: Send>(a: impl FnOnce() -> A + Send, b: impl FnOnce() -> B + Send) -> (A, B) {
+    std::thread::scope(|s| {
+        let b = s.spawn(b);
+        (a(), b.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    })
+}
+
+/// The outcome of a merge written (or not) as `written`: the merge's conflicts, and an
+/// `invalid` conflict for each error of the merged document that neither side has. `sides`
+/// gives the errors of OURS and THEIRS; it runs only when the merged document has errors.
+fn outcome(
+    format: Format,
+    mut conflicts: Vec<Conflict>,
+    written: Result<document::Written, String>,
+    sides: impl FnOnce() -> (Vec<Diagnostic>, Vec<Diagnostic>),
+) -> MergeOutcome {
+    let text = match written {
+        Ok(w) => {
+            if !w.errors.is_empty() {
+                let (o, t) = sides();
                 let known: HashSet<(String, String)> =
                     o.into_iter().chain(t).map(|d| (d.code, d.message)).collect();
-                for d in errors {
+                for d in w.errors {
                     if !known.contains(&(d.code.clone(), d.message.clone())) {
                         conflicts.push(invalid(d));
                     }
                 }
             }
-            Some(text)
+            Some(w.text)
         }
         Err(why) => {
             conflicts.push(Conflict {
@@ -124,7 +180,7 @@ pub fn merge_documents(
             None
         }
     };
-    Ok(MergeOutcome { format, text, conflicts })
+    MergeOutcome { format, text, conflicts }
 }
 
 fn invalid(d: Diagnostic) -> Conflict {

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use trellis_diff::document::{read, ReadError};
-use trellis_diff::{diff, merge_documents, render, Change, Reason};
+use trellis_diff::{diff, render, Change, MergeError, MergeOutcome, Reason};
 
 const SUPPORT: &str = include_str!("../../spec/tests/fixtures/valid/support.json");
 const SUPERVISOR: &str = include_str!("../../../../shared/corpus/weaveflow/supervisor_mode.json");
@@ -11,6 +11,28 @@ const TRIAGE: &str = include_str!("../../formats/tests/fixtures/graphmd/support-
 
 fn doc(name: &str, text: &str) -> trellis_diff::Document {
     read(Some(name), text.as_bytes(), None).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The merge of documents lent ([`trellis_diff::merge_documents`]), checked against the merge
+/// of documents given, the merge driver's route ([`trellis_diff::merge_owned`], which takes the
+/// merged elements out of the sides and puts them back to check the sides): the same outcome.
+fn merge_documents(
+    base: &trellis_diff::Document,
+    ours: &trellis_diff::Document,
+    theirs: &trellis_diff::Document,
+) -> Result<MergeOutcome, MergeError> {
+    let lent = trellis_diff::merge_documents(base, ours, theirs);
+    let given = trellis_diff::merge_owned(base.clone(), ours.clone(), theirs.clone());
+    match (&lent, &given) {
+        (Ok(l), Ok(g)) => {
+            assert_eq!(l.text, g.text);
+            assert_eq!(l.conflicts, g.conflicts);
+            assert_eq!(l.format, g.format);
+        }
+        (Err(l), Err(g)) => assert_eq!(l, g),
+        _ => panic!("{lent:?} but given: {given:?}"),
+    }
+    lent
 }
 
 /// The support example with one node added and one condition changed.
@@ -201,7 +223,46 @@ fn a_graphspec_read_from_its_model_is_the_graph_of_its_json() {
                 .expect("graph");
         let direct = trellis_diff::Graph::from_spec(spec, None).expect("graph");
         assert_eq!(direct, via_json);
-        // And back: the object the merge writes from is the one the model would give.
+        // And back: the object the merge writes from is the one the model would give, and the
+        // model made straight from the graph is the one the reader makes of that object.
         assert_eq!(direct.clone().into_object(), direct.to_object());
+        let read_back = trellis_spec::read::spec_from_value(serde_json::Value::Object(direct.to_object()));
+        assert_eq!(read_back.diagnostics, Vec::new());
+        let model = direct.clone().into_spec().expect("fits the model");
+        assert!(model.identical(read_back.spec.as_ref().expect("reads")));
+        assert!(model.identical(&trellis_spec::read::parse_spec(text).spec.expect("reads")));
     }
+}
+
+/// A graph the GraphSpec model does not hold as it is (a field the format does not define, a
+/// `config` that is not an object, a graph read from another format) is not made into the model
+/// directly: it goes back to the reader, which says what does not fit.
+#[test]
+fn a_graph_the_model_does_not_hold_is_left_to_the_reader() {
+    let read = |v: serde_json::Value| {
+        let serde_json::Value::Object(root) = v else { panic!("an object") };
+        trellis_diff::Graph::from_object(trellis_formats::detect::Format::GraphSpec, root, None, None)
+            .expect("graph")
+    };
+    let node = |n: serde_json::Value| read(serde_json::json!({"name": "g", "nodes": [n], "edges": []}));
+    let fits = read(serde_json::json!({"name": null, "channels": {"c": {}}, "nodes": [{"id": "a"}],
+        "edges": [{"from": "__start__", "to": "a", "when": {"channel": "c", "truthy": true}}]}));
+    assert!(fits.fits_spec());
+    for odd in [
+        node(serde_json::json!({"id": "a", "type": "t", "extra": 1})),
+        node(serde_json::json!({"id": "a", "type": "t", "config": null})),
+        node(serde_json::json!({"id": "a", "type": 5})),
+        read(serde_json::json!({"name": "g", "version": 2, "nodes": []})),
+        read(serde_json::json!({"nodes": [], "channels": {"c": {"reducer": "append", "x": 1}}})),
+        read(serde_json::json!({"nodes": [], "edges": [{"from": "a", "to": "b", "when": null}]})),
+    ] {
+        assert!(!odd.fits_spec(), "{odd:?}");
+        assert_eq!(odd.clone().into_spec(), Err(odd));
+    }
+    // Merged and written, such a document gets the reader's word for what is wrong.
+    let base = doc("g.json", r#"{"name": "g", "nodes": [{"id": "a", "type": "t"}], "edges": []}"#);
+    let ours = base.with_graph(node(serde_json::json!({"id": "a", "type": 5})));
+    let out = merge_documents(&base, &ours, &base).expect("merges");
+    assert_eq!(out.text, None);
+    assert!(out.conflicts[0].message.contains("\"type\" that is not a string"), "{:?}", out.conflicts);
 }

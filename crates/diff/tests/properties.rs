@@ -191,6 +191,27 @@ proptest! {
         }
     }
 
+    /// The merge driver's merge takes the merged elements out of the sides: the same merge,
+    /// element for element and in the same order, and the sides whole again once restored.
+    #[test]
+    fn a_merge_taking_the_elements_is_the_merge_and_the_sides_come_back(
+        b in base(),
+        e1 in proptest::collection::vec(edit(), 0..8),
+        e2 in proptest::collection::vec(edit(), 0..8),
+    ) {
+        let (x, y) = (mutate(&b, &e1), mutate(&b, &e2));
+        let lent = merge(&b, &x, &y);
+        let (mut xs, mut ys) = (x.clone(), y.clone());
+        let (given, taken) = trellis_diff::merge::merge_taking(&b, &mut xs, &mut ys);
+        prop_assert_eq!(&given.graph, &lent.graph);
+        prop_assert!(given.graph.nodes.keys().eq(lent.graph.nodes.keys()));
+        prop_assert!(given.graph.edges.keys().eq(lent.graph.edges.keys()));
+        prop_assert_eq!(&given.conflicts, &lent.conflicts);
+        taken.restore(&mut xs, &mut ys, &given.graph);
+        prop_assert_eq!(&xs, &x);
+        prop_assert_eq!(&ys, &y);
+    }
+
     #[test]
     fn applying_a_diff_gives_the_other_graph(
         a in base(),

@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 
 use trellis_diff::document::{self, Document};
-use trellis_diff::{layout, merge_documents, report_text, MergeOutcome};
+use trellis_diff::{layout, merge_owned, report_text, MergeOutcome};
 
 use crate::commands::diff::read_file;
 use crate::load::write_atomically;
@@ -71,19 +71,21 @@ fn go(args: &Args) -> Result<Exit, String> {
     let name_ref = file_name.as_deref();
     // Git passes an empty base when both sides added the file.
     let base_empty = base.iter().all(u8::is_ascii_whitespace);
-    let base_input: &[u8] = if base_empty { b"" } else { &base };
-    let [ours_doc, theirs_doc, base_doc] = document::read_all([
-        (name_ref, &ours, None),
-        (name_ref, &theirs, None),
-        (name_ref, base_input, None),
-    ]);
     let side = |side: &str, r: Result<Document, document::ReadError>| {
         r.map_err(|e| format!("{shown} ({side}): {e}"))
     };
-    let ours_doc = side("ours", ours_doc)?;
-    let theirs_doc = side("theirs", theirs_doc)?;
-    let base_doc = if base_empty { empty_like(&ours_doc) } else { side("base", base_doc)? };
-    let outcome = merge_documents(&base_doc, &ours_doc, &theirs_doc).map_err(|e| format!("{shown}: {e}"))?;
+    let (ours_doc, theirs_doc, base_doc) = if base_empty {
+        let [o, t] = document::read_all([(name_ref, &ours, None), (name_ref, &theirs, None)]);
+        let o = side("ours", o)?;
+        let base = empty_like(&o);
+        (o, side("theirs", t)?, base)
+    } else {
+        let [o, t, b] =
+            document::read_all([(name_ref, &ours, None), (name_ref, &theirs, None), (name_ref, &base, None)]);
+        (side("ours", o)?, side("theirs", t)?, side("base", b)?)
+    };
+    // The documents are given to the merge: it takes their elements instead of copying them.
+    let outcome = merge_owned(base_doc, ours_doc, theirs_doc).map_err(|e| format!("{shown}: {e}"))?;
 
     let report_file = report_path(&name);
     match (&outcome.text, outcome.conflicts.is_empty()) {
@@ -126,12 +128,15 @@ fn go(args: &Args) -> Result<Exit, String> {
 
 /// An empty document in `like`'s format (the base of an add/add merge).
 fn empty_like(like: &Document) -> Document {
-    let mut g = like.graph.clone();
-    g.fields.clear();
-    g.channels.clear();
-    g.nodes.clear();
-    g.edges.clear();
-    g.layout = None;
-    g.body = Some(String::new()).filter(|_| like.graph.body.is_some());
-    like.with_graph(g)
+    let g = &like.graph;
+    like.with_graph(trellis_diff::Graph {
+        format: g.format,
+        fields: Default::default(),
+        channels: Default::default(),
+        nodes: Default::default(),
+        edges: Default::default(),
+        layout: None,
+        body: g.body.as_ref().map(|_| String::new()),
+        key_order: g.key_order.clone(),
+    })
 }
