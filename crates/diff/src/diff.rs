@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::graph::{EdgeKey, Graph};
+use crate::merge::same_map;
 use crate::pointer;
 
 /// One field that differs inside an element: absent on one side when added or removed.
@@ -160,12 +161,13 @@ pub fn diff(a: &Graph, b: &Graph) -> Diff {
         }
     }
     let renamed_to: std::collections::HashSet<&String> = renamed.values().copied().collect();
+    let mut hint = 0;
     for (id, n) in &a.nodes {
-        match b.nodes.get(id) {
+        match find(&b.nodes, id, &mut hint) {
             Some(m) => {
-                let mut fields = Vec::new();
-                map_changes("", n, m, &mut fields);
-                if !fields.is_empty() {
+                if !same_map(n, m) {
+                    let mut fields = Vec::new();
+                    map_changes("", n, m, &mut fields);
                     changes.push(Change::NodeChanged { id: id.clone(), fields });
                 }
             }
@@ -173,8 +175,9 @@ pub fn diff(a: &Graph, b: &Graph) -> Diff {
             None => changes.push(Change::NodeRemoved { id: id.clone(), node: n.clone() }),
         }
     }
+    let mut hint = 0;
     for (id, n) in &b.nodes {
-        if !a.nodes.contains_key(id) && !renamed_to.contains(id) {
+        if find(&a.nodes, id, &mut hint).is_none() && !renamed_to.contains(id) {
             changes.push(Change::NodeAdded { id: id.clone(), node: n.clone() });
         }
     }
@@ -250,23 +253,37 @@ fn keyed<'a, K: std::hash::Hash + Eq>(
     out: &mut Vec<Change>,
     make: impl Fn(&K, Keyed<'a>) -> Change,
 ) {
+    let mut hint = 0;
     for (k, x) in a {
-        match b.get(k) {
+        match find(b, k, &mut hint) {
             Some(y) => {
-                let mut fields = Vec::new();
-                map_changes("", x, y, &mut fields);
-                if !fields.is_empty() {
+                if !same_map(x, y) {
+                    let mut fields = Vec::new();
+                    map_changes("", x, y, &mut fields);
                     out.push(make(k, Keyed::Changed(fields)));
                 }
             }
             None => out.push(make(k, Keyed::Removed(x))),
         }
     }
+    let mut hint = 0;
     for (k, y) in b {
-        if !a.contains_key(k) {
+        if find(a, k, &mut hint).is_none() {
             out.push(make(k, Keyed::Added(y)));
         }
     }
+}
+
+/// `k`'s element in `m`, looked for first where the last one was found (`hint`, moved on):
+/// two versions of a document keep most elements in the same order, so this is mostly a
+/// comparison of keys instead of a hash lookup.
+fn find<'m, K: std::hash::Hash + Eq, V>(m: &'m IndexMap<K, V>, k: &K, hint: &mut usize) -> Option<&'m V> {
+    let i = match m.get_index(*hint) {
+        Some((x, _)) if x == k => *hint,
+        _ => m.get_index_of(k)?,
+    };
+    *hint = i + 1;
+    m.get_index(i).map(|(_, v)| v)
 }
 
 /// Applies a diff's changes to `a`: with the diff from `a` to `b`, the result is `b` (up to
