@@ -192,7 +192,7 @@ impl Graph {
             }
             let mut m = Map::with_capacity(2);
             m.insert("type".into(), n.type_name.map_or(Value::Null, Value::String));
-            m.insert("config".into(), Value::Object(n.config));
+            m.insert("config".into(), Value::Object(n.config.into_map()));
             nodes.insert(n.id, m);
         }
         let edges = Graph::rekey_edges(

@@ -147,7 +147,7 @@ fn check_type(
     registry: &Registry,
     id: &str,
     t: &str,
-    config: &serde_json::Map<String, Value>,
+    config: &crate::model::Config,
     i: usize,
 ) -> Option<Diagnostic> {
     let at_type = || pointer(["nodes", &idx(i), "type"]);
@@ -167,7 +167,7 @@ fn check_type(
     };
     let factory = node_type.factory.as_ref()?;
     // Only a code registry has factories; the config is copied only to call one.
-    match factory(&Value::Object(config.clone())) {
+    match factory(&Value::Object(config.as_map().clone())) {
         Built::Node(_) => None,
         Built::NotAFunction(what) => Some(
             Diagnostic::error(

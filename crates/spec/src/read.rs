@@ -14,12 +14,12 @@
 //! does not compile (a node with no type, an unknown reducer name, a dangling edge) is left to
 //! [`crate::validate`].
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::checks::{self, codes as check};
 use crate::diagnostic::{pointer, Diagnostic};
 use crate::json;
-use crate::model::{ChannelSpec, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName};
+use crate::model::{ChannelSpec, Config, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName};
 use crate::predicate::js_json;
 
 /// Codes of the reading step (besides the `json/...` codes and the §1.5 codes it shares).
@@ -245,7 +245,7 @@ impl Reader {
             self.not_a_node(i);
             return None;
         };
-        self.node_fields(i, fields)
+        self.node_fields(i, fields, None)
     }
 
     /// Node `i` is not an object.
@@ -255,16 +255,18 @@ impl Reader {
     }
 
     /// Node `i` from its members in document order (a map, or the entries the streaming reader
-    /// read without building one).
+    /// read without building one). `raw_config` is the config when the streaming reader kept it
+    /// as its text (an object; then `fields` has no `config`).
     pub(crate) fn node_fields(
         &mut self,
         i: usize,
         fields: impl IntoIterator<Item = (String, Value)>,
+        raw_config: Option<Config>,
     ) -> Option<NodeSpec> {
         let mut id: Option<String> = None;
         let mut bad_id: Option<String> = Some("null".into());
         let mut type_name = None;
-        let mut config = Map::new();
+        let mut config = raw_config.unwrap_or_default();
         let mut unknown = Vec::new();
         // Problems whose message names the node, which may come after them in the object.
         let mut bad_type: Option<&'static str> = None;
@@ -286,7 +288,7 @@ impl Reader {
                 },
                 "config" => match v {
                     Value::Null => null_config = true,
-                    Value::Object(m) => config = m,
+                    Value::Object(m) => config = m.into(),
                     other => bad_config = Some(kind_of(&other)),
                 },
                 _ => unknown.push(key),
