@@ -46,6 +46,22 @@ impl<'a> LineIndex<'a> {
         LineIndex { text, line_starts, chars_before }
     }
 
+    /// The index without its text, to keep beside a text that moves (a report that owns the
+    /// text a check indexed): see [`LineIndex::from_table`].
+    pub fn into_table(self) -> LineTable {
+        LineTable { len: self.text.len(), line_starts: self.line_starts, chars_before: self.chars_before }
+    }
+
+    /// The index of `text` from a table made of it ([`LineIndex::into_table`]), without a pass
+    /// over the text; `None` when the table was not made of a text this long (then index again).
+    pub fn from_table(text: &'a str, table: LineTable) -> Option<Self> {
+        (table.len == text.len()).then_some(LineIndex {
+            text,
+            line_starts: table.line_starts,
+            chars_before: table.chars_before,
+        })
+    }
+
     /// The text this indexes.
     pub fn text(&self) -> &'a str {
         self.text
@@ -102,6 +118,15 @@ impl<'a> LineIndex<'a> {
     }
 }
 
+/// A [`LineIndex`] without the text it indexes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LineTable {
+    /// The length of the text it was made of.
+    len: usize,
+    line_starts: Vec<usize>,
+    chars_before: Vec<usize>,
+}
+
 /// A UTF-8 continuation byte (`10xxxxxx`): not the start of a character.
 fn is_continuation(b: u8) -> bool {
     b & 0xC0 == 0x80
@@ -142,5 +167,14 @@ mod tests {
         assert_eq!(index.line(0), None);
         assert_eq!(index.line(5), None);
         assert_eq!(LineIndex::new("x\n").line(2), Some(""));
+    }
+
+    #[test]
+    fn a_table_gives_back_the_same_index() {
+        let text = "a\u{e7}\nbc\n";
+        let table = LineIndex::new(text).into_table();
+        let again = LineIndex::from_table(text, table.clone()).map(|i| (i.span(4, 5), i.line(2)));
+        assert_eq!(again, Some((LineIndex::new(text).span(4, 5), Some("bc"))));
+        assert!(LineIndex::from_table("a", table).is_none());
     }
 }

@@ -22,7 +22,9 @@ pub fn validate(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic
     let mut out = checks::check_channels(spec);
     out.extend(checks::check_nodes(spec, registry));
     out.extend(checks::check_predicates(spec));
-    let ids: HashSet<&str> = spec.nodes.iter().map(|n| n.id.as_str()).collect();
+    let mut ids: HashSet<&str, checks::IdHasher> =
+        HashSet::with_capacity_and_hasher(spec.nodes.len(), checks::IdHasher::default());
+    ids.extend(spec.nodes.iter().map(|n| n.id.as_str()));
     out.extend(checks::check_topology(
         &ids,
         spec.edges.iter().map(|e| (e.from.as_str(), e.to.as_str())),
