@@ -115,7 +115,7 @@ fn members<'de, A: MapAccess<'de>>(
 }
 
 /// A key, borrowed from the text when it has no escapes.
-struct Key<'de>(Cow<'de, str>);
+pub(crate) struct Key<'de>(pub(crate) Cow<'de, str>);
 
 impl<'de> Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {

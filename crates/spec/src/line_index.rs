@@ -16,7 +16,8 @@ const CHUNK: usize = 4096;
 #[derive(Debug)]
 pub struct LineIndex<'a> {
     text: &'a str,
-    line_starts: Vec<usize>,
+    /// Byte offsets as `u32`, as in [`Span`] (half the memory of a large document's index).
+    line_starts: Vec<u32>,
     /// `chars_before[k]`: characters in `text[..k * CHUNK]` (counting the bytes that start a
     /// character, which is right at any byte position). Empty for an ASCII text, where a
     /// character is a byte.
@@ -31,7 +32,7 @@ impl<'a> LineIndex<'a> {
         // of a large document (millions of lines) would be copied and its pages touched again.
         let mut line_starts = Vec::with_capacity(memchr::memchr_iter(b'\n', bytes).count() + 1);
         line_starts.push(0);
-        line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
+        line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| sat_u32(i + 1)));
         let chars_before = if text.is_ascii() {
             Vec::new()
         } else {
@@ -77,8 +78,8 @@ impl<'a> LineIndex<'a> {
         let text = self.text;
         let start = floor_char_boundary(text, start.min(text.len()));
         let end = end.clamp(start, text.len());
-        let line = self.line_starts.partition_point(|&s| s <= start);
-        let line_start = self.line_starts[line - 1];
+        let line = self.line_starts.partition_point(|&s| s as usize <= start);
+        let line_start = self.line_starts[line - 1] as usize;
         let column = self.chars_between(line_start, start) + 1;
         Span {
             line: sat_u32(line),
@@ -90,13 +91,13 @@ impl<'a> LineIndex<'a> {
 
     /// The byte offset where 1-based `line` starts.
     pub fn line_start(&self, line: usize) -> Option<usize> {
-        self.line_starts.get(line.checked_sub(1)?).copied()
+        self.line_starts.get(line.checked_sub(1)?).map(|&s| s as usize)
     }
 
     /// The 1-based `line` of the text, without its line break (`\n` or `\r\n`).
     pub fn line(&self, line: usize) -> Option<&'a str> {
         let start = self.line_start(line)?;
-        let end = self.line_starts.get(line).map_or(self.text.len(), |next| next - 1);
+        let end = self.line_starts.get(line).map_or(self.text.len(), |&next| next as usize - 1);
         let l = &self.text[start..end];
         Some(l.strip_suffix('\r').unwrap_or(l))
     }
@@ -123,7 +124,7 @@ impl<'a> LineIndex<'a> {
 pub struct LineTable {
     /// The length of the text it was made of.
     len: usize,
-    line_starts: Vec<usize>,
+    line_starts: Vec<u32>,
     chars_before: Vec<usize>,
 }
 

@@ -257,10 +257,10 @@ impl Reader {
     /// Node `i` from its members in document order (a map, or the entries the streaming reader
     /// read without building one). `raw_config` is the config when the streaming reader kept it
     /// as its text (an object; then `fields` has no `config`).
-    pub(crate) fn node_fields(
+    pub(crate) fn node_fields<K: AsRef<str>>(
         &mut self,
         i: usize,
-        fields: impl IntoIterator<Item = (String, Value)>,
+        fields: impl IntoIterator<Item = (K, Value)>,
         raw_config: Option<Config>,
     ) -> Option<NodeSpec> {
         let mut id: Option<String> = None;
@@ -273,7 +273,7 @@ impl Reader {
         let mut bad_config: Option<&'static str> = None;
         let mut null_config = false;
         for (key, v) in fields {
-            match key.as_str() {
+            match key.as_ref() {
                 "id" => match v {
                     Value::String(s) => {
                         id = Some(s);
@@ -331,7 +331,7 @@ impl Reader {
             ));
         }
         for key in unknown {
-            self.unknown(pointer(["nodes", &index, &key]), &key, &whose);
+            self.unknown(pointer(["nodes", &index, key.as_ref()]), key.as_ref(), &whose);
         }
         if let Some(got) = bad_id {
             self.error(
@@ -373,17 +373,17 @@ impl Reader {
     }
 
     /// Edge `i` from its members in document order (see [`Reader::node_fields`]).
-    pub(crate) fn edge_fields(
+    pub(crate) fn edge_fields<K: AsRef<str>>(
         &mut self,
         i: usize,
-        fields: impl IntoIterator<Item = (String, Value)>,
+        fields: impl IntoIterator<Item = (K, Value)>,
     ) -> Option<EdgeSpec> {
         let at = |sub: &str| pointer(["edges", &i.to_string(), sub]);
         let (mut from, mut to, mut when) = (None, None, None);
         let mut unknown = Vec::new();
         let mut ok = true;
         for (key, v) in fields {
-            match key.as_str() {
+            match key.as_ref() {
                 "from" => from = Some(v),
                 "to" => to = Some(v),
                 "when" => when = Some(v),
@@ -394,7 +394,7 @@ impl Reader {
         let to_text = js_text(to.as_ref());
         for key in &unknown {
             let whose = format!(" in the edge \"{from_text}\" -> \"{to_text}\"");
-            self.unknown(at(key), key, &whose);
+            self.unknown(at(key.as_ref()), key.as_ref(), &whose);
         }
         let from = self.edge_end(i, from, End::From, &from_text, &to_text);
         let to = self.edge_end(i, to, End::To, &from_text, &to_text);

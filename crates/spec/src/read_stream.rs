@@ -14,11 +14,14 @@
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+
 use serde_json::value::RawValue;
 use serde_json::Value;
 
 use crate::config::{self, Config};
 use crate::json::{self, Checked, CheckedVisitor};
+use crate::json_outline::Key;
 use crate::model::{EdgeSpec, GraphSpec};
 use crate::read::{Parsed, Reader};
 
@@ -197,8 +200,12 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
             List::Edges => self.spec.edges.reserve(self.hint),
         }
         let mut i = 0;
-        let raw_configs = self.raw_configs && matches!(self.field, List::Nodes);
-        while let Some(element) = seq.next_element_seed(ElementSeed { raw_configs })? {
+        let seed = match (self.raw_configs, self.field) {
+            (false, _) => ElementSeed::Checked,
+            (true, List::Nodes) => ElementSeed::Fast { raw_config: true },
+            (true, List::Edges) => ElementSeed::Fast { raw_config: false },
+        };
+        while let Some(element) = seq.next_element_seed(seed)? {
             match (self.field, element) {
                 (List::Nodes, Element::Object(fields, config)) => {
                     if let Some(n) = self.r.node_fields(i, fields, config) {
@@ -262,22 +269,27 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
 /// values checked), handed to the reader without building a map that would be taken apart at
 /// once; anything else is only checked, since the reader says "must be an object" whatever it is.
 /// A node's config object may be kept as its text (the second field; then not in the first).
-enum Element {
-    Object(Vec<(String, Value)>, Option<Config>),
+/// Keys are borrowed from the text when they have no escapes.
+enum Element<'de> {
+    Object(Vec<(Cow<'de, str>, Value)>, Option<Config>),
     Other,
 }
 
-struct ElementSeed {
-    raw_configs: bool,
+/// How an element is read: checked (every value through the checking visitor, the parser's
+/// own errors), or fast (keys borrowed, a node's config kept as its text when `raw_config`; any
+/// problem stops the reading, which is then done again the checked way).
+#[derive(Clone, Copy)]
+enum ElementSeed {
+    Checked,
+    Fast { raw_config: bool },
 }
 
 impl<'de> DeserializeSeed<'de> for ElementSeed {
-    type Value = Element;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Element, D::Error> {
-        if self.raw_configs {
-            d.deserialize_any(NodeVisitor)
-        } else {
-            d.deserialize_any(ElementVisitor)
+    type Value = Element<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Element<'de>, D::Error> {
+        match self {
+            ElementSeed::Fast { raw_config } => d.deserialize_any(FastVisitor { raw_config }),
+            ElementSeed::Checked => d.deserialize_any(ElementVisitor),
         }
     }
 }
@@ -285,66 +297,70 @@ impl<'de> DeserializeSeed<'de> for ElementSeed {
 struct ElementVisitor;
 
 impl<'de> Visitor<'de> for ElementVisitor {
-    type Value = Element;
+    type Value = Element<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Element, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Element<'de>, A::Error> {
         Ok(match json::members(map)? {
-            json::Members::Entries(entries) => Element::Object(entries, None),
+            json::Members::Entries(entries) => {
+                Element::Object(entries.into_iter().map(|(k, v)| (Cow::Owned(k), v)).collect(), None)
+            }
             json::Members::Number(_) => Element::Other,
         })
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Element, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Element<'de>, A::Error> {
         CheckedVisitor.visit_seq(seq).map(|_| Element::Other)
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Element, E> {
+    fn visit_bool<E>(self, _: bool) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_i64<E>(self, _: i64) -> Result<Element, E> {
+    fn visit_i64<E>(self, _: i64) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_u64<E>(self, _: u64) -> Result<Element, E> {
+    fn visit_u64<E>(self, _: u64) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Element, E> {
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Element<'de>, E> {
         CheckedVisitor.visit_f64(v).map(|_| Element::Other)
     }
-    fn visit_str<E>(self, _: &str) -> Result<Element, E> {
+    fn visit_str<E>(self, _: &str) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_unit<E>(self) -> Result<Element, E> {
+    fn visit_unit<E>(self) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_none<E>(self) -> Result<Element, E> {
+    fn visit_none<E>(self) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
 }
 
-/// A node element whose config object is kept as its text: as [`ElementVisitor`] otherwise.
-struct NodeVisitor;
+/// An element read the fast way (see [`ElementSeed`]): as [`ElementVisitor`] otherwise.
+struct FastVisitor {
+    raw_config: bool,
+}
 
-impl<'de> Visitor<'de> for NodeVisitor {
-    type Value = Element;
+impl<'de> Visitor<'de> for FastVisitor {
+    type Value = Element<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Element, A::Error> {
-        let Some(first) = map.next_key::<String>()? else {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Element<'de>, A::Error> {
+        let Some(Key(first)) = map.next_key::<Key<'de>>()? else {
             return Ok(Element::Object(Vec::new(), None));
         };
         if first == json::NUMBER_TOKEN {
             map.next_value::<de::IgnoredAny>()?;
             return Ok(Element::Other);
         }
-        let mut entries: Vec<(String, Value)> = Vec::with_capacity(4);
+        let mut entries: Vec<(Cow<'de, str>, Value)> = Vec::with_capacity(4);
         let mut config: Option<Config> = None;
         let mut seen_config = false;
         let mut key = first;
         loop {
-            if key == "config" {
+            if self.raw_config && key == "config" {
                 let raw: &'de RawValue = map.next_value()?;
                 let text = raw.get();
                 let Some(check) = config::check_raw(text, RAW_CONFIG_DEPTH) else {
@@ -369,34 +385,34 @@ impl<'de> Visitor<'de> for NodeVisitor {
                 }
                 entries.push((key, v));
             }
-            match map.next_key::<String>()? {
-                Some(k) => key = k,
+            match map.next_key::<Key<'de>>()? {
+                Some(Key(k)) => key = k,
                 None => return Ok(Element::Object(entries, config)),
             }
         }
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Element, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Element<'de>, A::Error> {
         ElementVisitor.visit_seq(seq)
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Element, E> {
+    fn visit_bool<E>(self, _: bool) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_i64<E>(self, _: i64) -> Result<Element, E> {
+    fn visit_i64<E>(self, _: i64) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_u64<E>(self, _: u64) -> Result<Element, E> {
+    fn visit_u64<E>(self, _: u64) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Element, E> {
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Element<'de>, E> {
         ElementVisitor.visit_f64(v)
     }
-    fn visit_str<E>(self, _: &str) -> Result<Element, E> {
+    fn visit_str<E>(self, _: &str) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_unit<E>(self) -> Result<Element, E> {
+    fn visit_unit<E>(self) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_none<E>(self) -> Result<Element, E> {
+    fn visit_none<E>(self) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
 }
