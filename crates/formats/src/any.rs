@@ -32,7 +32,18 @@ impl AnyDocument {
     /// Detects the format of `text` (`name` is the file name, which tells GRAPH.md apart; `None`
     /// for standard input) and reads it. A text in no known format, or in two, is the
     /// detector's diagnostic.
+    ///
+    /// A GraphSpec (by its top-level keys) is read at once, without checking the whole text for
+    /// detection first: the reader checks it the same way (syntax, nesting, repeated keys at
+    /// every level). When the reader finds a problem in the JSON, detection runs as before, so a
+    /// broken text gets exactly the answer it always got.
     pub fn read(name: Option<&str>, text: &str) -> Result<AnyDocument, Diagnostic> {
+        if detect::looks_like_graphspec(name, text) {
+            let parsed = parse_spec(text);
+            if !parsed.diagnostics.iter().any(|d| d.code.starts_with("json/")) {
+                return Ok(AnyDocument::GraphSpec(parsed));
+            }
+        }
         let format = detect::detect(name, text)?;
         Ok(Self::read_as(format, text))
     }
