@@ -41,8 +41,16 @@ impl Config {
     }
 
     /// A config from a JSON object's text already checked by [`check_raw`].
+    #[cfg(test)]
     pub(crate) fn from_checked(raw: &str, odd_numbers: bool) -> Self {
         Config { raw: Some(raw.into()), odd_numbers, map: OnceLock::new() }
+    }
+
+    /// A config from a JSON object's text and what [`check_raw`] found in it (the compact
+    /// text is kept when there is one).
+    pub(crate) fn from_check(raw: &str, check: RawCheck) -> Self {
+        let raw = check.compact.unwrap_or_else(|| raw.into());
+        Config { raw: Some(raw), odd_numbers: check.odd_numbers, map: OnceLock::new() }
     }
 
     /// The text the config was read from, while it is unchanged.
@@ -155,10 +163,12 @@ impl<'de> Deserialize<'de> for Config {
 }
 
 /// What [`check_raw`] found in a config's text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct RawCheck {
     /// See [`Config::odd_numbers`].
     pub odd_numbers: bool,
+    /// The text without whitespace between its tokens, when it had some.
+    pub compact: Option<Box<str>>,
 }
 
 /// Checks the text of a JSON value that serde_json has already found well formed (a raw
@@ -173,7 +183,13 @@ pub(crate) fn check_raw(raw: &str, max_depth: usize) -> Option<RawCheck> {
     let mut stack: Vec<Option<Keys<'_>>> = Vec::new();
     // Whether the next string in the innermost object is a key.
     let mut want_key = false;
+    // The text without the whitespace between tokens (a pretty file's indent is about a quarter
+    // of a config's bytes, kept for as long as the document is open).
+    let mut compact: Vec<u8> = Vec::with_capacity(b.len());
     while i < b.len() {
+        if !matches!(b[i], b' ' | b'\n' | b'\r' | b'\t' | b'"') {
+            compact.push(b[i]);
+        }
         match b[i] {
             b' ' | b'\n' | b'\r' | b'\t' | b':' => i += 1,
             b',' => {
@@ -210,6 +226,7 @@ pub(crate) fn check_raw(raw: &str, max_depth: usize) -> Option<RawCheck> {
                     }
                     want_key = false;
                 }
+                compact.extend_from_slice(token.as_bytes());
                 i = end;
             }
             _ => {
@@ -219,6 +236,7 @@ pub(crate) fn check_raw(raw: &str, max_depth: usize) -> Option<RawCheck> {
                     i += 1;
                 }
                 let token = &b[start..i];
+                compact.extend_from_slice(&token[1..]);
                 if matches!(token[0], b'-' | b'0'..=b'9')
                     && (token.len() > 15 || token.iter().any(|c| matches!(c, b'e' | b'E')))
                 {
@@ -227,7 +245,12 @@ pub(crate) fn check_raw(raw: &str, max_depth: usize) -> Option<RawCheck> {
             }
         }
     }
-    Some(RawCheck { odd_numbers })
+    // Whole tokens were copied, so the bytes are UTF-8.
+    let compact = match compact.len() < b.len() {
+        true => Some(String::from_utf8(compact).ok()?.into_boxed_str()),
+        false => None,
+    };
+    Some(RawCheck { odd_numbers, compact })
 }
 
 /// The keys of one object met so far: scanned while few, hashed when many.
@@ -494,10 +517,22 @@ mod tests {
         let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
         assert!(check_raw(&format!("{{{}}}", many.join(",")), 128).is_some());
         assert!(check_raw(&format!("{{{}, \"k33\": 0}}", many.join(",")), 128).is_none());
-        assert_eq!(check_raw(r#"{"a":1.5,"b":[2]}"#, 128), Some(RawCheck { odd_numbers: false }));
-        assert_eq!(check_raw(r#"{"a":1e5}"#, 128), Some(RawCheck { odd_numbers: true }));
-        assert_eq!(check_raw(r#"{"a":"1e5 12345678901234567"}"#, 128), Some(RawCheck { odd_numbers: false }));
-        assert_eq!(check_raw(r#"{"a":[12345678901234567]}"#, 128), Some(RawCheck { odd_numbers: true }));
+        assert_eq!(
+            check_raw(r#"{"a":1.5,"b":[2]}"#, 128),
+            Some(RawCheck { odd_numbers: false, compact: None })
+        );
+        assert_eq!(check_raw(r#"{"a":1e5}"#, 128), Some(RawCheck { odd_numbers: true, compact: None }));
+        assert_eq!(
+            check_raw(r#"{"a":"1e5 12345678901234567"}"#, 128),
+            Some(RawCheck { odd_numbers: false, compact: None })
+        );
+        assert_eq!(
+            check_raw(r#"{"a":[12345678901234567]}"#, 128),
+            Some(RawCheck { odd_numbers: true, compact: None })
+        );
+        let pretty = "{\n  \"a b\" : [ 1 , true, \"x \\\" y\" ],\n  \"c\": {}\n}";
+        let compact = check_raw(pretty, 128).and_then(|c| c.compact);
+        assert_eq!(compact.as_deref(), Some(r#"{"a b":[1,true,"x \" y"],"c":{}}"#));
     }
 
     #[test]

@@ -371,7 +371,7 @@ impl<'de> Visitor<'de> for FastVisitor {
                 }
                 seen_config = true;
                 if text.starts_with('{') {
-                    config = Some(Config::from_checked(text, check.odd_numbers));
+                    config = Some(Config::from_check(text, check));
                 } else {
                     // Not an object: the reader words that from the value.
                     let Ok(v) = json::parse(text) else { return Err(de::Error::custom(CHECK_AGAIN)) };
