@@ -77,8 +77,9 @@ pub fn check(
     let diagnostics = match doc {
         Document::GraphSpec(parsed) => {
             let mut diagnostics = parsed.diagnostics;
-            if let Some(spec) = &parsed.spec {
-                diagnostics.extend(validate(spec, registry));
+            // The model is dropped once validated: placing the findings needs only the text.
+            if let Some(spec) = parsed.spec {
+                diagnostics.extend(validate(&spec, registry));
             }
             lines = json::fill_spans_keeping(&source.text, &mut diagnostics);
             diagnostics
