@@ -80,7 +80,7 @@ pub fn generate(nodes: usize, seed: u64) -> GraphSpec {
     for (i, node) in spec.nodes.iter_mut().enumerate() {
         let t = TYPES[i % TYPES.len()];
         node.type_name = Some(t.to_owned());
-        node.config = config(t, &mut rng, i);
+        node.config = config(t, &mut rng, i).into();
     }
     spec
 }
@@ -142,7 +142,7 @@ pub fn write_real_file(dir: &Path, nodes: usize, seed: u64) -> std::io::Result<P
     for (i, node) in spec.nodes.iter_mut().enumerate() {
         let k = i % OWN_TYPES.len();
         node.type_name = Some(OWN_TYPES[k].to_owned());
-        node.config = config(TYPES[k % TYPES.len()], &mut rng, i);
+        node.config = config(TYPES[k % TYPES.len()], &mut rng, i).into();
     }
     let mut observed = trellis_spec::infer::Observed::new();
     for node in &spec.nodes {

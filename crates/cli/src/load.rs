@@ -88,22 +88,15 @@ pub fn io_reason(e: &std::io::Error) -> String {
     }
 }
 
-/// Which format `text` (read from `path`) is in: GRAPH.md by name or front matter, then
-/// Weaveflow or GraphSpec by their keys; anything else is a clear error (exit 1).
-pub fn detect(path: &Path, text: &str) -> Result<Format, Diagnostic> {
-    // Standard input has no name, so GRAPH.md is recognised there by its front matter only.
-    let name = if is_stdin(path) { None } else { path.file_name().map(|n| n.to_string_lossy()) };
-    trellis_formats::detect::detect(name.as_deref(), text)
-}
-
 /// Reads and parses `path` in whatever format it is in.
 pub fn load(path: &Path) -> Result<(Source, Document), Failure> {
     let source = read_source(path)?;
-    let format = detect(path, &source.text).map_err(|d| Failure {
+    // Standard input has no name, so GRAPH.md is recognised there by its front matter only.
+    let name = if is_stdin(path) { None } else { path.file_name().map(|n| n.to_string_lossy()) };
+    let doc = Document::read(name.as_deref(), &source.text).map_err(|d| Failure {
         report: FileReport::new(source.display.clone(), Some(source.text.clone()), vec![d]),
         exit: Exit::Problems,
     })?;
-    let doc = Document::read_as(format, &source.text);
     Ok((source, doc))
 }
 

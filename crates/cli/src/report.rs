@@ -17,6 +17,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use serde::Serialize;
+use trellis_spec::line_index::LineTable;
 use trellis_spec::{Diagnostic, Element, LineIndex, Severity, Span};
 
 /// How a command ended. Ordered: a run over several files ends with the worst.
@@ -56,11 +57,19 @@ pub struct FileReport {
     pub path: String,
     pub text: Option<String>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The line index of `text` when the check already built one (placing the diagnostics),
+    /// taken by the human report instead of indexing the text again.
+    lines: std::cell::RefCell<Option<LineTable>>,
 }
 
 impl FileReport {
     pub fn new(path: impl Into<String>, text: Option<String>, diagnostics: Vec<Diagnostic>) -> Self {
-        FileReport { path: path.into(), text, diagnostics }
+        FileReport { path: path.into(), text, diagnostics, lines: Default::default() }
+    }
+
+    /// The report, with the line index of its text (see [`trellis_spec::json::fill_spans_keeping`]).
+    pub fn with_lines(self, lines: Option<LineTable>) -> Self {
+        FileReport { lines: std::cell::RefCell::new(lines), ..self }
     }
 
     pub fn has_errors(&self) -> bool {
@@ -124,7 +133,10 @@ pub fn human(reports: &[FileReport]) -> String {
     let mut out = String::new();
     for r in reports {
         let index = match &r.text {
-            Some(text) if r.diagnostics.iter().any(|d| d.span.is_some()) => Some(LineIndex::new(text)),
+            Some(text) if r.diagnostics.iter().any(|d| d.span.is_some()) => {
+                let kept = r.lines.borrow_mut().take().and_then(|t| LineIndex::from_table(text, t));
+                Some(kept.unwrap_or_else(|| LineIndex::new(text)))
+            }
             _ => None,
         };
         for d in &r.diagnostics {

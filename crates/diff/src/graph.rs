@@ -205,7 +205,7 @@ impl Graph {
             }
             let mut m = Map::with_capacity(2);
             m.insert("type".into(), n.type_name.map_or(Value::Null, Value::String));
-            m.insert("config".into(), Value::Object(n.config));
+            m.insert("config".into(), Value::Object(n.config.into_map()));
             match nodes.entry(n.id) {
                 indexmap::map::Entry::Vacant(v) => {
                     v.insert(m);
@@ -291,7 +291,7 @@ impl Graph {
                     Some(Value::Object(m)) => m,
                     _ => Map::new(),
                 };
-                NodeSpec { id, type_name, config }
+                NodeSpec { id, type_name, config: config.into() }
             })
             .collect();
         let edges = self

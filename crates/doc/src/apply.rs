@@ -165,7 +165,7 @@ fn plan_spec_edit(
                     .cloned()
                     .unwrap_or_default(),
             };
-            let node = NodeSpec { id: id.clone(), type_name: Some(type_name.clone()), config };
+            let node = NodeSpec { id: id.clone(), type_name: Some(type_name.clone()), config: config.into() };
             let before = layout.positions.get(&id).copied();
             plan.prims.push(Prim::Node { index: spec.nodes.len(), before: None, after: Some(node) });
             plan.prims.push(Prim::Position { id, before, after: Some(*position) });
@@ -232,17 +232,17 @@ fn plan_spec_edit(
         }
         Edit::SetConfigField { id, path, value } => {
             let index = node_index(spec, id)?;
-            let config = spec.nodes.get(index).map(|n| n.config.clone()).unwrap_or_default();
+            let config = spec.nodes.get(index).map(|n| n.config.as_map().clone()).unwrap_or_default();
             let new_config = set_config_field(config, path, value.clone())
                 .map_err(|m| refuse(codes::BAD_CONFIG_PATH, format!("node \"{id}\": {m}")).on_node(id))?;
             if let Some(new_config) = new_config {
-                replace_node(plan, spec, index, |n| n.config = new_config);
+                replace_node(plan, spec, index, |n| n.config = new_config.into());
                 plan.coalesce = Some((id.clone(), path.clone()));
             }
         }
         Edit::SetConfig { id, config } => {
             let index = node_index(spec, id)?;
-            replace_node(plan, spec, index, |n| n.config = config.clone());
+            replace_node(plan, spec, index, |n| n.config = config.clone().into());
         }
         Edit::Connect { from, to, when } => {
             check_edge_ends(spec, from, to, when.as_ref())?;
@@ -524,7 +524,7 @@ fn plan_paste(
         };
         taken.insert(id.clone());
         map.insert(n.id.clone(), id.clone());
-        new_nodes.push(NodeSpec { id, type_name: n.type_name.clone(), config: n.config.clone() });
+        new_nodes.push(NodeSpec { id, type_name: n.type_name.clone(), config: n.config.clone().into() });
     }
     let doc_ids: HashSet<&str> = spec.nodes.iter().map(|n| n.id.as_str()).collect();
     let resolve = |end: &str| -> Option<String> {

@@ -76,7 +76,7 @@ pub fn edit_for(fix: &FixEdit, document: &Document) -> Result<Option<Edit>, Diag
 
 fn config_of<'a>(document: &'a Document, node: &str) -> Option<&'a Map<String, Value>> {
     match document {
-        Document::GraphSpec(s) => s.nodes.iter().find(|n| n.id == node).map(|n| &n.config),
+        Document::GraphSpec(s) => s.nodes.iter().find(|n| n.id == node).map(|n| n.config.as_map()),
         Document::Weaveflow(d) => {
             d.definition().nodes.iter().find(|n| n.id.trim() == node).map(|n| &n.config)
         }
@@ -91,7 +91,7 @@ pub fn configs_of<'a>(document: &'a Document, types: &[String]) -> Vec<(&'a str,
         Document::GraphSpec(s) => s
             .nodes
             .iter()
-            .filter_map(|n| n.type_name.as_deref().filter(|t| wanted(t)).map(|t| (t, &n.config)))
+            .filter_map(|n| n.type_name.as_deref().filter(|t| wanted(t)).map(|t| (t, n.config.as_map())))
             .collect(),
         Document::Weaveflow(d) => d
             .definition()

@@ -34,7 +34,7 @@ fn config(n: u64) -> Map<String, Value> {
 fn spec(n: u64) -> GraphSpec {
     let mut s = GraphSpec { name: Some(format!("v{n}")), ..GraphSpec::default() };
     s.channels.insert("v".into(), ChannelSpec { reducer: ReducerName::LastWrite });
-    s.nodes.push(NodeSpec { id: "a".into(), type_name: Some("set_value".into()), config: config(n) });
+    s.nodes.push(NodeSpec { id: "a".into(), type_name: Some("set_value".into()), config: config(n).into() });
     s.edges.push(EdgeSpec { from: START.into(), to: "a".into(), when: None });
     s
 }

@@ -34,16 +34,14 @@ impl AnyDocument {
     /// detector's diagnostic.
     ///
     /// A GraphSpec (most documents) is read without detection's own pass over the text: when
-    /// its top-level keys, found by skipping the values unchecked ([`top_level_keys`]), say
-    /// GraphSpec, the GraphSpec reader reads it, and a text that reader takes is valid JSON
+    /// its top-level keys, found by skipping the values unchecked
+    /// ([`detect::looks_like_graphspec`]), say GraphSpec, the GraphSpec reader reads it, and a text that reader takes is valid JSON
     /// (checked as detection checks it: syntax, nesting, duplicate keys), so those keys are the
     /// ones detection would find and its answer is the same. Any other text, or one the reader
     /// refuses, is detected first, as it always was (so a broken file gets detection's word).
     pub fn read(name: Option<&str>, text: &str) -> Result<AnyDocument, Diagnostic> {
         let mut tried = None;
-        if !name.is_some_and(detect::graph_md_name)
-            && top_level_keys(text).is_some_and(|keys| detect::object_format(&keys) == Ok(Format::GraphSpec))
-        {
+        if detect::looks_like_graphspec(name, text) {
             let parsed = parse_spec(text);
             if parsed.spec.is_some() {
                 return Ok(AnyDocument::GraphSpec(parsed));
@@ -149,104 +147,9 @@ impl AnyDocument {
     }
 }
 
-/// The top-level keys of a text that starts with a JSON object, found by skipping each value
-/// (strings, and brackets counted) without checking it: only what the keys would be if the
-/// text is JSON, for [`AnyDocument::read`] to try a reader with. `None` when the text does not
-/// start with an object, a key has an escape, or the text ends first.
-fn top_level_keys(text: &str) -> Option<Vec<&str>> {
-    let b = text.as_bytes();
-    let mut i = skip_space(b, 0);
-    if b.get(i) != Some(&b'{') {
-        return None;
-    }
-    let mut keys = Vec::new();
-    i = skip_space(b, i + 1);
-    if b.get(i) == Some(&b'}') {
-        return Some(keys);
-    }
-    loop {
-        if b.get(i) != Some(&b'"') {
-            return None;
-        }
-        let end = i + 1 + memchr::memchr2(b'"', b'\\', &b[i + 1..])?;
-        if b[end] == b'\\' {
-            return None;
-        }
-        keys.push(text.get(i + 1..end)?);
-        i = skip_space(b, end + 1);
-        if b.get(i) != Some(&b':') {
-            return None;
-        }
-        i = skip_space(b, skip_value(b, skip_space(b, i + 1))?);
-        match b.get(i)? {
-            b',' => i = skip_space(b, i + 1),
-            b'}' => return Some(keys),
-            _ => return None,
-        }
-    }
-}
-
-fn skip_space(b: &[u8], mut i: usize) -> usize {
-    while b.get(i).is_some_and(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r')) {
-        i += 1;
-    }
-    i
-}
-
-/// Where the value starting at `i` ends (unchecked; see [`top_level_keys`]).
-fn skip_value(b: &[u8], i: usize) -> Option<usize> {
-    match b.get(i)? {
-        b'"' => skip_string(b, i),
-        b'{' | b'[' => {
-            let mut depth = 0usize;
-            let mut j = i;
-            while let Some(&c) = b.get(j) {
-                match c {
-                    b'"' => {
-                        j = skip_string(b, j)?;
-                        continue;
-                    }
-                    b'{' | b'[' => depth += 1,
-                    b'}' | b']' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            return Some(j + 1);
-                        }
-                    }
-                    _ => {}
-                }
-                j += 1;
-            }
-            None
-        }
-        _ => {
-            let rest = &b[i..];
-            Some(
-                i + rest
-                    .iter()
-                    .position(|c| matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
-                    .unwrap_or(rest.len()),
-            )
-        }
-    }
-}
-
-/// Where the string whose opening quote is at `i` ends (after its closing quote).
-fn skip_string(b: &[u8], i: usize) -> Option<usize> {
-    let mut j = i + 1;
-    loop {
-        j += memchr::memchr2(b'"', b'\\', b.get(j..)?)?;
-        if b[j] == b'"' {
-            return Some(j + 1);
-        }
-        j += 2;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use trellis_spec::json_outline::{outline, Outline};
 
     const SUPPORT: &str = include_str!("../../spec/tests/fixtures/valid/support.json");
     const SUPERVISOR: &str = include_str!("../tests/fixtures/weaveflow/corpus/supervisor_mode.json");
@@ -308,20 +211,6 @@ mod tests {
                     }
                     _ => panic!("{text}: {quick:?} but detected {detected:?}"),
                 }
-            }
-        }
-    }
-
-    /// The unchecked key scan finds an object's keys as the checking outline does.
-    #[test]
-    fn the_key_scan_finds_the_outline_keys() {
-        for text in texts() {
-            let Ok(Outline::Object(keys)) = outline(&text) else { continue };
-            if let Some(scanned) = top_level_keys(&text) {
-                assert_eq!(scanned, keys, "{text}");
-            } else {
-                // Only a key with an escape, or a byte-order mark, is left to detection.
-                assert!(text.contains(r"\u") || text.starts_with('\u{feff}'), "{text}");
             }
         }
     }

@@ -17,7 +17,7 @@
 //! A Weaveflow-looking object that also has `channels` (a GraphSpec-only key) is ambiguous.
 
 use serde_json::Value;
-use trellis_spec::json_outline::{outline, Outline};
+use trellis_spec::json_outline::{outline, outline_quick, Outline};
 use trellis_spec::{Diagnostic, Span};
 
 /// Codes of format detection.
@@ -88,6 +88,23 @@ fn declares_spec_version(front: &str) -> bool {
 
 /// Detects the format of a document.
 pub fn detect(file_name: Option<&str>, text: &str) -> Result<Format, Diagnostic> {
+    detect_with(file_name, text, outline)
+}
+
+/// Whether [`detect`] would say GraphSpec, found with the top-level keys only (nothing below
+/// them is checked): a `true` is worth acting on only for a reader that checks the whole text
+/// itself and asks [`detect`] when that finds a problem in the JSON (see
+/// [`crate::any::AnyDocument::read`]).
+pub fn looks_like_graphspec(file_name: Option<&str>, text: &str) -> bool {
+    let quick = |t: &str| outline_quick(t).ok_or_else(|| Diagnostic::error("", ""));
+    matches!(detect_with(file_name, text, quick), Ok(Format::GraphSpec))
+}
+
+fn detect_with(
+    file_name: Option<&str>,
+    text: &str,
+    outline: impl Fn(&str) -> Result<Outline, Diagnostic>,
+) -> Result<Format, Diagnostic> {
     if file_name.is_some_and(graph_md_name) {
         return Ok(Format::GraphMd);
     }

@@ -69,7 +69,9 @@ pub fn analyze(spec: &GraphSpec) -> Vec<Diagnostic> {
             }
         }
     }
-    for (i, n) in spec.nodes.iter().enumerate() {
+    // A config still held as its text says whether it has a number worth walking for; most do
+    // not, and their map is never built.
+    for (i, n) in spec.nodes.iter().enumerate().filter(|(_, n)| n.config.may_hold_odd_numbers()) {
         let base = || pointer(["nodes", &i.to_string(), "config"]);
         for (k, v) in n.config.iter().filter(|(_, v)| may_hold_numbers(v)) {
             numbers(v, &mut vec![Cow::Borrowed(k.as_str())], &base, &mut out, &|d| d.on_node(&n.id));

@@ -93,7 +93,7 @@ pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
             }
             continue;
         };
-        let config = Value::Object(node.config.clone());
+        let config = Value::Object(node.config.as_map().clone());
         if validator.is_valid(&config) {
             continue;
         }
@@ -206,7 +206,7 @@ mod tests {
         NodeSpec {
             id: id.into(),
             type_name: Some(t.into()),
-            config: config.as_object().cloned().unwrap_or_default(),
+            config: config.as_object().cloned().unwrap_or_default().into(),
         }
     }
 
@@ -271,7 +271,7 @@ mod tests {
         let s = spec(vec![
             node("x", "coded", json!({"anything": 1})),
             node("y", "ghost", json!({"anything": 1})),
-            NodeSpec { id: "z".into(), type_name: None, config: Map::new() },
+            NodeSpec { id: "z".into(), type_name: None, config: Map::new().into() },
         ]);
         assert!(check_configs(&s, &r).is_empty());
     }

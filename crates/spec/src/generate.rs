@@ -90,7 +90,11 @@ pub fn generate(nodes: usize, seed: u64) -> GraphSpec {
     let mut spec_nodes = Vec::with_capacity(nodes);
     for (i, id) in ids.iter().enumerate() {
         let type_name = TYPES[rng.below(TYPES.len() as u64) as usize].to_owned();
-        spec_nodes.push(NodeSpec { id: id.clone(), type_name: Some(type_name), config: config(&mut rng, i) });
+        spec_nodes.push(NodeSpec {
+            id: id.clone(),
+            type_name: Some(type_name),
+            config: config(&mut rng, i).into(),
+        });
     }
     let mut edges = Vec::with_capacity(2 * nodes + 1);
     if let Some(first) = ids.first() {

@@ -388,7 +388,7 @@ fn build(spec: GraphSpec, registry: &Registry) -> Result<Graph, Vec<Diagnostic>>
     graph.nodes.reserve(spec.nodes.len());
     for (i, n) in spec.nodes.into_iter().enumerate() {
         // The factory reads the config as a Value; it moves in and back out, uncopied.
-        let config = Value::Object(n.config);
+        let config = Value::Object(n.config.into_map());
         let run = match n.type_name.as_deref().and_then(|t| registry.get(t)).and_then(|t| t.factory.as_ref())
         {
             Some(factory) => match factory(&config) {
@@ -510,7 +510,11 @@ pub fn to_spec(compiled: &CompiledGraph) -> Result<GraphSpec, Vec<Diagnostic>> {
     spec.nodes = g
         .nodes
         .iter()
-        .map(|n| NodeSpec { id: n.id.clone(), type_name: n.type_name.clone(), config: n.config.clone() })
+        .map(|n| NodeSpec {
+            id: n.id.clone(),
+            type_name: n.type_name.clone(),
+            config: n.config.clone().into(),
+        })
         .collect();
     spec.edges = g
         .edges
@@ -541,7 +545,7 @@ impl CompiledGraph {
         let nodes = g
             .nodes
             .into_iter()
-            .map(|n| NodeSpec { id: n.id, type_name: n.type_name, config: n.config })
+            .map(|n| NodeSpec { id: n.id, type_name: n.type_name, config: n.config.into() })
             .collect();
         let edges = g
             .edges

@@ -238,8 +238,17 @@ pub fn strict_jsonc_options() -> jsonc_parser::ParseOptions {
 /// nearest ancestor that is. All pointers are found in one scan of the text and one line index
 /// ([`crate::span_locator`]), so the cost does not grow with the number of diagnostics.
 pub fn fill_spans(text: &str, diagnostics: &mut [Diagnostic]) {
+    fill_spans_keeping(text, diagnostics);
+}
+
+/// [`fill_spans`], giving back the line index it built (when it built one), so a report of the
+/// same text need not index it again.
+pub fn fill_spans_keeping(
+    text: &str,
+    diagnostics: &mut [Diagnostic],
+) -> Option<crate::line_index::LineTable> {
     if diagnostics.iter().all(|d| d.span.is_some()) {
-        return;
+        return None;
     }
     let mut targets = Targets::new();
     let paths: Vec<Option<Vec<usize>>> = diagnostics
@@ -249,7 +258,7 @@ pub fn fill_spans(text: &str, diagnostics: &mut [Diagnostic]) {
     // Deep documents were refused by `parse` already; the scan refuses them too (no deep
     // recursion). A text that is not one JSON value gets no spans.
     if !targets.scan(text) {
-        return;
+        return None;
     }
     let lines = LineIndex::new(text);
     for (d, path) in diagnostics.iter_mut().zip(paths) {
@@ -257,6 +266,7 @@ pub fn fill_spans(text: &str, diagnostics: &mut [Diagnostic]) {
             d.span = Some(lines.span(start, end));
         }
     }
+    Some(lines.into_table())
 }
 
 /// Bracket depth of a JSON text, ignoring brackets inside strings. Linear, no recursion.

@@ -33,6 +33,58 @@ pub fn outline(text: &str) -> Result<Outline, Diagnostic> {
     de.deserialize_any(Top).map_err(|e| json::to_diagnostic(text, &e))
 }
 
+/// The top level of the first JSON value of `text`, with everything below it skipped by
+/// serde_json's fast path: syntax is checked, but not repeated keys below the top level nor the
+/// nesting limit, and the error (`None`) says nothing. For a reader that goes on to check the
+/// whole text itself, and asks [`outline`] when that finds a problem.
+pub fn outline_quick(text: &str) -> Option<Outline> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.deserialize_any(QuickTop).ok()
+}
+
+struct QuickTop;
+
+impl<'de> Visitor<'de> for QuickTop {
+    type Value = Outline;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Outline, E> {
+        Ok(Outline::Other("boolean"))
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Outline, E> {
+        Ok(Outline::Other("number"))
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Outline, E> {
+        Ok(Outline::Other("number"))
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Outline, E> {
+        Ok(Outline::Other("number"))
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Outline, E> {
+        Ok(Outline::Other("string"))
+    }
+    fn visit_unit<E>(self) -> Result<Outline, E> {
+        Ok(Outline::Other("null"))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Outline, A::Error> {
+        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        Ok(Outline::Other("array"))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Outline, A::Error> {
+        let mut keys = Vec::new();
+        while let Some(Key(k)) = map.next_key::<Key>()? {
+            if k == NUMBER_TOKEN {
+                map.next_value::<de::IgnoredAny>()?;
+                return Ok(Outline::Other("number"));
+            }
+            map.next_value::<de::IgnoredAny>()?;
+            keys.push(k.into_owned());
+        }
+        Ok(Outline::Object(keys))
+    }
+}
+
 struct Top;
 
 impl<'de> Visitor<'de> for Top {
@@ -115,7 +167,7 @@ fn members<'de, A: MapAccess<'de>>(
 }
 
 /// A key, borrowed from the text when it has no escapes.
-struct Key<'de>(Cow<'de, str>);
+pub(crate) struct Key<'de>(pub(crate) Cow<'de, str>);
 
 impl<'de> Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -209,6 +261,21 @@ mod tests {
         }
         // Only the first value is read.
         assert_eq!(outline("{\"a\": 1} {"), Ok(Outline::Object(vec!["a".into()])));
+    }
+
+    #[test]
+    fn the_quick_outline_agrees_on_good_text() {
+        for text in [
+            r#"{"nodes": [{"id": "a", "config": {"x": 1.50}}], "name": null, "e\u0073c": 1}"#,
+            "[1, {\"a\": []}]",
+            "12.5e3",
+            "\"x\"",
+            "true",
+            "null",
+        ] {
+            assert_eq!(outline_quick(text), outline(text).ok(), "{text}");
+        }
+        assert_eq!(outline_quick("{\"a\": 1,,}"), None);
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod builder;
 pub mod builtin;
 pub mod channel_refs;
 pub mod checks;
+pub mod config;
 pub mod config_check;
 pub mod config_schema;
 pub mod diagnostic;
@@ -40,7 +41,7 @@ pub use graph::{
     from_spec, from_spec_owned, from_spec_validated, to_spec, Channel, CompiledGraph, Edge, Graph, Guard,
     Node, Reducer, Router,
 };
-pub use model::{ChannelSpec, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, END, START};
+pub use model::{ChannelSpec, Config, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, END, START};
 pub use read::{parse_spec, parse_spec_bytes, Parsed};
 pub use registry::{Built, Factory, NodeFn, NodeType, Registry, State, TypeInfo, Update};
 pub use validate::validate;

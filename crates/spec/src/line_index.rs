@@ -16,7 +16,8 @@ const CHUNK: usize = 4096;
 #[derive(Debug)]
 pub struct LineIndex<'a> {
     text: &'a str,
-    line_starts: Vec<usize>,
+    /// Byte offsets as `u32`, as in [`Span`] (half the memory of a large document's index).
+    line_starts: Vec<u32>,
     /// `chars_before[k]`: characters in `text[..k * CHUNK]` (counting the bytes that start a
     /// character, which is right at any byte position). Empty for an ASCII text, where a
     /// character is a byte.
@@ -31,7 +32,7 @@ impl<'a> LineIndex<'a> {
         // of a large document (millions of lines) would be copied and its pages touched again.
         let mut line_starts = Vec::with_capacity(memchr::memchr_iter(b'\n', bytes).count() + 1);
         line_starts.push(0);
-        line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
+        line_starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| sat_u32(i + 1)));
         let chars_before = if text.is_ascii() {
             Vec::new()
         } else {
@@ -44,6 +45,22 @@ impl<'a> LineIndex<'a> {
             out
         };
         LineIndex { text, line_starts, chars_before }
+    }
+
+    /// The index without its text, to keep beside a text that moves (a report that owns the
+    /// text a check indexed): see [`LineIndex::from_table`].
+    pub fn into_table(self) -> LineTable {
+        LineTable { len: self.text.len(), line_starts: self.line_starts, chars_before: self.chars_before }
+    }
+
+    /// The index of `text` from a table made of it ([`LineIndex::into_table`]), without a pass
+    /// over the text; `None` when the table was not made of a text this long (then index again).
+    pub fn from_table(text: &'a str, table: LineTable) -> Option<Self> {
+        (table.len == text.len()).then_some(LineIndex {
+            text,
+            line_starts: table.line_starts,
+            chars_before: table.chars_before,
+        })
     }
 
     /// The text this indexes.
@@ -61,8 +78,8 @@ impl<'a> LineIndex<'a> {
         let text = self.text;
         let start = floor_char_boundary(text, start.min(text.len()));
         let end = end.clamp(start, text.len());
-        let line = self.line_starts.partition_point(|&s| s <= start);
-        let line_start = self.line_starts[line - 1];
+        let line = self.line_starts.partition_point(|&s| s as usize <= start);
+        let line_start = self.line_starts[line - 1] as usize;
         let column = self.chars_between(line_start, start) + 1;
         Span {
             line: sat_u32(line),
@@ -74,13 +91,13 @@ impl<'a> LineIndex<'a> {
 
     /// The byte offset where 1-based `line` starts.
     pub fn line_start(&self, line: usize) -> Option<usize> {
-        self.line_starts.get(line.checked_sub(1)?).copied()
+        self.line_starts.get(line.checked_sub(1)?).map(|&s| s as usize)
     }
 
     /// The 1-based `line` of the text, without its line break (`\n` or `\r\n`).
     pub fn line(&self, line: usize) -> Option<&'a str> {
         let start = self.line_start(line)?;
-        let end = self.line_starts.get(line).map_or(self.text.len(), |next| next - 1);
+        let end = self.line_starts.get(line).map_or(self.text.len(), |&next| next as usize - 1);
         let l = &self.text[start..end];
         Some(l.strip_suffix('\r').unwrap_or(l))
     }
@@ -100,6 +117,15 @@ impl<'a> LineIndex<'a> {
         let from = (k * CHUNK).min(at);
         base + self.text.as_bytes()[from..at].iter().filter(|b| !is_continuation(**b)).count()
     }
+}
+
+/// A [`LineIndex`] without the text it indexes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LineTable {
+    /// The length of the text it was made of.
+    len: usize,
+    line_starts: Vec<u32>,
+    chars_before: Vec<usize>,
 }
 
 /// A UTF-8 continuation byte (`10xxxxxx`): not the start of a character.
@@ -142,5 +168,14 @@ mod tests {
         assert_eq!(index.line(0), None);
         assert_eq!(index.line(5), None);
         assert_eq!(LineIndex::new("x\n").line(2), Some(""));
+    }
+
+    #[test]
+    fn a_table_gives_back_the_same_index() {
+        let text = "a\u{e7}\nbc\n";
+        let table = LineIndex::new(text).into_table();
+        let again = LineIndex::from_table(text, table.clone()).map(|i| (i.span(4, 5), i.line(2)));
+        assert_eq!(again, Some((LineIndex::new(text).span(4, 5), Some("bc"))));
+        assert!(LineIndex::from_table("a", table).is_none());
     }
 }

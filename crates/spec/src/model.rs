@@ -15,6 +15,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use ts_rs::TS;
 
+pub use crate::config::Config;
+
 /// The implicit entry node.
 pub const START: &str = "__start__";
 /// The implicit exit node.
@@ -102,10 +104,11 @@ pub struct NodeSpec {
     #[serde(rename = "type")]
     #[schemars(with = "String", length(min = 1))]
     pub type_name: Option<String>,
-    /// Passed to the registry factory uninterpreted; key order and number text kept as read.
+    /// Passed to the registry factory uninterpreted; key order and number text kept as read
+    /// (as the text it was read from, until it is changed: [`Config`]).
     #[ts(type = "Record<string, unknown>")]
-    #[schemars(default)]
-    pub config: Map<String, Value>,
+    #[schemars(default, with = "Map<String, Value>")]
+    pub config: Config,
 }
 
 /// An edge: `{from, to, when?}`.
@@ -154,7 +157,7 @@ impl GraphSpec {
             && self.channels.iter().zip(&other.channels).all(|(a, b)| a == b)
             && self.nodes.len() == other.nodes.len()
             && self.nodes.iter().zip(&other.nodes).all(|(a, b)| {
-                a.id == b.id && a.type_name == b.type_name && identical_maps(&a.config, &b.config)
+                a.id == b.id && a.type_name == b.type_name && identical_configs(&a.config, &b.config)
             })
             && self.edges.len() == other.edges.len()
             && self.edges.iter().zip(&other.edges).all(|(a, b)| {
@@ -166,6 +169,14 @@ impl GraphSpec {
                         _ => false,
                     }
             })
+    }
+}
+
+/// Identical configs: the same text, or identical maps.
+fn identical_configs(a: &Config, b: &Config) -> bool {
+    match (a.raw_text(), b.raw_text()) {
+        (Some(x), Some(y)) if x == y => true,
+        _ => identical_maps(a, b),
     }
 }
 

@@ -14,12 +14,12 @@
 //! does not compile (a node with no type, an unknown reducer name, a dangling edge) is left to
 //! [`crate::validate`].
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::checks::{self, codes as check};
 use crate::diagnostic::{pointer, Diagnostic};
 use crate::json;
-use crate::model::{ChannelSpec, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName};
+use crate::model::{ChannelSpec, Config, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName};
 use crate::predicate::js_json;
 
 /// Codes of the reading step (besides the `json/...` codes and the §1.5 codes it shares).
@@ -245,7 +245,7 @@ impl Reader {
             self.not_a_node(i);
             return None;
         };
-        self.node_fields(i, fields)
+        self.node_fields(i, fields, None)
     }
 
     /// Node `i` is not an object.
@@ -255,23 +255,25 @@ impl Reader {
     }
 
     /// Node `i` from its members in document order (a map, or the entries the streaming reader
-    /// read without building one).
-    pub(crate) fn node_fields(
+    /// read without building one). `raw_config` is the config when the streaming reader kept it
+    /// as its text (an object; then `fields` has no `config`).
+    pub(crate) fn node_fields<K: AsRef<str>>(
         &mut self,
         i: usize,
-        fields: impl IntoIterator<Item = (String, Value)>,
+        fields: impl IntoIterator<Item = (K, Value)>,
+        raw_config: Option<Config>,
     ) -> Option<NodeSpec> {
         let mut id: Option<String> = None;
         let mut bad_id: Option<String> = Some("null".into());
         let mut type_name = None;
-        let mut config = Map::new();
+        let mut config = raw_config.unwrap_or_default();
         let mut unknown = Vec::new();
         // Problems whose message names the node, which may come after them in the object.
         let mut bad_type: Option<&'static str> = None;
         let mut bad_config: Option<&'static str> = None;
         let mut null_config = false;
         for (key, v) in fields {
-            match key.as_str() {
+            match key.as_ref() {
                 "id" => match v {
                     Value::String(s) => {
                         id = Some(s);
@@ -286,7 +288,7 @@ impl Reader {
                 },
                 "config" => match v {
                     Value::Null => null_config = true,
-                    Value::Object(m) => config = m,
+                    Value::Object(m) => config = m.into(),
                     other => bad_config = Some(kind_of(&other)),
                 },
                 _ => unknown.push(key),
@@ -329,7 +331,7 @@ impl Reader {
             ));
         }
         for key in unknown {
-            self.unknown(pointer(["nodes", &index, &key]), &key, &whose);
+            self.unknown(pointer(["nodes", &index, key.as_ref()]), key.as_ref(), &whose);
         }
         if let Some(got) = bad_id {
             self.error(
@@ -371,17 +373,17 @@ impl Reader {
     }
 
     /// Edge `i` from its members in document order (see [`Reader::node_fields`]).
-    pub(crate) fn edge_fields(
+    pub(crate) fn edge_fields<K: AsRef<str>>(
         &mut self,
         i: usize,
-        fields: impl IntoIterator<Item = (String, Value)>,
+        fields: impl IntoIterator<Item = (K, Value)>,
     ) -> Option<EdgeSpec> {
         let at = |sub: &str| pointer(["edges", &i.to_string(), sub]);
         let (mut from, mut to, mut when) = (None, None, None);
         let mut unknown = Vec::new();
         let mut ok = true;
         for (key, v) in fields {
-            match key.as_str() {
+            match key.as_ref() {
                 "from" => from = Some(v),
                 "to" => to = Some(v),
                 "when" => when = Some(v),
@@ -392,7 +394,7 @@ impl Reader {
         let to_text = js_text(to.as_ref());
         for key in &unknown {
             let whose = format!(" in the edge \"{from_text}\" -> \"{to_text}\"");
-            self.unknown(at(key), key, &whose);
+            self.unknown(at(key.as_ref()), key.as_ref(), &whose);
         }
         let from = self.edge_end(i, from, End::From, &from_text, &to_text);
         let to = self.edge_end(i, to, End::To, &from_text, &to_text);

@@ -13,22 +13,48 @@
 
 use std::fmt;
 
-use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use std::borrow::Cow;
+
+use serde_json::value::RawValue;
 use serde_json::Value;
 
+use crate::config::{self, Config};
 use crate::json::{self, Checked, CheckedVisitor};
+use crate::json_outline::Key;
 use crate::model::{EdgeSpec, GraphSpec};
 use crate::read::{Parsed, Reader};
 
 /// Reads a document whose text starts with `{` (after whitespace). Diagnostics carry no spans
 /// yet. `Err` is the JSON problem (syntax, duplicate key, nesting) that stopped the parse.
+///
+///
+/// Node configs are kept as their text ([`crate::config::Config`]), checked without building a
+/// value ([`crate::config::check_raw`]). When reading that way fails for any reason (a repeated
+/// key, deep nesting, a bad escape, a syntax error, which serde_json words a little differently
+/// when it skips a value), the document is read again the checked way, config values and all,
+/// so the diagnostic is exactly the parser's, with its place. Only a broken document pays twice.
 pub fn read_object(text: &str) -> Result<Parsed, crate::Diagnostic> {
+    match read_object_with(text, true) {
+        Ok(parsed) => Ok(parsed),
+        Err(_) => read_object_with(text, false).map_err(|e| json::to_diagnostic(text, &e)),
+    }
+}
+
+/// The error that stops a reading with configs kept as text, to read again the checked way.
+const CHECK_AGAIN: &str = "check the configs again";
+
+/// Nesting a config's text may have to be kept as text: the document, `nodes` and the node are
+/// three levels above it, and the parser refuses more than [`json::MAX_DEPTH`] in all. Deeper
+/// configs (never seen in practice) are read the checked way, which says exactly where.
+const RAW_CONFIG_DEPTH: usize = json::MAX_DEPTH - 8;
+
+fn read_object_with(text: &str, raw_configs: bool) -> Result<Parsed, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(text);
     let mut reader = Reader::new();
-    let spec = DocumentSeed { r: &mut reader, edges_hint: edges_hint(text) }
-        .deserialize(&mut de)
-        .map_err(|e| json::to_diagnostic(text, &e))?;
-    de.end().map_err(|e| json::to_diagnostic(text, &e))?;
+    let spec =
+        DocumentSeed { r: &mut reader, edges_hint: edges_hint(text), raw_configs }.deserialize(&mut de)?;
+    de.end()?;
     Ok(reader.finish(spec))
 }
 
@@ -36,6 +62,8 @@ struct DocumentSeed<'r> {
     r: &'r mut Reader,
     /// About how many edges the document has (see [`edges_hint`]).
     edges_hint: usize,
+    /// Node configs kept as their text.
+    raw_configs: bool,
 }
 
 /// How many edges a document has, about: each edge object has one `"from"` key. The edge list
@@ -66,7 +94,7 @@ impl<'de> Visitor<'de> for DocumentSeed<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let (r, edges_hint) = (self.r, self.edges_hint);
+        let (r, edges_hint, raw_configs) = (self.r, self.edges_hint, self.raw_configs);
         let mut spec = GraphSpec::default();
         // The top-level keys met, to refuse a repeated one as the checking visitor does.
         let mut seen: Vec<String> = Vec::new();
@@ -83,12 +111,14 @@ impl<'de> Visitor<'de> for DocumentSeed<'_> {
                     spec: &mut spec,
                     field: List::Nodes,
                     hint: 0,
+                    raw_configs,
                 })?,
                 "edges" => map.next_value_seed(ListSeed {
                     r: &mut *r,
                     spec: &mut spec,
                     field: List::Edges,
                     hint: edges_hint,
+                    raw_configs,
                 })?,
                 _ => {
                     let Checked(v) = map.next_value()?;
@@ -137,6 +167,8 @@ struct ListSeed<'a> {
     field: List,
     /// How many elements to make room for before reading.
     hint: usize,
+    /// Node configs kept as their text.
+    raw_configs: bool,
 }
 
 impl ListSeed<'_> {
@@ -168,15 +200,20 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
             List::Edges => self.spec.edges.reserve(self.hint),
         }
         let mut i = 0;
-        while let Some(element) = seq.next_element::<Element>()? {
+        let seed = match (self.raw_configs, self.field) {
+            (false, _) => ElementSeed::Checked,
+            (true, List::Nodes) => ElementSeed::Fast { raw_config: true },
+            (true, List::Edges) => ElementSeed::Fast { raw_config: false },
+        };
+        while let Some(element) = seq.next_element_seed(seed)? {
             match (self.field, element) {
-                (List::Nodes, Element::Object(fields)) => {
-                    if let Some(n) = self.r.node_fields(i, fields) {
+                (List::Nodes, Element::Object(fields, config)) => {
+                    if let Some(n) = self.r.node_fields(i, fields, config) {
                         self.spec.nodes.push(n);
                     }
                 }
                 (List::Nodes, Element::Other) => self.r.not_a_node(i),
-                (List::Edges, Element::Object(fields)) => {
+                (List::Edges, Element::Object(fields, _)) => {
                     if let Some(e) = self.r.edge_fields(i, fields) {
                         self.spec.edges.push(e);
                     }
@@ -231,53 +268,185 @@ impl<'de> Visitor<'de> for ListSeed<'_> {
 /// One element of `nodes` or `edges`: an object's members as read (duplicate keys refused,
 /// values checked), handed to the reader without building a map that would be taken apart at
 /// once; anything else is only checked, since the reader says "must be an object" whatever it is.
-enum Element {
-    Object(Vec<(String, Value)>),
+/// A node's config object may be kept as its text (the second field; then not in the first).
+/// Keys are borrowed from the text when they have no escapes.
+enum Element<'de> {
+    Object(Vec<(Cow<'de, str>, Value)>, Option<Config>),
     Other,
 }
 
-impl<'de> Deserialize<'de> for Element {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(ElementVisitor)
+/// How an element is read: checked (every value through the checking visitor, the parser's
+/// own errors), or fast (keys borrowed, a node's config kept as its text when `raw_config`; any
+/// problem stops the reading, which is then done again the checked way).
+#[derive(Clone, Copy)]
+enum ElementSeed {
+    Checked,
+    Fast { raw_config: bool },
+}
+
+impl<'de> DeserializeSeed<'de> for ElementSeed {
+    type Value = Element<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Element<'de>, D::Error> {
+        match self {
+            ElementSeed::Fast { raw_config } => d.deserialize_any(FastVisitor { raw_config }),
+            ElementSeed::Checked => d.deserialize_any(ElementVisitor),
+        }
     }
 }
 
 struct ElementVisitor;
 
 impl<'de> Visitor<'de> for ElementVisitor {
-    type Value = Element;
+    type Value = Element<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Element, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Element<'de>, A::Error> {
         Ok(match json::members(map)? {
-            json::Members::Entries(entries) => Element::Object(entries),
+            json::Members::Entries(entries) => {
+                Element::Object(entries.into_iter().map(|(k, v)| (Cow::Owned(k), v)).collect(), None)
+            }
             json::Members::Number(_) => Element::Other,
         })
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Element, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Element<'de>, A::Error> {
         CheckedVisitor.visit_seq(seq).map(|_| Element::Other)
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Element, E> {
+    fn visit_bool<E>(self, _: bool) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_i64<E>(self, _: i64) -> Result<Element, E> {
+    fn visit_i64<E>(self, _: i64) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_u64<E>(self, _: u64) -> Result<Element, E> {
+    fn visit_u64<E>(self, _: u64) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Element, E> {
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Element<'de>, E> {
         CheckedVisitor.visit_f64(v).map(|_| Element::Other)
     }
-    fn visit_str<E>(self, _: &str) -> Result<Element, E> {
+    fn visit_str<E>(self, _: &str) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_unit<E>(self) -> Result<Element, E> {
+    fn visit_unit<E>(self) -> Result<Element<'de>, E> {
         Ok(Element::Other)
     }
-    fn visit_none<E>(self) -> Result<Element, E> {
+    fn visit_none<E>(self) -> Result<Element<'de>, E> {
         Ok(Element::Other)
+    }
+}
+
+/// An element read the fast way (see [`ElementSeed`]): as [`ElementVisitor`] otherwise.
+struct FastVisitor {
+    raw_config: bool,
+}
+
+impl<'de> Visitor<'de> for FastVisitor {
+    type Value = Element<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Element<'de>, A::Error> {
+        let Some(Key(first)) = map.next_key::<Key<'de>>()? else {
+            return Ok(Element::Object(Vec::new(), None));
+        };
+        if first == json::NUMBER_TOKEN {
+            map.next_value::<de::IgnoredAny>()?;
+            return Ok(Element::Other);
+        }
+        let mut entries: Vec<(Cow<'de, str>, Value)> = Vec::with_capacity(4);
+        let mut config: Option<Config> = None;
+        let mut seen_config = false;
+        let mut key = first;
+        loop {
+            if self.raw_config && key == "config" {
+                let raw: &'de RawValue = map.next_value()?;
+                let text = raw.get();
+                let Some(check) = config::check_raw(text, RAW_CONFIG_DEPTH) else {
+                    return Err(de::Error::custom(CHECK_AGAIN));
+                };
+                if seen_config {
+                    return Err(de::Error::custom(CHECK_AGAIN));
+                }
+                seen_config = true;
+                if text.starts_with('{') {
+                    config = Some(Config::from_check(text, check));
+                } else {
+                    // Not an object: the reader words that from the value.
+                    let Ok(v) = json::parse(text) else { return Err(de::Error::custom(CHECK_AGAIN)) };
+                    entries.push((key, v));
+                }
+            } else {
+                let Checked(v) = map.next_value()?;
+                // Nodes have a few keys: scanned.
+                if entries.iter().any(|(k, _)| *k == key) || entries.len() >= json::SMALL_OBJECT {
+                    return Err(de::Error::custom(CHECK_AGAIN));
+                }
+                entries.push((key, v));
+            }
+            match map.next_key::<Key<'de>>()? {
+                Some(Key(k)) => key = k,
+                None => return Ok(Element::Object(entries, config)),
+            }
+        }
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Element<'de>, A::Error> {
+        ElementVisitor.visit_seq(seq)
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Element<'de>, E> {
+        Ok(Element::Other)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Element<'de>, E> {
+        Ok(Element::Other)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Element<'de>, E> {
+        Ok(Element::Other)
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Element<'de>, E> {
+        ElementVisitor.visit_f64(v)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Element<'de>, E> {
+        Ok(Element::Other)
+    }
+    fn visit_unit<E>(self) -> Result<Element<'de>, E> {
+        Ok(Element::Other)
+    }
+    fn visit_none<E>(self) -> Result<Element<'de>, E> {
+        Ok(Element::Other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the checked reader (every config a value) gives.
+    fn checked(text: &str) -> Result<Parsed, crate::Diagnostic> {
+        read_object_with(text, false).map_err(|e| json::to_diagnostic(text, &e))
+    }
+
+    #[test]
+    fn configs_kept_as_text_read_as_checked_values_do() {
+        let deep = format!("{}1{}", "[".repeat(130), "]".repeat(130));
+        let texts = [
+            r#"{"nodes":[{"id":"a","type":"t","config":{"x":1,"y":{"p":[1,{"q":2}]}}}]}"#.to_owned(),
+            r#"{"nodes":[{"id":"a","type":"t","config":{"x":1,"x":2}}]}"#.to_owned(),
+            r#"{"nodes":[{"id":"a","type":"t","config":{"y":{"k1":1,"k\u0031":2}}}]}"#.to_owned(),
+            r#"{"nodes":[{"id":"a","type":"t","config":{"s":"\ud800"}}]}"#.to_owned(),
+            r#"{"nodes":[{"id":"a","config":{},"type":"t","config":{}}]}"#.to_owned(),
+            r#"{"nodes":[{"id":"a","config":5,"config":{}}]}"#.to_owned(),
+            r#"{"nodes":[{"id":"a","id":"b","config":{}}]}"#.to_owned(),
+            r#"{"nodes":[{"id":"a","config":[1,2]},{"id":"b","config":null},{"config":{"z":1}}]}"#.to_owned(),
+            r#"{"nodes":[{"id":"a","config":{"a":1,}}]}"#.to_owned(),
+            format!(r#"{{"nodes":[{{"id":"a","config":{{"d":{deep}}}}}]}}"#),
+            format!(r#"{{"nodes":[{{"id":"a","config":{{"d":{}1{}}}}}]}}"#, "[".repeat(120), "]".repeat(120)),
+            format!(r#"{{"nodes":[{{"id":"a","config":{{"d":{}1{}}}}}]}}"#, "[".repeat(123), "]".repeat(123)),
+        ];
+        for text in &texts {
+            assert_eq!(read_object(text), checked(text), "{text}");
+        }
+        let kept = read_object(&texts[0]).ok().and_then(|p| p.spec).unwrap_or_default();
+        assert_eq!(kept.nodes[0].config.raw_text(), Some(r#"{"x":1,"y":{"p":[1,{"q":2}]}}"#));
     }
 }

@@ -22,12 +22,17 @@ pub fn validate(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic
     let mut out = checks::check_channels(spec);
     out.extend(checks::check_nodes(spec, registry));
     out.extend(checks::check_predicates(spec));
-    let ids: HashSet<&str> = spec.nodes.iter().map(|n| n.id.as_str()).collect();
-    out.extend(checks::check_topology(
-        &ids,
-        spec.edges.iter().map(|e| (e.from.as_str(), e.to.as_str())),
-        std::iter::empty(),
-    ));
+    {
+        // Dropped before the analysis builds its own maps.
+        let mut ids: HashSet<&str, checks::IdHasher> =
+            HashSet::with_capacity_and_hasher(spec.nodes.len(), checks::IdHasher::default());
+        ids.extend(spec.nodes.iter().map(|n| n.id.as_str()));
+        out.extend(checks::check_topology(
+            &ids,
+            spec.edges.iter().map(|e| (e.from.as_str(), e.to.as_str())),
+            std::iter::empty(),
+        ));
+    }
     out.extend(analysis::analyze(spec));
     if let Some(registry) = registry {
         out.extend(config_check::check_configs(spec, registry));

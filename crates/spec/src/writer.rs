@@ -8,15 +8,12 @@
 //! with `reducer` and `config` always written, two-space indent, non-ASCII written as UTF-8,
 //! and a final newline.
 
+use crate::config::{newline, write_map, write_str};
 use crate::model::GraphSpec;
 
 /// The canonical text of `spec`.
 pub fn to_canonical_string(spec: &GraphSpec) -> String {
-    // Serializing a GraphSpec cannot fail: every key is a string and every number came from
-    // JSON text (or from serde_json's own constructors), so there is no error to surface.
-    let mut out = serde_json::to_string_pretty(spec).unwrap_or_default();
-    out.push('\n');
-    out
+    to_canonical_string_sized(spec, 0)
 }
 
 /// [`to_canonical_string`] into a buffer of `capacity` bytes, for a caller that knows about how
@@ -24,12 +21,10 @@ pub fn to_canonical_string(spec: &GraphSpec) -> String {
 /// briefly hold the old and the new buffer, about 1.5 times the text, at the peak of memory.
 pub fn to_canonical_string_sized(spec: &GraphSpec, capacity: usize) -> String {
     let mut out = Vec::with_capacity(capacity.saturating_add(1));
-    if serde_json::to_writer_pretty(&mut out, spec).is_err() {
-        return to_canonical_string(spec);
-    }
-    out.push(b'\n');
-    // serde_json writes UTF-8 (keys and strings are Rust strings); checked rather than trusted.
-    String::from_utf8(out).unwrap_or_else(|_| to_canonical_string(spec))
+    write(spec, &mut out, &mut |_| true);
+    // Every piece written is UTF-8 (Rust strings, and config texts that were `str`s), and a
+    // piece is never split.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Whether `text` is exactly the canonical text of `spec`, found without writing that text
@@ -37,40 +32,116 @@ pub fn to_canonical_string_sized(spec: &GraphSpec, capacity: usize) -> String {
 /// that differs. `trellis fmt --check` needs only this answer, and on a large document the
 /// canonical text would be another copy of the file in memory.
 pub fn is_canonical(spec: &GraphSpec, text: &str) -> bool {
-    // The pretty writer hands over a few bytes at a time (a quote, an indent, ": "); compared
-    // one by one, those calls cost more than writing. A buffer compares them a block at a time.
-    let mut cmp = std::io::BufWriter::with_capacity(COMPARE_BLOCK, Compare { rest: text.as_bytes() });
-    // An error is the comparison stopping at a difference (or a writer error: not canonical).
-    if serde_json::to_writer_pretty(&mut cmp, spec).is_err() {
-        return false;
-    }
-    match cmp.into_inner() {
-        Ok(cmp) => cmp.rest == b"\n",
-        Err(_) => false,
-    }
+    let mut rest = text.as_bytes();
+    let mut out = Vec::with_capacity(COMPARE_BLOCK + 4096);
+    let done = write(spec, &mut out, &mut |block: &mut Vec<u8>| match rest.strip_prefix(block.as_slice()) {
+        Some(r) => {
+            rest = r;
+            block.clear();
+            true
+        }
+        None => false,
+    });
+    done && rest.is_empty()
 }
 
-/// How many bytes of canonical text are compared at once.
+/// How many bytes of canonical text are handed over at once.
 const COMPARE_BLOCK: usize = 64 * 1024;
 
-/// An `io::Write` that checks what is written against the bytes still expected.
-struct Compare<'a> {
-    rest: &'a [u8],
+/// Writes the canonical text of `spec` into `out`, handing `out` to `flush` whenever it holds
+/// more than [`COMPARE_BLOCK`] bytes and at the end (a flush may empty it). Stops as soon as
+/// `flush` answers false, and answers whether it never did.
+///
+/// The bytes are serde_json's pretty writer's for the model's `Serialize` (the shape in the
+/// module's documentation); configs still held as their text are re-indented without building
+/// their value ([`crate::config`]).
+fn write(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
+    macro_rules! block {
+        () => {
+            if out.len() >= COMPARE_BLOCK && !flush(out) {
+                return false;
+            }
+        };
+    }
+    out.extend_from_slice(b"{\n  \"name\": ");
+    match &spec.name {
+        Some(name) => write_str(out, name),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\n  \"channels\": ");
+    if spec.channels.is_empty() {
+        out.extend_from_slice(b"{}");
+    } else {
+        out.push(b'{');
+        for (k, (name, channel)) in spec.channels.iter().enumerate() {
+            if k > 0 {
+                out.push(b',');
+            }
+            newline(out, 2);
+            write_str(out, name);
+            out.extend_from_slice(b": {\n      \"reducer\": ");
+            write_str(out, channel.reducer.as_str());
+            out.extend_from_slice(b"\n    }");
+            block!();
+        }
+        out.extend_from_slice(b"\n  }");
+    }
+    out.extend_from_slice(b",\n  \"nodes\": ");
+    if spec.nodes.is_empty() {
+        out.extend_from_slice(b"[]");
+    } else {
+        out.push(b'[');
+        for (k, node) in spec.nodes.iter().enumerate() {
+            if k > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"\n    {\n      \"id\": ");
+            write_str(out, &node.id);
+            out.extend_from_slice(b",\n      \"type\": ");
+            match &node.type_name {
+                Some(t) => write_str(out, t),
+                None => out.extend_from_slice(b"null"),
+            }
+            out.extend_from_slice(b",\n      \"config\": ");
+            node.config.write_canonical(out, 3);
+            out.extend_from_slice(b"\n    }");
+            block!();
+        }
+        out.extend_from_slice(b"\n  ]");
+    }
+    out.extend_from_slice(b",\n  \"edges\": ");
+    if spec.edges.is_empty() {
+        out.extend_from_slice(b"[]");
+    } else {
+        out.push(b'[');
+        for (k, edge) in spec.edges.iter().enumerate() {
+            if k > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(b"\n    {\n      \"from\": ");
+            write_str(out, &edge.from);
+            out.extend_from_slice(b",\n      \"to\": ");
+            write_str(out, &edge.to);
+            if let Some(when) = &edge.when {
+                out.extend_from_slice(b",\n      \"when\": ");
+                write_map(out, &when.0, 3);
+            }
+            out.extend_from_slice(b"\n    }");
+            block!();
+        }
+        out.extend_from_slice(b"\n  ]");
+    }
+    out.extend_from_slice(b"\n}\n");
+    flush(out)
 }
 
-impl std::io::Write for Compare<'_> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self.rest.strip_prefix(buf) {
-            Some(rest) => {
-                self.rest = rest;
-                Ok(buf.len())
-            }
-            None => Err(std::io::Error::other("differs from the canonical text")),
-        }
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
+/// The canonical text as serde_json's pretty writer gives it for the model (what the writer
+/// above must equal; kept for the tests that say so).
+#[cfg(test)]
+fn serde_canonical(spec: &GraphSpec) -> String {
+    let mut out = serde_json::to_string_pretty(spec).unwrap_or_default();
+    out.push('\n');
+    out
 }
 
 #[cfg(test)]
@@ -147,6 +218,34 @@ mod tests {
         assert!(!is_canonical(&big, &String::from_utf8_lossy(&changed)));
         assert!(!is_canonical(&big, &text[..text.len() - 2]));
         assert!(!is_canonical(&big, &format!("{text} ")));
+    }
+
+    #[test]
+    fn the_writer_is_serde_jsons_pretty_text() {
+        let texts = [
+            r#"{"name":"g","channels":{"v":{},"w":{"reducer":"nope"}},"nodes":[{"id":"a","type":"t","config":{"z":1.50,"a":"çay\u0007\/","1":null,"e":1E3,"d":[[],{},[1,{"x":-2e-3}]]}},{"id":"b","config":null},{"id":"c\n","type":"t"}],"edges":[{"from":"__start__","to":"a","when":{"eq":1e3,"channel":"v","in":[{"a":[]}]}},{"from":"a","to":"__end__"}]}"#,
+            r#"{"name":null}"#,
+            r#"{"nodes":[{"id":"a","type":"t","config":{}}],"edges":[]}"#,
+        ];
+        for text in texts {
+            let spec = parse_spec(text).spec.unwrap_or_default();
+            assert!(
+                spec.nodes.iter().any(|n| n.config.raw_text().is_some()) || spec.nodes.len() < 2,
+                "{text}"
+            );
+            assert_eq!(to_canonical_string(&spec), serde_canonical(&spec), "{text}");
+            // The same document with every config changed (written from its map).
+            let mut changed = spec.clone();
+            for n in &mut changed.nodes {
+                n.config.insert("added".into(), serde_json::Value::from(1));
+            }
+            assert_eq!(to_canonical_string(&changed), serde_canonical(&changed), "{text}");
+        }
+        let big = crate::generate::generate(300, 3);
+        let text = serde_canonical(&big);
+        let read = parse_spec(&text).spec.unwrap_or_default();
+        assert_eq!(to_canonical_string(&read), text);
+        assert!(is_canonical(&read, &text));
     }
 
     #[test]

@@ -133,7 +133,7 @@ fn deep_schemas_below_the_limit_are_checked_without_overflow() {
         nodes: vec![NodeSpec {
             id: "n".into(),
             type_name: Some("t".into()),
-            config: json!({"x": 1}).as_object().cloned().unwrap_or_default(),
+            config: json!({"x": 1}).as_object().cloned().unwrap_or_default().into(),
         }],
         ..Default::default()
     };
@@ -153,7 +153,7 @@ fn catastrophic_patterns_do_not_hang() {
         nodes: vec![NodeSpec {
             id: "n".into(),
             type_name: Some("t".into()),
-            config: json!({"s": evil}).as_object().cloned().unwrap_or_default(),
+            config: json!({"s": evil}).as_object().cloned().unwrap_or_default().into(),
         }],
         ..Default::default()
     };
@@ -173,7 +173,8 @@ fn huge_config_values_give_short_messages() {
             config: json!({"model": "x".repeat(1_000_000), "temperature": "hot", "tools": (0..10_000).collect::<Vec<_>>()})
                 .as_object()
                 .cloned()
-                .unwrap_or_default(),
+                .unwrap_or_default()
+                .into(),
         }],
         ..Default::default()
     };

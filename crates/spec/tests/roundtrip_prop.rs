@@ -112,7 +112,11 @@ fn spec() -> impl Strategy<Value = GraphSpec> {
         let nodes: Vec<NodeSpec> = nodes
             .into_iter()
             .filter(|(id, _, _)| seen.insert(id.clone()))
-            .map(|(id, t, config)| NodeSpec { id, type_name: Some(TYPES[t].to_owned()), config })
+            .map(|(id, t, config)| NodeSpec {
+                id,
+                type_name: Some(TYPES[t].to_owned()),
+                config: config.into(),
+            })
             .collect();
         let ids: Vec<String> = nodes.iter().map(|n| n.id.clone()).collect();
         let froms: Vec<String> = std::iter::once(START.to_owned()).chain(ids.iter().cloned()).collect();

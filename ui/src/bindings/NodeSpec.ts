@@ -13,6 +13,7 @@ id: string,
  */
 type: string | null, 
 /**
- * Passed to the registry factory uninterpreted; key order and number text kept as read.
+ * Passed to the registry factory uninterpreted; key order and number text kept as read
+ * (as the text it was read from, until it is changed: [`Config`]).
  */
 config: Record<string, unknown>, };

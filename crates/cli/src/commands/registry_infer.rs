@@ -155,7 +155,7 @@ fn undescribed(path: &Path, registry: Option<&Registry>) -> Result<Found, load::
                 .nodes
                 .into_iter()
                 .filter_map(|n| match n.type_name {
-                    Some(t) if !t.is_empty() && !known(&t) => Some((t, n.config)),
+                    Some(t) if !t.is_empty() && !known(&t) => Some((t, n.config.into_map())),
                     _ => None,
                 })
                 .collect())

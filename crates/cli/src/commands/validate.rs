@@ -72,13 +72,16 @@ pub fn check(
         Ok(loaded) => loaded,
         Err(f) => return (f.report, f.exit),
     };
+    // The line index built to place the findings, kept for the report's source lines.
+    let mut lines = None;
     let diagnostics = match doc {
         Document::GraphSpec(parsed) => {
             let mut diagnostics = parsed.diagnostics;
-            if let Some(spec) = &parsed.spec {
-                diagnostics.extend(validate(spec, registry));
+            // The model is dropped once validated: placing the findings needs only the text.
+            if let Some(spec) = parsed.spec {
+                diagnostics.extend(validate(&spec, registry));
             }
-            json::fill_spans(&source.text, &mut diagnostics);
+            lines = json::fill_spans_keeping(&source.text, &mut diagnostics);
             diagnostics
         }
         Document::Weaveflow(parsed) => {
@@ -95,7 +98,7 @@ pub fn check(
                 let refs = trellis_formats::subgraph::weaveflow_refs(doc.definition());
                 diagnostics.extend(subgraph_diagnostics(path, &refs, true));
             }
-            json::fill_spans(&source.text, &mut diagnostics);
+            lines = json::fill_spans_keeping(&source.text, &mut diagnostics);
             diagnostics
         }
         // GRAPH.md: read and validated by the loader, spans already filled.
@@ -108,7 +111,7 @@ pub fn check(
             diagnostics
         }
     };
-    let report = FileReport::new(source.display, Some(source.text), diagnostics);
+    let report = FileReport::new(source.display, Some(source.text), diagnostics).with_lines(lines);
     let exit = if report.has_errors() { Exit::Problems } else { Exit::Clean };
     (report, exit)
 }

@@ -79,7 +79,7 @@ pub fn display_spec(document: &Document) -> Option<GraphSpec> {
                     .map(|n| NodeSpec {
                         id: n.id.clone(),
                         type_name: Some(n.type_name.clone()),
-                        config: n.config.clone(),
+                        config: n.config.clone().into(),
                     })
                     .collect(),
                 edges: def
@@ -101,7 +101,7 @@ pub fn display_spec(document: &Document) -> Option<GraphSpec> {
                         other => other.to_string(),
                     });
                     let kind = config.get("kind").and_then(Value::as_str).map(str::to_owned);
-                    NodeSpec { id: id.unwrap_or_default(), type_name: kind, config }
+                    NodeSpec { id: id.unwrap_or_default(), type_name: kind, config: config.into() }
                 })
                 .collect();
             let edges = d

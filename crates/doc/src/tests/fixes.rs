@@ -137,7 +137,7 @@ fn document_fixes_are_one_undo_step_each() {
     );
     w.apply_fix(a, &rename.fixes[0].edit).expect("renamed");
     let config = |w: &Workspace| {
-        w.get(a).and_then(|s| s.spec()).map(|s| serde_json::Value::Object(s.nodes[3].config.clone()))
+        w.get(a).and_then(|s| s.spec()).map(|s| serde_json::Value::Object(s.nodes[3].config.as_map().clone()))
     };
     assert_eq!(config(&w), Some(json!({"url": "https://a.example", "method": "GET"})));
     let declare = w

@@ -386,7 +386,7 @@ fn measure_ten_thousand() {
         spec.nodes.push(trellis_spec::NodeSpec {
             id: id.clone(),
             type_name: Some("set_value".into()),
-            config,
+            config: config.into(),
         });
         spec.edges.push(trellis_spec::EdgeSpec { from: prev, to: id.clone(), when: None });
         prev = id;

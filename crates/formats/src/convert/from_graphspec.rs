@@ -81,7 +81,7 @@ pub fn from_graphspec_with(spec: &GraphSpec, options: &FromGraphSpecOptions) -> 
             id: n.id.clone(),
             name: n.id.clone(),
             type_name,
-            config: n.config.clone(),
+            config: n.config.as_map().clone(),
             ..GraphNode::default()
         });
     }

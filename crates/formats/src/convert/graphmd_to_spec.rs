@@ -83,7 +83,11 @@ fn nodes(doc: &GraphMd, t: &Topology, spec: &mut GraphSpec, losses: &mut Vec<Los
         if let Some(m) = &n.model_key {
             config.insert("model_key".into(), Value::String(m.clone()));
         }
-        spec.nodes.push(NodeSpec { id: n.id.clone(), type_name: Some(n.kind.clone()), config });
+        spec.nodes.push(NodeSpec {
+            id: n.id.clone(),
+            type_name: Some(n.kind.clone()),
+            config: config.into(),
+        });
         if matches!(n.kind.as_str(), "human" | "subgraph") {
             losses.push(
                 Loss::new(

@@ -182,7 +182,7 @@ fn nodes(def: &GraphDefinition, losses: &mut Vec<Loss>) -> Vec<NodeSpec> {
             );
         }
         let type_name = Some(n.type_name.trim()).filter(|t| !t.is_empty()).map(str::to_owned);
-        out.push(NodeSpec { id: id.to_owned(), type_name, config: n.config.clone() });
+        out.push(NodeSpec { id: id.to_owned(), type_name, config: n.config.clone().into() });
     }
     out
 }

@@ -18,7 +18,11 @@ fn spec(name: Option<&str>, nodes: &[&str], edges: &[(&str, &str, Option<Value>)
         channels: Default::default(),
         nodes: nodes
             .iter()
-            .map(|id| NodeSpec { id: (*id).to_owned(), type_name: Some("noop".into()), config: Map::new() })
+            .map(|id| NodeSpec {
+                id: (*id).to_owned(),
+                type_name: Some("noop".into()),
+                config: Map::new().into(),
+            })
             .collect(),
         edges: edges
             .iter()

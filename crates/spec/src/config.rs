@@ -1,0 +1,550 @@
+//! A node's config, kept as the JSON text it was read from (issue 18).
+//!
+//! A config is passed to its registry factory uninterpreted, and most readers of a document
+//! never look inside one: `trellis validate` with schemas that accept any object, `trellis fmt`,
+//! the save pipeline's canonical writer. Building a `serde_json::Value` tree for each (a heap
+//! string per key and per number, a map per object) was most of the cost of reading a large
+//! document. A [`Config`] read from text holds that text (checked when read: syntax, duplicate
+//! keys, nesting, escapes) and builds its map only when someone asks for it (through `Deref`,
+//! which gives the `serde_json::Map` API every caller used before). Changing it (`DerefMut`)
+//! drops the text: the map is the config from then on.
+//!
+//! The canonical writer ([`crate::writer`]) re-indents the text without building the map, with
+//! exactly the bytes serde_json's pretty writer gives for the map: same key order, same number
+//! text (an exponent written `e+N`/`e-N`), same string escaping.
+
+use std::fmt;
+use std::ops::{Deref, DerefMut};
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+
+use crate::json::{self, SMALL_OBJECT};
+
+/// A node's config: a JSON object, key order and number text kept as read.
+#[derive(Default)]
+pub struct Config {
+    /// The object's text as read, while the config has not been changed.
+    raw: Option<Box<str>>,
+    /// Whether the text has a number that the analysis may warn about (more than 15 characters,
+    /// or an exponent): when not, that walk is skipped without building the map.
+    odd_numbers: bool,
+    /// The map, built from `raw` on first use (or the config itself when there is no text).
+    map: OnceLock<Map<String, Value>>,
+}
+
+impl Config {
+    /// An empty config (`{}`).
+    pub fn new() -> Self {
+        Config::default()
+    }
+
+    /// A config from a JSON object's text already checked by [`check_raw`].
+    #[cfg(test)]
+    pub(crate) fn from_checked(raw: &str, odd_numbers: bool) -> Self {
+        Config { raw: Some(raw.into()), odd_numbers, map: OnceLock::new() }
+    }
+
+    /// A config from a JSON object's text and what [`check_raw`] found in it (the compact
+    /// text is kept when there is one).
+    pub(crate) fn from_check(raw: &str, check: RawCheck) -> Self {
+        let raw = check.compact.unwrap_or_else(|| raw.into());
+        Config { raw: Some(raw), odd_numbers: check.odd_numbers, map: OnceLock::new() }
+    }
+
+    /// The text the config was read from, while it is unchanged.
+    pub fn raw_text(&self) -> Option<&str> {
+        self.raw.as_deref()
+    }
+
+    /// Whether the config holds a number worth the analysis's walk (see the field).
+    pub(crate) fn may_hold_odd_numbers(&self) -> bool {
+        self.raw.is_none() || self.odd_numbers
+    }
+
+    /// The map (built now if it was not).
+    pub fn as_map(&self) -> &Map<String, Value> {
+        self.map.get_or_init(|| match &self.raw {
+            // The text was checked when read, so it parses.
+            Some(raw) => match json::parse(raw) {
+                Ok(Value::Object(m)) => m,
+                _ => Map::new(),
+            },
+            None => Map::new(),
+        })
+    }
+
+    /// The map, taken out.
+    pub fn into_map(mut self) -> Map<String, Value> {
+        self.as_map();
+        self.map.take().unwrap_or_default()
+    }
+}
+
+impl Deref for Config {
+    type Target = Map<String, Value>;
+    fn deref(&self) -> &Map<String, Value> {
+        self.as_map()
+    }
+}
+
+impl DerefMut for Config {
+    /// The map, to change: the text is dropped (it would no longer say what the config is).
+    fn deref_mut(&mut self) -> &mut Map<String, Value> {
+        self.as_map();
+        self.raw = None;
+        self.odd_numbers = false;
+        if self.map.get().is_none() {
+            let _ = self.map.set(Map::new());
+        }
+        // Set just above.
+        self.map.get_mut().expect("the config's map is built")
+    }
+}
+
+impl From<Map<String, Value>> for Config {
+    fn from(map: Map<String, Value>) -> Self {
+        Config { raw: None, odd_numbers: false, map: OnceLock::from(map) }
+    }
+}
+
+impl From<Config> for Map<String, Value> {
+    fn from(c: Config) -> Self {
+        c.into_map()
+    }
+}
+
+impl<'a> IntoIterator for &'a Config {
+    type Item = (&'a String, &'a Value);
+    type IntoIter = serde_json::map::Iter<'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_map().iter()
+    }
+}
+
+impl Clone for Config {
+    fn clone(&self) -> Self {
+        Config { raw: self.raw.clone(), odd_numbers: self.odd_numbers, map: self.map.clone() }
+    }
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_map().fmt(f)
+    }
+}
+
+impl PartialEq for Config {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.raw, &other.raw) {
+            (Some(a), Some(b)) if a == b => true,
+            _ => self.as_map() == other.as_map(),
+        }
+    }
+}
+
+impl PartialEq<Map<String, Value>> for Config {
+    fn eq(&self, other: &Map<String, Value>) -> bool {
+        self.as_map() == other
+    }
+}
+
+impl Serialize for Config {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.as_map().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Config {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Map::deserialize(d).map(Config::from)
+    }
+}
+
+/// What [`check_raw`] found in a config's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RawCheck {
+    /// See [`Config::odd_numbers`].
+    pub odd_numbers: bool,
+    /// The text without whitespace between its tokens, when it had some.
+    pub compact: Option<Box<str>>,
+}
+
+/// Checks the text of a JSON value that serde_json has already found well formed (a raw
+/// value): no object repeats a key (keys compared after unescaping), it nests at most
+/// `max_depth` levels, and every escaped string decodes. `None` when any of that fails: the
+/// caller then reads the document the checked way, which gives the exact diagnostic.
+pub(crate) fn check_raw(raw: &str, max_depth: usize) -> Option<RawCheck> {
+    let b = raw.as_bytes();
+    let mut i = 0;
+    let mut odd_numbers = false;
+    // One entry per open container: `Some(keys)` for an object, `None` for an array.
+    let mut stack: Vec<Option<Keys<'_>>> = Vec::new();
+    // Whether the next string in the innermost object is a key.
+    let mut want_key = false;
+    // The text without the whitespace between tokens (a pretty file's indent is about a quarter
+    // of a config's bytes, kept for as long as the document is open).
+    let mut compact: Vec<u8> = Vec::with_capacity(b.len());
+    while i < b.len() {
+        if !matches!(b[i], b' ' | b'\n' | b'\r' | b'\t' | b'"') {
+            compact.push(b[i]);
+        }
+        match b[i] {
+            b' ' | b'\n' | b'\r' | b'\t' | b':' => i += 1,
+            b',' => {
+                want_key = matches!(stack.last(), Some(Some(_)));
+                i += 1;
+            }
+            b'{' | b'[' => {
+                if stack.len() >= max_depth {
+                    return None;
+                }
+                let object = b[i] == b'{';
+                stack.push(object.then(Keys::default));
+                want_key = object;
+                i += 1;
+            }
+            b'}' | b']' => {
+                stack.pop();
+                want_key = false;
+                i += 1;
+            }
+            b'"' => {
+                let end = string_end(b, i)?;
+                let token = &raw[i..end];
+                let escaped = token.contains('\\');
+                let text = if escaped {
+                    std::borrow::Cow::Owned(serde_json::from_str::<String>(token).ok()?)
+                } else {
+                    std::borrow::Cow::Borrowed(&token[1..token.len() - 1])
+                };
+                if want_key {
+                    let Some(Some(keys)) = stack.last_mut() else { return None };
+                    if !keys.insert(text) {
+                        return None;
+                    }
+                    want_key = false;
+                }
+                compact.extend_from_slice(token.as_bytes());
+                i = end;
+            }
+            _ => {
+                // A number or a literal.
+                let start = i;
+                while i < b.len() && !matches!(b[i], b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t') {
+                    i += 1;
+                }
+                let token = &b[start..i];
+                compact.extend_from_slice(&token[1..]);
+                if matches!(token[0], b'-' | b'0'..=b'9')
+                    && (token.len() > 15 || token.iter().any(|c| matches!(c, b'e' | b'E')))
+                {
+                    odd_numbers = true;
+                }
+            }
+        }
+    }
+    // Whole tokens were copied, so the bytes are UTF-8.
+    let compact = match compact.len() < b.len() {
+        true => Some(String::from_utf8(compact).ok()?.into_boxed_str()),
+        false => None,
+    };
+    Some(RawCheck { odd_numbers, compact })
+}
+
+/// The keys of one object met so far: scanned while few, hashed when many.
+#[derive(Default)]
+struct Keys<'a> {
+    small: Vec<std::borrow::Cow<'a, str>>,
+    large: Option<std::collections::HashSet<std::borrow::Cow<'a, str>>>,
+}
+
+impl<'a> Keys<'a> {
+    /// False when `key` was met already.
+    fn insert(&mut self, key: std::borrow::Cow<'a, str>) -> bool {
+        if let Some(set) = &mut self.large {
+            return set.insert(key);
+        }
+        if self.small.contains(&key) {
+            return false;
+        }
+        self.small.push(key);
+        if self.small.len() > SMALL_OBJECT {
+            self.large = Some(self.small.drain(..).collect());
+        }
+        true
+    }
+}
+
+/// The end (one past the closing quote) of the string starting at `b[start] == b'"'`.
+fn string_end(b: &[u8], start: usize) -> Option<usize> {
+    let mut i = start + 1;
+    loop {
+        let at = memchr::memchr2(b'"', b'\\', &b[i..])? + i;
+        if b[at] == b'\\' {
+            i = at + 2;
+        } else {
+            return Some(at + 1);
+        }
+    }
+}
+
+/// Writes `raw` (a well-formed JSON value, checked by [`check_raw`]) as serde_json's pretty
+/// writer writes the value it parses to, starting at `indent` levels of two spaces.
+pub(crate) fn reindent(raw: &str, indent: usize, out: &mut Vec<u8>) {
+    let b = raw.as_bytes();
+    let mut depth = indent;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b' ' | b'\n' | b'\r' | b'\t' => i += 1,
+            open @ (b'{' | b'[') => {
+                let close = if open == b'{' { b'}' } else { b']' };
+                let mut j = i + 1;
+                while j < b.len() && matches!(b[j], b' ' | b'\n' | b'\r' | b'\t') {
+                    j += 1;
+                }
+                if j < b.len() && b[j] == close {
+                    out.push(open);
+                    out.push(close);
+                    i = j + 1;
+                } else {
+                    out.push(open);
+                    depth += 1;
+                    newline(out, depth);
+                    i += 1;
+                }
+            }
+            close @ (b'}' | b']') => {
+                depth = depth.saturating_sub(1);
+                newline(out, depth);
+                out.push(close);
+                i += 1;
+            }
+            b',' => {
+                out.push(b',');
+                newline(out, depth);
+                i += 1;
+            }
+            b':' => {
+                out.extend_from_slice(b": ");
+                i += 1;
+            }
+            b'"' => {
+                let end = string_end(b, i).unwrap_or(b.len());
+                let token = &raw[i..end];
+                if token.contains('\\') {
+                    match serde_json::from_str::<String>(token) {
+                        Ok(s) => write_str(out, &s),
+                        Err(_) => out.extend_from_slice(token.as_bytes()),
+                    }
+                } else {
+                    out.extend_from_slice(token.as_bytes());
+                }
+                i = end;
+            }
+            _ => {
+                let start = i;
+                while i < b.len() && !matches!(b[i], b',' | b'}' | b']' | b' ' | b'\n' | b'\r' | b'\t') {
+                    i += 1;
+                }
+                write_number_or_literal(out, &b[start..i]);
+            }
+        }
+    }
+}
+
+/// A number as serde_json (with `arbitrary_precision`) keeps it: its text, with an exponent
+/// written `e`, followed by its sign (`+` when the text gave none). Literals as they are.
+fn write_number_or_literal(out: &mut Vec<u8>, token: &[u8]) {
+    let number = matches!(token.first(), Some(b'-' | b'0'..=b'9'));
+    match token.iter().position(|c| number && matches!(c, b'e' | b'E')) {
+        Some(e) => {
+            out.extend_from_slice(&token[..e]);
+            out.push(b'e');
+            let rest = &token[e + 1..];
+            if !matches!(rest.first(), Some(b'+' | b'-')) {
+                out.push(b'+');
+            }
+            out.extend_from_slice(rest);
+        }
+        None => out.extend_from_slice(token),
+    }
+}
+
+/// A line break and `depth` levels of two-space indent.
+pub(crate) fn newline(out: &mut Vec<u8>, depth: usize) {
+    out.push(b'\n');
+    for _ in 0..depth {
+        out.extend_from_slice(b"  ");
+    }
+}
+
+/// A string as serde_json writes it: `"` and `\` escaped, control characters as `\b`, `\t`,
+/// `\n`, `\f`, `\r` or `\u00XX`, everything else (non-ASCII included) as it is.
+pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut start = 0;
+    for (i, &c) in bytes.iter().enumerate() {
+        let escape: &[u8] = match c {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0x00..=0x1f => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[start..i]);
+        if escape.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[(c >> 4) as usize]);
+            out.push(HEX[(c & 0xf) as usize]);
+        } else {
+            out.extend_from_slice(escape);
+        }
+        start = i + 1;
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+/// `v` as serde_json's pretty writer writes it, at `depth` levels of indent.
+pub(crate) fn write_value(out: &mut Vec<u8>, v: &Value, depth: usize) {
+    match v {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(n) => out.extend_from_slice(n.as_str().as_bytes()),
+        Value::String(s) => write_str(out, s),
+        Value::Array(items) if items.is_empty() => out.extend_from_slice(b"[]"),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (k, item) in items.iter().enumerate() {
+                if k > 0 {
+                    out.push(b',');
+                }
+                newline(out, depth + 1);
+                write_value(out, item, depth + 1);
+            }
+            newline(out, depth);
+            out.push(b']');
+        }
+        Value::Object(m) => write_map(out, m, depth),
+    }
+}
+
+/// A map as serde_json's pretty writer writes it, at `depth` levels of indent.
+pub(crate) fn write_map(out: &mut Vec<u8>, m: &Map<String, Value>, depth: usize) {
+    if m.is_empty() {
+        out.extend_from_slice(b"{}");
+        return;
+    }
+    out.push(b'{');
+    for (k, (key, value)) in m.iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        newline(out, depth + 1);
+        write_str(out, key);
+        out.extend_from_slice(b": ");
+        write_value(out, value, depth + 1);
+    }
+    newline(out, depth);
+    out.push(b'}');
+}
+
+impl Config {
+    /// The canonical text of the config at `depth` levels of indent: its text re-indented when
+    /// it has one, its map written otherwise (the same bytes either way).
+    pub(crate) fn write_canonical(&self, out: &mut Vec<u8>, depth: usize) {
+        match &self.raw {
+            Some(raw) => reindent(raw, depth, out),
+            None => write_map(out, self.as_map(), depth),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pretty_at(v: &Value, depth: usize) -> String {
+        // serde_json's own pretty text, re-indented to `depth` by hand for comparison.
+        let text = serde_json::to_string_pretty(v).unwrap_or_default();
+        let pad = "  ".repeat(depth);
+        text.replace('\n', &format!("\n{pad}"))
+    }
+
+    fn same_as_serde(raw: &str) {
+        let v = json::parse(raw).unwrap_or(Value::Null);
+        assert!(check_raw(raw, 128).is_some(), "{raw}");
+        for depth in [0, 3] {
+            let mut out = Vec::new();
+            reindent(raw, depth, &mut out);
+            assert_eq!(String::from_utf8_lossy(&out), pretty_at(&v, depth), "{raw}");
+            let mut out = Vec::new();
+            write_value(&mut out, &v, depth);
+            assert_eq!(String::from_utf8_lossy(&out), pretty_at(&v, depth), "{raw}");
+        }
+    }
+
+    #[test]
+    fn reindented_text_is_serde_jsons() {
+        same_as_serde(r#"{}"#);
+        same_as_serde(r#"{ "a" : [ ] , "b" : { } }"#);
+        same_as_serde(r#"{"z":1.50,"a":-0.0,"m":12345678901234567890123,"e":1E3,"f":2e-7,"g":-3.5E+2}"#);
+        same_as_serde(
+            r#"{"s":"a\"b\\c\/d\u00e7\u0001\n\t\b\f\r\ud83d\ude00 ç","k\u0031":[1,[2,[]],{"x":null,"y":true,"w":false}]}"#,
+        );
+        same_as_serde("{\n  \"deep\": [[[[{\"a\": [1, 2, 3]}]]]],\n  \"n\": 0\n}");
+        same_as_serde(r#"{"\u007f":"\u001f","":""}"#);
+    }
+
+    #[test]
+    fn checks_refuse_what_the_parser_refuses() {
+        assert!(check_raw(r#"{"a":1,"a":2}"#, 128).is_none());
+        assert!(check_raw(r#"{"a":{"k1":1,"k\u0031":2}}"#, 128).is_none());
+        assert!(check_raw(r#"{"a":[{"x":1},{"x":1}]}"#, 128).is_some());
+        assert!(check_raw(r#"{"s":"\ud800"}"#, 128).is_none());
+        assert!(check_raw("[[[]]]", 3).is_some());
+        assert!(check_raw("[[[[]]]]", 3).is_none());
+        let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+        assert!(check_raw(&format!("{{{}}}", many.join(",")), 128).is_some());
+        assert!(check_raw(&format!("{{{}, \"k33\": 0}}", many.join(",")), 128).is_none());
+        assert_eq!(
+            check_raw(r#"{"a":1.5,"b":[2]}"#, 128),
+            Some(RawCheck { odd_numbers: false, compact: None })
+        );
+        assert_eq!(check_raw(r#"{"a":1e5}"#, 128), Some(RawCheck { odd_numbers: true, compact: None }));
+        assert_eq!(
+            check_raw(r#"{"a":"1e5 12345678901234567"}"#, 128),
+            Some(RawCheck { odd_numbers: false, compact: None })
+        );
+        assert_eq!(
+            check_raw(r#"{"a":[12345678901234567]}"#, 128),
+            Some(RawCheck { odd_numbers: true, compact: None })
+        );
+        let pretty = "{\n  \"a b\" : [ 1 , true, \"x \\\" y\" ],\n  \"c\": {}\n}";
+        let compact = check_raw(pretty, 128).and_then(|c| c.compact);
+        assert_eq!(compact.as_deref(), Some(r#"{"a b":[1,true,"x \" y"],"c":{}}"#));
+    }
+
+    #[test]
+    fn a_changed_config_drops_its_text() {
+        let mut c = Config::from_checked(r#"{"a": 1}"#, false);
+        assert_eq!(c.get("a"), Some(&Value::from(1)));
+        assert!(c.raw_text().is_some());
+        c.insert("b".into(), Value::from(2));
+        assert!(c.raw_text().is_none());
+        let mut out = Vec::new();
+        c.write_canonical(&mut out, 0);
+        assert_eq!(String::from_utf8_lossy(&out), "{\n  \"a\": 1,\n  \"b\": 2\n}");
+        assert_eq!(Config::from_checked("{\"a\":1}", false), Config::from_checked("{ \"a\": 1 }", false));
+    }
+}
