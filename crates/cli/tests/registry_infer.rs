@@ -2,8 +2,8 @@
 //! free of unknown-type errors (fixtures, every corpus document in all three formats), `-o`
 //! and `--merge`, and hostile input.
 //!
-//! Snapshots are `tests/fixtures/infer/<name>.expected.registry.json`;
-//! `TRELLIS_UPDATE_SNAPSHOTS=1 cargo test -p trellis-cli --test registry_infer` rewrites them
+//! Snapshots are insta's, `tests/fixtures/infer/<name>.snap`;
+//! `INSTA_UPDATE=always cargo nextest run -p trellis-cli --test registry_infer` rewrites them
 //! (review the diff before committing).
 
 #![allow(clippy::unwrap_used)]
@@ -67,13 +67,13 @@ fn alone(tmp: &Path, name: &str) -> PathBuf {
     to
 }
 
+/// The manifest written, against its insta snapshot `tests/fixtures/infer/<name>.snap`.
 fn check_snapshot(name: &str, got: &str) {
-    let path = fixtures().join(format!("{name}.expected.registry.json"));
-    if std::env::var_os("TRELLIS_UPDATE_SNAPSHOTS").is_some() {
-        fs::write(&path, got).unwrap();
-    }
-    let want = fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(got, want, "snapshot {} differs (TRELLIS_UPDATE_SNAPSHOTS=1 rewrites it)", path.display());
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(fixtures());
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!(name, got));
 }
 
 #[test]

@@ -1,15 +1,24 @@
 //! Fixture folders: every `fixtures/graphmd/{valid,invalid}/*.md` is read and validated and
-//! its diagnostics compared with the `*.expected.json` beside it (code, severity, pointer,
+//! its diagnostics compared with the insta snapshot `<name>.snap` beside it (code, severity, pointer,
 //! line, column, message), plus whether the file comes back byte for byte after a read and
 //! a write. `valid/` files must have no errors.
 //!
 //! Regenerate the snapshots after a deliberate change with:
-//! `UPDATE_EXPECT=1 cargo nextest run -p trellis-formats -E 'binary(graphmd_fixtures)'`
+//! `INSTA_UPDATE=always cargo nextest run -p trellis-formats -E 'binary(graphmd_fixtures)'`
 //! and review the diff.
 
 use serde_json::{json, Value};
 use std::path::Path;
 use trellis_formats::graphmd;
+
+/// Runs an insta assertion whose snapshot lives beside `input` (`<stem>.snap`).
+fn beside(input: &Path, assert: impl FnOnce()) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(input.parent().expect("a fixture has a folder"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(assert);
+}
 
 fn snapshot(text: &str) -> Value {
     let r = graphmd::read_and_validate(text);
@@ -37,7 +46,6 @@ fn snapshot(text: &str) -> Value {
 
 fn run(folder: &str, must_be_valid: bool) -> usize {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/graphmd").join(folder);
-    let update = std::env::var_os("UPDATE_EXPECT").is_some();
     let mut entries: Vec<_> = std::fs::read_dir(&dir)
         .expect("fixture dir")
         .filter_map(Result::ok)
@@ -49,25 +57,8 @@ fn run(folder: &str, must_be_valid: bool) -> usize {
     for path in &entries {
         let text = std::fs::read_to_string(path).expect("utf-8 fixture");
         let got = snapshot(&text);
-        let expect_path = path.with_extension("expected.json");
-        if update {
-            let mut s = serde_json::to_string_pretty(&got).expect("json");
-            s.push('\n');
-            std::fs::write(&expect_path, s).expect("write snapshot");
-            continue;
-        }
-        let want: Value = std::fs::read_to_string(&expect_path)
-            .ok()
-            .and_then(|s| serde_json::from_str(&s).ok())
-            .unwrap_or(Value::Null);
-        if got != want {
-            failures.push(format!(
-                "{}:\n got {}\nwant {}",
-                path.display(),
-                serde_json::to_string_pretty(&got).unwrap_or_default(),
-                want
-            ));
-        }
+        let stem = path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        beside(path, || insta::assert_snapshot!(stem, pretty(&got)));
         let has_errors =
             got["diagnostics"].as_array().is_some_and(|a| a.iter().any(|d| d["severity"] == "error"));
         if must_be_valid && has_errors {
@@ -95,4 +86,10 @@ fn invalid_fixtures_match_their_snapshots() {
 #[test]
 fn valid_fixtures_match_their_snapshots() {
     assert!(run("valid", true) >= 3);
+}
+
+/// The snapshot's text: serde_json's own pretty form (insta's JSON writer cannot see number
+/// text kept by `arbitrary_precision`).
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
 }

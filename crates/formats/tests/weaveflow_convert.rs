@@ -1,7 +1,7 @@
 //! Conversions of the corpus both ways, with the loss reports recorded beside the inputs:
 //! `convert/to_graphspec/<name>.{graphspec,losses}.json` for each Weaveflow example and
 //! `convert/from_graphspec/<name>.{weaveflow,losses}.json` for each GraphSpec example.
-//! Regenerate with `UPDATE_EXPECT=1` (see `weaveflow_support`).
+//! Regenerate with `INSTA_UPDATE=always` (see `weaveflow_support`).
 
 mod weaveflow_support;
 

@@ -1,7 +1,7 @@
 //! Issue 17: a Weaveflow definition without `version`, or with a miscased key, is still
 //! detected as Weaveflow by its other keys, and gets Weaveflow's messages (not GraphSpec's
 //! `.edge(START, ...)` advice). One fixture each (`detect/<name>.json`) with the diagnostics
-//! beside it (`detect/<name>.diagnostics.json`); regenerate with `UPDATE_EXPECT=1`.
+//! beside it (`detect/<name>.diagnostics.snap`); regenerate with `INSTA_UPDATE=always`.
 
 mod weaveflow_support;
 

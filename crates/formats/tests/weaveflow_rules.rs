@@ -1,6 +1,6 @@
 //! One fixture per rule of formats.md §2.4 (and per reading rule), each with the expected
-//! diagnostics beside it (`rules/<name>.json` -> `rules/<name>.diagnostics.json`).
-//! Regenerate with `UPDATE_EXPECT=1` (see `weaveflow_support`).
+//! diagnostics beside it (`rules/<name>.json` -> `rules/<name>.diagnostics.snap`).
+//! Regenerate with `INSTA_UPDATE=always` (see `weaveflow_support`).
 
 mod weaveflow_support;
 

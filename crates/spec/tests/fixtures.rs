@@ -1,9 +1,9 @@
 //! Fixture folders: `tests/fixtures/valid/*.json` must read, validate, compile and round-trip
 //! with no diagnostic at all; `tests/fixtures/invalid/*.json` must produce exactly the
-//! diagnostics stored beside each input in `<name>.diagnostics.json`.
+//! diagnostics of the insta snapshot beside each input (`<name>.snap`).
 //!
 //! Regenerate the snapshots after an intended change with
-//! `UPDATE_FIXTURES=1 cargo test -p trellis-spec --test fixtures`, then review the diff.
+//! `INSTA_UPDATE=always cargo nextest run -p trellis-spec --test fixtures`, then review the diff.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -22,10 +22,7 @@ fn inputs(kind: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir(kind))
         .expect("fixture folder")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension().is_some_and(|x| x == "json")
-                && !p.file_name().is_some_and(|n| n.to_string_lossy().ends_with(".diagnostics.json"))
-        })
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort();
     files
@@ -55,6 +52,15 @@ fn diagnose(bytes: &[u8], registry: &Registry) -> (Option<trellis_spec::GraphSpe
     (parsed.spec, diags)
 }
 
+/// Runs an insta assertion whose snapshot lives beside `input` (`<stem>.snap`).
+fn beside(input: &Path, assert: impl FnOnce()) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(input.parent().expect("a fixture has a folder"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(assert);
+}
+
 fn snapshot(diags: &[Diagnostic]) -> Value {
     Value::Array(
         diags
@@ -76,40 +82,18 @@ fn snapshot(diags: &[Diagnostic]) -> Value {
 
 #[test]
 fn invalid_fixtures_match_their_snapshots() {
-    let update = std::env::var_os("UPDATE_FIXTURES").is_some();
     let reg = registry();
     let files = inputs("invalid");
     assert!(files.len() >= 20, "expected at least 20 invalid fixtures, found {}", files.len());
-    let mut failures = Vec::new();
     for input in &files {
         let bytes = std::fs::read(input).expect("read fixture");
         let (_, diags) = diagnose(&bytes, &reg);
         let name = input.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         assert!(!diags.is_empty(), "{name}: an invalid fixture must produce diagnostics");
         let got = snapshot(&diags);
-        let snap_path = input.with_extension("diagnostics.json");
-        if update {
-            let mut text = serde_json::to_string_pretty(&got).expect("serialize");
-            text.push('\n');
-            std::fs::write(&snap_path, text).expect("write snapshot");
-            continue;
-        }
-        let want: Value = match std::fs::read_to_string(&snap_path) {
-            Ok(t) => serde_json::from_str(&t).expect("snapshot is JSON"),
-            Err(_) => {
-                failures.push(format!("{name}: no snapshot (run with UPDATE_FIXTURES=1)"));
-                continue;
-            }
-        };
-        if got != want {
-            failures.push(format!(
-                "{name}: diagnostics differ\n--- want\n{}\n--- got\n{}",
-                serde_json::to_string_pretty(&want).unwrap_or_default(),
-                serde_json::to_string_pretty(&got).unwrap_or_default()
-            ));
-        }
+        let stem = input.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        beside(input, || insta::assert_snapshot!(stem, pretty(&got)));
     }
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 #[test]
@@ -148,16 +132,10 @@ fn every_spec_diagnostic_code_is_documented_and_exercised() {
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/diagnostics.md"))
             .expect("docs/diagnostics.md");
     let mut seen = std::collections::BTreeSet::new();
+    let reg = registry();
     for input in inputs("invalid") {
-        let snap = input.with_extension("diagnostics.json");
-        if let Ok(t) = std::fs::read_to_string(snap) {
-            let v: Value = serde_json::from_str(&t).unwrap_or_default();
-            for d in v.as_array().into_iter().flatten() {
-                if let Some(c) = d["code"].as_str() {
-                    seen.insert(c.to_owned());
-                }
-            }
-        }
+        let bytes = std::fs::read(&input).expect("read fixture");
+        seen.extend(diagnose(&bytes, &reg).1.into_iter().map(|d| d.code));
     }
     for code in &seen {
         assert!(docs.contains(&format!("`{code}`")), "{code} is not in docs/diagnostics.md");
@@ -196,4 +174,10 @@ fn every_spec_diagnostic_code_is_documented_and_exercised() {
     ] {
         assert!(seen.contains(code), "no invalid fixture exercises {code}");
     }
+}
+
+/// The snapshot's text: serde_json's own pretty form (insta's JSON writer cannot see number
+/// text kept by `arbitrary_precision`).
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
 }

@@ -1,10 +1,10 @@
 //! Registry manifests against fixtures: every `*.registry.json` under
 //! `tests/fixtures/registry/{valid,invalid}` is read, and what the reader makes of it (the type
-//! names kept and every diagnostic with its place) is compared with the `.expected.json` file
-//! beside it. `valid/` files must give no errors; `invalid/` files must give at least one.
+//! names kept and every diagnostic with its place) is compared with the insta snapshot
+//! beside it (`<name>.registry.snap`). `valid/` files must give no errors; `invalid/` files must give at least one.
 //!
 //! Regenerate the snapshots after a deliberate change with
-//! `TRELLIS_UPDATE_SNAPSHOTS=1 cargo nextest run -p trellis-spec --test registry_manifests`
+//! `INSTA_UPDATE=always cargo nextest run -p trellis-spec --test registry_manifests`
 //! and review the diff.
 
 use std::path::{Path, PathBuf};
@@ -52,18 +52,14 @@ fn outcome(path: &Path) -> (Value, bool) {
     (json!({"types": types, "diagnostics": ds}), has_errors(&diagnostics))
 }
 
+/// The insta snapshot beside the fixture: `<name>.registry.snap`.
 fn check_against_snapshot(path: &Path, got: &Value) {
-    let expected_path = PathBuf::from(path.to_string_lossy().replace(".registry.json", ".expected.json"));
-    let rendered = format!("{}\n", serde_json::to_string_pretty(got).unwrap_or_default());
-    if std::env::var_os("TRELLIS_UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&expected_path, &rendered)
-            .unwrap_or_else(|e| panic!("{}: {e}", expected_path.display()));
-        return;
-    }
-    let expected = std::fs::read_to_string(&expected_path).unwrap_or_else(|_| {
-        panic!("no snapshot {}; run with TRELLIS_UPDATE_SNAPSHOTS=1 to create it", expected_path.display())
-    });
-    assert_eq!(rendered, expected, "{} differs from its snapshot", path.display());
+    let stem = path.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(path.parent().expect("a fixture has a folder"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    settings.bind(|| insta::assert_snapshot!(stem, pretty(got)));
 }
 
 #[test]
@@ -96,9 +92,15 @@ fn every_snapshot_has_a_fixture() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/registry").join(kind);
         for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
             let p = entry.path().to_string_lossy().into_owned();
-            if let Some(stem) = p.strip_suffix(".expected.json") {
+            if let Some(stem) = p.strip_suffix(".registry.snap") {
                 assert!(Path::new(&format!("{stem}.registry.json")).exists(), "stale snapshot {p}");
             }
         }
     }
+}
+
+/// The snapshot's text: serde_json's own pretty form (insta's JSON writer cannot see number
+/// text kept by `arbitrary_precision`).
+fn pretty(v: &Value) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
 }

@@ -63,9 +63,7 @@ fn corpus() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(fixtures().join("weaveflow/corpus"))
         .expect("corpus folder")
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.extension().is_some_and(|x| x == "json") && !p.to_string_lossy().ends_with(".diagnostics.json")
-        })
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
         .collect();
     files.sort();
     files

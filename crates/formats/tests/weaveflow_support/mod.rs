@@ -1,7 +1,8 @@
 //! Shared helpers of the `weaveflow_*` tests: fixture paths and expected-output files.
 //!
-//! Expected files sit beside their inputs (`x.json` -> `x.diagnostics.json`). Regenerate them
-//! with `UPDATE_EXPECT=1 cargo nextest run -p trellis-formats -E 'binary(/weaveflow/)'`, then
+//! Expected outputs are insta snapshots beside their inputs (`x.json` -> `x.diagnostics.snap`).
+//! Regenerate them with
+//! `INSTA_UPDATE=always cargo nextest run -p trellis-formats -E 'binary(/weaveflow/)'`, then
 //! read the diff before committing it.
 
 #![allow(dead_code)]
@@ -43,21 +44,22 @@ pub fn beside(input: &Path, suffix: &str) -> PathBuf {
     input.with_file_name(format!("{stem}.{suffix}"))
 }
 
-/// Compares `actual` with the expected file, or writes it when `UPDATE_EXPECT` is set.
-/// Returns a failure message instead of panicking so a test can check every file first.
+/// Compares `actual` with its insta snapshot (`x.diagnostics.json` names the snapshot
+/// `x.diagnostics.snap` in the same folder). A mismatch is returned as a failure message, so a
+/// test can check every file before it fails (with `INSTA_UPDATE=always` every snapshot is
+/// rewritten in one run).
 pub fn expect(path: &Path, actual: &Value) -> Option<String> {
-    let text = format!("{}\n", serde_json::to_string_pretty(actual).unwrap_or_default());
-    if std::env::var_os("UPDATE_EXPECT").is_some() {
-        std::fs::write(path, &text).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
-        return None;
-    }
-    let Ok(expected) = std::fs::read_to_string(path) else {
-        return Some(format!(
-            "{} is missing; run with UPDATE_EXPECT=1 to create it. Actual:\n{text}",
-            path.display()
-        ));
-    };
-    (expected != text).then(|| format!("{} differs.\nexpected:\n{expected}\nactual:\n{text}", path.display()))
+    let text = serde_json::to_string_pretty(actual).unwrap_or_default();
+    let file = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let name = file.strip_suffix(".json").unwrap_or(file).to_owned();
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(path.parent().expect("a fixture has a folder"));
+    settings.set_prepend_module_to_snapshot(false);
+    settings.set_omit_expression(true);
+    let checked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        settings.bind(|| insta::assert_snapshot!(name, text));
+    }));
+    checked.err().map(|_| format!("{} differs from its snapshot (see above)", path.display()))
 }
 
 /// Panics with every failure at once.
