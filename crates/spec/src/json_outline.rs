@@ -30,7 +30,7 @@ pub enum Outline {
 /// needs the text to be one value reports the rest). Errors are [`crate::json::parse`]'s.
 pub fn outline(text: &str) -> Result<Outline, Diagnostic> {
     let mut de = serde_json::Deserializer::from_str(text);
-    de.deserialize_any(Top).map_err(|e| json::to_diagnostic(text, &e))
+    de.deserialize_any(Top { checked: true }).map_err(|e| json::to_diagnostic(text, &e))
 }
 
 /// The top level of the first JSON value of `text`, with everything below it skipped by
@@ -39,53 +39,15 @@ pub fn outline(text: &str) -> Result<Outline, Diagnostic> {
 /// whole text itself, and asks [`outline`] when that finds a problem.
 pub fn outline_quick(text: &str) -> Option<Outline> {
     let mut de = serde_json::Deserializer::from_str(text);
-    de.deserialize_any(QuickTop).ok()
+    de.deserialize_any(Top { checked: false }).ok()
 }
 
-struct QuickTop;
-
-impl<'de> Visitor<'de> for QuickTop {
-    type Value = Outline;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<Outline, E> {
-        Ok(Outline::Other("boolean"))
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Outline, E> {
-        Ok(Outline::Other("number"))
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Outline, E> {
-        Ok(Outline::Other("number"))
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Outline, E> {
-        Ok(Outline::Other("number"))
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Outline, E> {
-        Ok(Outline::Other("string"))
-    }
-    fn visit_unit<E>(self) -> Result<Outline, E> {
-        Ok(Outline::Other("null"))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Outline, A::Error> {
-        while seq.next_element::<de::IgnoredAny>()?.is_some() {}
-        Ok(Outline::Other("array"))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Outline, A::Error> {
-        let mut keys = Vec::new();
-        while let Some(Key(k)) = map.next_key::<Key>()? {
-            if k == NUMBER_TOKEN {
-                map.next_value::<de::IgnoredAny>()?;
-                return Ok(Outline::Other("number"));
-            }
-            map.next_value::<de::IgnoredAny>()?;
-            keys.push(k.into_owned());
-        }
-        Ok(Outline::Object(keys))
-    }
+/// The top-level visitor of both outlines: `checked` (for [`outline`]) checks every value below
+/// the top level as [`crate::json`] would; unchecked (for [`outline_quick`]) skips them with
+/// serde_json's fast path.
+struct Top {
+    checked: bool,
 }
-
-struct Top;
 
 impl<'de> Visitor<'de> for Top {
     type Value = Outline;
@@ -110,11 +72,26 @@ impl<'de> Visitor<'de> for Top {
     fn visit_unit<E>(self) -> Result<Outline, E> {
         Ok(Outline::Other("null"))
     }
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Outline, A::Error> {
-        Visitor::visit_seq(Skip, seq).map(|_| Outline::Other("array"))
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Outline, A::Error> {
+        if self.checked {
+            Visitor::visit_seq(Skip, seq)?;
+        } else {
+            while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+        }
+        Ok(Outline::Other("array"))
     }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Outline, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Outline, A::Error> {
         let mut keys = Vec::new();
+        if !self.checked {
+            while let Some(Key(k)) = map.next_key::<Key>()? {
+                map.next_value::<de::IgnoredAny>()?;
+                if k == NUMBER_TOKEN {
+                    return Ok(Outline::Other("number"));
+                }
+                keys.push(k.into_owned());
+            }
+            return Ok(Outline::Object(keys));
+        }
         match members(map, |k| keys.push(k.into_owned()))? {
             Members::Number => Ok(Outline::Other("number")),
             Members::Object => Ok(Outline::Object(keys)),
