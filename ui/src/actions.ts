@@ -6,6 +6,7 @@ import { errorMessage, type ExportFormat } from "./api/types";
 import { type Fragment, buildFragment, fragmentText, parseFragment } from "./lib/clipboard";
 import { NODE_H, NODE_W, resolvePositions, type Rect, boundsOf } from "./lib/geometry";
 import { END, START } from "./lib/ids";
+import { traceMark } from "./perf/editTrace";
 import { ui } from "./store";
 import { closeCompare, compareWithFile, openCompareChooser } from "./compare/compareState";
 
@@ -35,9 +36,12 @@ function backend() {
 
 /** Sends one edit and applies Rust's answer to the view held; throws Rust's refusal. */
 async function send(e: Edit, docId: string): Promise<ViewDelta> {
+  traceMark("sent");
   const delta = await backend().applyEdit(docId, e);
+  traceMark("answered");
   ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [docId]: [] } }));
   ui.applyDelta(delta);
+  traceMark("stored");
   for (const note of delta.notes) ui.toast("info", note.message);
   return delta;
 }
@@ -113,7 +117,11 @@ export async function undo() {
   if (!v) return;
   if (!v.canUndo) return ui.toast("info", "Nothing to undo.");
   try {
-    ui.applyDelta(await backend().undo(v.id));
+    traceMark("sent");
+    const delta = await backend().undo(v.id);
+    traceMark("answered");
+    ui.applyDelta(delta);
+    traceMark("stored");
   } catch (err) {
     ui.toast("error", errorMessage(err));
   }
@@ -124,7 +132,11 @@ export async function redo() {
   if (!v) return;
   if (!v.canRedo) return ui.toast("info", "Nothing to redo.");
   try {
-    ui.applyDelta(await backend().redo(v.id));
+    traceMark("sent");
+    const delta = await backend().redo(v.id);
+    traceMark("answered");
+    ui.applyDelta(delta);
+    traceMark("stored");
   } catch (err) {
     ui.toast("error", errorMessage(err));
   }

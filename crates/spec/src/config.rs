@@ -30,8 +30,10 @@ pub struct Config {
     /// Whether the text has a number that the analysis may warn about (more than 15 characters,
     /// or an exponent): when not, that walk is skipped without building the map.
     odd_numbers: bool,
-    /// The map, built from `raw` on first use (or the config itself when there is no text).
-    map: OnceLock<Map<String, Value>>,
+    /// The object (always a `Value::Object`), built from `raw` on first use (or the config
+    /// itself when there is no text). Held as a `Value` so a schema check reads it as it is,
+    /// without a copy per node and per check.
+    value: OnceLock<Value>,
 }
 
 impl Config {
@@ -43,14 +45,14 @@ impl Config {
     /// A config from a JSON object's text already checked by [`check_raw`].
     #[cfg(test)]
     pub(crate) fn from_checked(raw: &str, odd_numbers: bool) -> Self {
-        Config { raw: Some(raw.into()), odd_numbers, map: OnceLock::new() }
+        Config { raw: Some(raw.into()), odd_numbers, value: OnceLock::new() }
     }
 
     /// A config from a JSON object's text and what [`check_raw`] found in it (the compact
     /// text is kept when there is one).
     pub(crate) fn from_check(raw: &str, check: RawCheck) -> Self {
         let raw = check.compact.unwrap_or_else(|| raw.into());
-        Config { raw: Some(raw), odd_numbers: check.odd_numbers, map: OnceLock::new() }
+        Config { raw: Some(raw), odd_numbers: check.odd_numbers, value: OnceLock::new() }
     }
 
     /// The text the config was read from, while it is unchanged.
@@ -63,22 +65,31 @@ impl Config {
         self.raw.is_none() || self.odd_numbers
     }
 
+    /// The config as a JSON object value (built now if it was not).
+    pub fn as_value(&self) -> &Value {
+        self.value.get_or_init(|| match &self.raw {
+            // The text was checked when read, so it parses, to an object.
+            Some(raw) => match json::parse(raw) {
+                Ok(v @ Value::Object(_)) => v,
+                _ => Value::Object(Map::new()),
+            },
+            None => Value::Object(Map::new()),
+        })
+    }
+
     /// The map (built now if it was not).
     pub fn as_map(&self) -> &Map<String, Value> {
-        self.map.get_or_init(|| match &self.raw {
-            // The text was checked when read, so it parses.
-            Some(raw) => match json::parse(raw) {
-                Ok(Value::Object(m)) => m,
-                _ => Map::new(),
-            },
-            None => Map::new(),
-        })
+        static EMPTY: OnceLock<Map<String, Value>> = OnceLock::new();
+        self.as_value().as_object().unwrap_or_else(|| EMPTY.get_or_init(Map::new))
     }
 
     /// The map, taken out.
     pub fn into_map(mut self) -> Map<String, Value> {
         self.as_map();
-        self.map.take().unwrap_or_default()
+        match self.value.take() {
+            Some(Value::Object(m)) => m,
+            _ => Map::new(),
+        }
     }
 }
 
@@ -92,20 +103,21 @@ impl Deref for Config {
 impl DerefMut for Config {
     /// The map, to change: the text is dropped (it would no longer say what the config is).
     fn deref_mut(&mut self) -> &mut Map<String, Value> {
-        self.as_map();
+        self.as_value();
         self.raw = None;
         self.odd_numbers = false;
-        if self.map.get().is_none() {
-            let _ = self.map.set(Map::new());
+        let value = self.value.get_mut().expect("the config's value is built just above");
+        if !value.is_object() {
+            *value = Value::Object(Map::new());
         }
-        // Set just above.
-        self.map.get_mut().expect("the config's map is built")
+        // Made an object just above.
+        value.as_object_mut().expect("the config is an object")
     }
 }
 
 impl From<Map<String, Value>> for Config {
     fn from(map: Map<String, Value>) -> Self {
-        Config { raw: None, odd_numbers: false, map: OnceLock::from(map) }
+        Config { raw: None, odd_numbers: false, value: OnceLock::from(Value::Object(map)) }
     }
 }
 
@@ -125,7 +137,7 @@ impl<'a> IntoIterator for &'a Config {
 
 impl Clone for Config {
     fn clone(&self) -> Self {
-        Config { raw: self.raw.clone(), odd_numbers: self.odd_numbers, map: self.map.clone() }
+        Config { raw: self.raw.clone(), odd_numbers: self.odd_numbers, value: self.value.clone() }
     }
 }
 

@@ -93,14 +93,14 @@ pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
             }
             continue;
         };
-        let config = Value::Object(node.config.as_map().clone());
-        if validator.is_valid(&config) {
+        let config = node.config.as_value();
+        if validator.is_valid(config) {
             continue;
         }
         let base = pointer(["nodes", &index.to_string(), "config"]);
         let mut found = Vec::new();
-        for e in validator.iter_errors(&config) {
-            found.extend(node_diagnostics(&e, &config, schema, &base, &node.id, type_name));
+        for e in validator.iter_errors(config) {
+            found.extend(node_diagnostics(&e, config, schema, &base, &node.id, type_name));
             if found.len() >= MAX_PER_NODE {
                 break;
             }

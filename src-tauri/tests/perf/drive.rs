@@ -208,7 +208,8 @@ fn grid_pos(n: usize, i: usize) -> (f64, f64) {
     ((i / per_col) as f64 * 290.0, (i % per_col) as f64 * 100.0)
 }
 
-/// Fits the whole graph in view (the overview drawing at these sizes), then clicks node
+/// Fits the whole graph in view (the overview drawing at these sizes; zoomed in on the node
+/// when that leaves it a pixel or less, as at 100,000 nodes), then clicks node
 /// `n<i>` where it is drawn, a real pointer click, and checks the inspector shows it (the
 /// selection took). The same way as the e2e tests select on the overview canvas.
 async fn select_node(app: &Desktop, n: usize, i: usize, layout: Layout) {
@@ -230,6 +231,22 @@ async fn select_node(app: &Desktop, n: usize, i: usize, layout: Layout) {
                 .await
         }
         Layout::Drawn => {
+            // Fitted, 100,000 nodes are under a pixel each (zoom 0.01): no one clicks one
+            // there. Zoom in on it as a user would (still the overview drawing, below 45%).
+            app.driver
+                .execute(
+                    "const P = window.__trellisPerf; const v = P.getViewport();
+                     if (60 * v.zoom >= 6) return false;
+                     const p = P.nodePoint(arguments[0]);
+                     const r = document.querySelector('[data-testid=canvas]').getBoundingClientRect();
+                     const fx = (p.x - r.left - v.x) / v.zoom, fy = (p.y - r.top - v.y) / v.zoom, z = 0.25;
+                     P.setViewport({ x: r.width / 2 - fx * z, y: r.height / 2 - fy * z, zoom: z });
+                     return true;",
+                    vec![json!(id)],
+                )
+                .await
+                .expect("zoom in on the node");
+            tokio::time::sleep(Duration::from_millis(700)).await;
             app.driver
                 .execute(
                     "const p = window.__trellisPerf.nodePoint(arguments[0]);
@@ -262,16 +279,32 @@ async fn select_node(app: &Desktop, n: usize, i: usize, layout: Layout) {
     .await;
 }
 
+/// The script's helpers for a timed edit. `drawnThen`, called in an animation frame callback
+/// (the first frame that sees the edit applied), runs its argument once that frame has been
+/// rendered: a message posted in the callback is handled only after the frame's rendering
+/// update (how the frame sampler measures a frame's cost too). `traced` is the answer,
+/// `{ms, stages}`, the stages being the UI's edit trace (`ui/src/perf/editTrace.ts`) as
+/// `[stage, at ms after the key, own ms]`: where the time went.
+const TRACED: &str = "const drawnThen = (f) => { const c = new MessageChannel(); c.port1.onmessage = () => f(); c.port2.postMessage(0); };
+const traced = (P, t0) => ({ ms: performance.now() - t0, stages: (P.editTrace?.(true) ?? []).map((m) => [m.stage, Math.round((m.at - t0) * 10) / 10, m.ms === undefined ? null : Math.round(m.ms * 10) / 10]) });";
+
+/// Splits a timed edit's answer into its figure and its stages (null figure: not done).
+fn timed(answer: &Value) -> (Option<f64>, Value) {
+    (answer["ms"].as_f64(), answer["stages"].clone())
+}
+
 /// From a key press (dispatched as the UI receives it) to two animation frames after the UI's
 /// document shows `want` nodes: Rust answered, the UI applied it, and the result was drawn
 /// (the rule the UI uses for `data-ready`).
 fn timed_key(key: &str, ctrl: bool, want: usize) -> String {
     format!(
-        "const done = arguments[arguments.length - 1]; const P = window.__trellisPerf;
+        "{TRACED}
+         const done = arguments[arguments.length - 1]; const P = window.__trellisPerf;
+         P.editTrace?.(true);
          const t0 = performance.now();
          window.dispatchEvent(new KeyboardEvent('keydown', {{ key: '{key}', ctrlKey: {ctrl}, bubbles: true, cancelable: true }}));
          const check = () => {{
-           if (P.nodeCount() === {want}) return requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));
+           if (P.nodeCount() === {want}) return drawnThen(() => done(traced(P, t0)));
            if (performance.now() - t0 > 30000) return done(null);
            requestAnimationFrame(check);
          }};
@@ -287,10 +320,13 @@ fn timed_key(key: &str, ctrl: bool, want: usize) -> String {
 pub async fn edit_to_screen(app: &Desktop, n: usize, runs: usize, layout: Layout) -> Value {
     let d = &app.driver;
     let (mut delete, mut undo, mut config) = (Vec::new(), Vec::new(), Vec::new());
+    // The stages of the last run of each (where the time went).
+    let mut stages = json!({});
     for _ in 0..runs {
         select_node(app, n, 3, layout).await;
-        let ms = d.execute_async(&timed_key("Delete", false, n - 1), vec![]).await.expect("delete");
-        let ms = ms.json().as_f64();
+        let answer = d.execute_async(&timed_key("Delete", false, n - 1), vec![]).await.expect("delete");
+        let (ms, trace) = timed(answer.json());
+        stages["delete"] = trace;
         assert!(ms.is_some(), "Delete did not remove the selected node n3 within 30 s");
         delete.push(ms.unwrap_or_default());
         if delete.len() == 1 {
@@ -314,8 +350,9 @@ pub async fn edit_to_screen(app: &Desktop, n: usize, runs: usize, layout: Layout
             );
         }
         tokio::time::sleep(Duration::from_millis(300)).await;
-        let ms = d.execute_async(&timed_key("z", true, n), vec![]).await.expect("undo");
-        let ms = ms.json().as_f64();
+        let answer = d.execute_async(&timed_key("z", true, n), vec![]).await.expect("undo");
+        let (ms, trace) = timed(answer.json());
+        stages["undo"] = trace;
         assert!(ms.is_some(), "Ctrl+Z did not bring n3 back within 30 s");
         undo.push(ms.unwrap_or_default());
         tokio::time::sleep(Duration::from_millis(300)).await;
@@ -335,30 +372,34 @@ pub async fn edit_to_screen(app: &Desktop, n: usize, runs: usize, layout: Layout
         field.click().await.expect("focus max_tokens");
         app.chord(&[thirtyfour::prelude::Key::Control], "a").await;
         field.send_keys(value.to_string()).await.expect("type");
-        let ms = d
+        let answer = d
             .execute_async(
-                "const [value, done] = arguments; const f = document.querySelector('[data-testid=config-field-max_tokens]');
+                &format!("{TRACED}
+                 const [value, done] = arguments; const f = document.querySelector('[data-testid=config-field-max_tokens]');
                  const raw = () => document.querySelector('[data-testid=config-raw]').value;
                  const want = new RegExp('\"max_tokens\": ' + value + '\\\\b');
                  if (want.test(raw())) return done('already applied');
+                 const P = window.__trellisPerf;
+                 P.editTrace?.(true);
                  const t0 = performance.now();
-                 f.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true }));
-                 const check = () => {
-                   if (want.test(raw())) return requestAnimationFrame(() => requestAnimationFrame(() => done(performance.now() - t0)));
+                 f.dispatchEvent(new KeyboardEvent('keydown', {{ key: 'Enter', bubbles: true, cancelable: true }}));
+                 const check = () => {{
+                   if (want.test(raw())) return drawnThen(() => done(traced(P, t0)));
                    if (performance.now() - t0 > 30000) return done(null);
                    requestAnimationFrame(check);
-                 };
-                 requestAnimationFrame(check);",
+                 }};
+                 requestAnimationFrame(check);"),
                 vec![json!(value)],
             )
             .await
             .expect("config edit");
-        let ms = ms.json().clone();
-        assert!(ms.is_number(), "the max_tokens edit to {value} was not applied and drawn: {ms}");
-        config.push(ms.as_f64().unwrap_or_default());
+        let (ms, trace) = timed(answer.json());
+        assert!(ms.is_some(), "the max_tokens edit to {value} was not applied and drawn: {}", answer.json());
+        stages["config_field"] = trace;
+        config.push(ms.unwrap_or_default());
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
-    json!({"delete": stats(&delete), "undo": stats(&undo), "config_field": stats(&config), "runs": runs})
+    json!({"delete": stats(&delete), "undo": stats(&undo), "config_field": stats(&config), "runs": runs, "stages": stages})
 }
 
 /// The baseline page in the same webview: plain React Flow, same size and grid.

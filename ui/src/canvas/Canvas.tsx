@@ -18,6 +18,7 @@ import {
 import type { DocumentView } from "../bindings";
 import { CanvasOverlays } from "../keyboard/CanvasOverlays";
 import { CompareOverlay } from "../compare/CompareOverlay";
+import { traceMark } from "../perf/editTrace";
 import { useUi } from "../store";
 import { GraphNode, TerminalNode } from "./GraphNode";
 import { GuardEdge } from "./GuardEdge";
@@ -53,6 +54,7 @@ export function Canvas({ view }: { view: DocumentView }) {
 }
 
 function CanvasInner({ view }: { view: DocumentView }) {
+  traceMark("render");
   const rf = useReactFlow();
   const store = useStoreApi();
   const mode = useUi((s) => s.renderMode);

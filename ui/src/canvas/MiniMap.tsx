@@ -5,9 +5,59 @@ import { useReactFlow, useStoreApi } from "@xyflow/react";
 import { useEffect, useRef } from "react";
 import type { Point } from "../bindings";
 import { type Rect, boundsOf, sizeOf } from "../lib/geometry";
+import { traceMark } from "../perf/editTrace";
 
 const W = 200;
 const H = 140;
+/** From this many nodes each is a pixel or two in the minimap: set as pixels, not as paths
+ * (filling a path of 10,000 tiny rectangles is tens of milliseconds in a software canvas). */
+const PIXELS_FROM = 1500;
+
+/** `#rgb` or `#rrggbb` as [r, g, b]; null for any other colour syntax. */
+function hexRgb(color: string): [number, number, number] | null {
+  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(color.trim());
+  if (!m) return null;
+  const h = m[1].length === 3 ? [...m[1]].map((c) => c + c).join("") : m[1];
+  return [Number.parseInt(h.slice(0, 2), 16), Number.parseInt(h.slice(2, 4), 16), Number.parseInt(h.slice(4, 6), 16)];
+}
+
+/** Sets each node's box of device pixels in the bitmap; false (nothing drawn) when a colour
+ * is not a hex colour, so the caller paints paths instead. */
+function paintPixels(
+  ctx: CanvasRenderingContext2D,
+  ids: string[],
+  positions: Record<string, Point>,
+  colorOf: (id: string) => string,
+  m: { s: number; ox: number; oy: number; dpr: number },
+): boolean {
+  const bw = ctx.canvas.width;
+  const bh = ctx.canvas.height;
+  const img = ctx.createImageData(bw, bh);
+  const d = img.data;
+  const rgb = new Map<string, [number, number, number] | null>();
+  for (const id of ids) {
+    const color = colorOf(id);
+    let c = rgb.get(color);
+    if (c === undefined) rgb.set(color, (c = hexRgb(color)));
+    if (!c) return false;
+    const p = positions[id];
+    const sz = sizeOf(id);
+    const x0 = Math.max(0, Math.floor((m.ox + p.x * m.s) * m.dpr));
+    const y0 = Math.max(0, Math.floor((m.oy + p.y * m.s) * m.dpr));
+    const x1 = Math.min(bw, Math.max(x0 + 1, Math.round((m.ox + (p.x + sz.w) * m.s) * m.dpr)));
+    const y1 = Math.min(bh, Math.max(y0 + 1, Math.round((m.oy + (p.y + sz.h) * m.s) * m.dpr)));
+    for (let y = y0; y < y1; y++)
+      for (let x = x0; x < x1; x++) {
+        const o = (y * bw + x) * 4;
+        d[o] = c[0];
+        d[o + 1] = c[1];
+        d[o + 2] = c[2];
+        d[o + 3] = 255;
+      }
+  }
+  ctx.putImageData(img, 0, 0);
+  return true;
+}
 
 export function MiniMap({ positions, colorOf }: { positions: Record<string, Point>; colorOf: (id: string) => string }) {
   const ref = useRef<HTMLCanvasElement>(null);
@@ -37,6 +87,24 @@ export function MiniMap({ positions, colorOf }: { positions: Record<string, Poin
   };
 
   useEffect(() => {
+    // The first drawing now; after an edit, once the frame showing the edit is drawn: on a
+    // large graph this repaint costs as much as the edit's own drawing, and a thumbnail a
+    // frame late is not seen.
+    if (!cache.current) return paintGraph();
+    let timer = 0;
+    const raf = requestAnimationFrame(() => {
+      timer = window.setTimeout(paintGraph, 0);
+    });
+    return () => {
+      cancelAnimationFrame(raf);
+      clearTimeout(timer);
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [positions, colorOf]);
+
+  /** Paints the graph into the minimap's bitmap (then the view rectangle over it). */
+  function paintGraph() {
+    const t0 = performance.now();
     const b = boundsOf(positions) ?? { x: 0, y: 0, w: 1, h: 1 };
     const pad = 40;
     const s = Math.min(W / (b.w + 2 * pad), H / (b.h + 2 * pad));
@@ -47,10 +115,11 @@ export function MiniMap({ positions, colorOf }: { positions: Record<string, Poin
     bmp.width = W * dpr;
     bmp.height = H * dpr;
     const ctx = bmp.getContext("2d");
-    if (ctx) {
+    const ids = Object.keys(positions);
+    if (ctx && !(ids.length > PIXELS_FROM && paintPixels(ctx, ids, positions, colorOf, { s, ox, oy, dpr }))) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
       const buckets = new Map<string, string[]>();
-      for (const id of Object.keys(positions)) {
+      for (const id of ids) {
         const c = colorOf(id);
         const l = buckets.get(c);
         if (l) l.push(id);
@@ -76,8 +145,8 @@ export function MiniMap({ positions, colorOf }: { positions: Record<string, Poin
       c.height = H * dpr;
     }
     drawView();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [positions, colorOf]);
+    traceMark("minimap", performance.now() - t0);
+  }
 
   useEffect(() => {
     let raf = 0;

@@ -5,6 +5,11 @@
 // uniform grid, for the interactions the canvas mode handles itself.
 import type { Point } from "../bindings";
 import { type Rect, isTerminal, sizeOf } from "../lib/geometry";
+import { edgeFont, labelWidth, nodeText } from "./overviewText";
+import { timed, traceMark } from "../perf/editTrace";
+import { sceneChanges, union } from "./sceneChanges";
+
+export { edgeFont, nodeText };
 
 export type Scene = {
   ids: string[];
@@ -23,6 +28,9 @@ export type Scene = {
   edgeIndex: Int32Array;
   /** Each edge's label ("" for none). */
   edgeLabel: string[];
+  /** The document's object each edge stands for, when there is one (to tell after an edit
+   * which edges are still the same, `sceneChanges.ts`). */
+  edgeRef: (object | undefined)[];
   /** Per node: its type and a config summary ("" for none), drawn as the zoom grows. */
   nodeType: string[];
   summary: string[];
@@ -43,7 +51,7 @@ export type SceneInput = {
   positions: Record<string, Point>;
   color: (id: string) => string;
   problem: (id: string) => 0 | 1 | 2;
-  edges: { from: string; to: string; guarded: boolean; label?: string; dashed?: boolean; index?: number }[];
+  edges: { from: string; to: string; guarded: boolean; label?: string; dashed?: boolean; index?: number; ref?: object }[];
   type?: (id: string) => string;
   summary?: (id: string) => string;
   name?: (id: string) => string;
@@ -67,6 +75,7 @@ export function buildScene(inp: SceneInput): Scene {
     dashed: new Uint8Array(inp.edges.length),
     edgeIndex: new Int32Array(inp.edges.length),
     edgeLabel: new Array(inp.edges.length),
+    edgeRef: new Array(inp.edges.length),
     nodeType: new Array(n),
     summary: new Array(n),
     names: new Array(n),
@@ -96,6 +105,7 @@ export function buildScene(inp: SceneInput): Scene {
     s.dashed[k] = e.dashed ? 1 : 0;
     s.edgeIndex[k] = e.index ?? k;
     s.edgeLabel[k] = e.label ?? "";
+    s.edgeRef[k] = e.ref;
   });
   return s;
 }
@@ -163,9 +173,60 @@ export class OverviewRenderer {
     this.spare = null;
   }
 
+  /** Shows `scene` instead. When it differs from the one shown in a few places (an edit),
+   * only those places of the cached bitmap are painted again; else the bitmap is dropped. */
   setScene(scene: Scene) {
+    const prev = this.scene;
+    const k = this.cache;
+    const changes = timed("scene:changes", () => (prev && k && !this.offset && this.useCache ? sceneChanges(prev, scene, k.zoom) : null));
     this.scene = scene;
-    this.dropCache();
+    this.indexScene(scene);
+    if (!changes || !k) return this.dropCache();
+    // A background repaint started for the old scene would paint a mix of both: start over.
+    if (this.job) {
+      free(this.job.bmp);
+      this.job = null;
+    }
+    this.repaintPlaces(k, changes.places);
+    for (const id of changes.removed) this.drawnNames.delete(id);
+    k.drawn = this.countIn(k.rect);
+    this.partialRepaints++;
+  }
+
+  /** Partial repaints done by `setScene` (tests read it). */
+  partialRepaints = 0;
+
+  /** Clears `places` (flow coordinates) of the bitmap and paints everything there again, in
+   * the order of a whole paint, clipped to those places on whole device pixels (no seams). */
+  private repaintPlaces(k: Bitmap, places: Rect[]) {
+    const ctx = k.bmp.getContext("2d", CPU_BITMAP);
+    if (!ctx) return;
+    const scale = k.zoom * k.dpr;
+    const px: Rect[] = [];
+    let region: Rect | null = null;
+    for (const r of places) {
+      const x0 = Math.max(0, Math.floor((r.x - k.rect.x) * scale));
+      const y0 = Math.max(0, Math.floor((r.y - k.rect.y) * scale));
+      const x1 = Math.min(k.bmp.width, Math.ceil((r.x + r.w - k.rect.x) * scale));
+      const y1 = Math.min(k.bmp.height, Math.ceil((r.y + r.h - k.rect.y) * scale));
+      if (x1 <= x0 || y1 <= y0) continue;
+      px.push({ x: x0, y: y0, w: x1 - x0, h: y1 - y0 });
+      const flow = { x: k.rect.x + x0 / scale, y: k.rect.y + y0 / scale, w: (x1 - x0) / scale, h: (y1 - y0) / scale };
+      region = region ? union(region, flow) : flow;
+    }
+    if (!region) return;
+    ctx.save();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.beginPath();
+    for (const r of px) ctx.rect(r.x, r.y, r.w, r.h);
+    ctx.clip();
+    for (const r of px) ctx.clearRect(r.x, r.y, r.w, r.h);
+    ctx.setTransform(scale, 0, 0, scale, -k.rect.x * scale, -k.rect.y * scale);
+    this.paint(ctx, region, k.zoom, false);
+    ctx.restore();
+  }
+
+  private indexScene(scene: Scene) {
     this.grid.clear();
     for (let i = 0; i < scene.ids.length; i++) {
       const cx0 = Math.floor(scene.x[i] / CELL);
@@ -279,12 +340,28 @@ export class OverviewRenderer {
     return this.query(r).length;
   }
 
-  hit(p: Point): string | null {
+  /** The node under `p` (flow coordinates), the topmost; else, at this zoom, the nearest
+   * one within 4 screen pixels: zoomed far out a node is a pixel or less, and a click can
+   * only come near it. */
+  hit(p: Point, zoom = 1): string | null {
     const s = this.scene;
     if (!s) return null;
     const found = this.query({ x: p.x - 2, y: p.y - 2, w: 4, h: 4 });
     // The last drawn (topmost) wins.
-    return found.length ? s.ids[Math.max(...found)] : null;
+    if (found.length) return s.ids[Math.max(...found)];
+    const slack = 4 / zoom;
+    let best = -1;
+    let bestD = slack;
+    for (const i of this.query({ x: p.x - slack, y: p.y - slack, w: 2 * slack, h: 2 * slack })) {
+      const dx = Math.max(s.x[i] - p.x, 0, p.x - s.x[i] - s.w[i]);
+      const dy = Math.max(s.y[i] - p.y, 0, p.y - s.y[i] - s.h[i]);
+      const d = Math.hypot(dx, dy);
+      if (d <= bestD) {
+        bestD = d;
+        best = i;
+      }
+    }
+    return best >= 0 ? s.ids[best] : null;
   }
 
   idsIn(r: Rect): string[] {
@@ -314,9 +391,11 @@ export class OverviewRenderer {
     const cw = c.clientWidth;
     const ch = c.clientHeight;
     if (c.width !== Math.round(cw * dpr) || c.height !== Math.round(ch * dpr)) {
+      // The cached bitmap is in flow coordinates: it stays good for a resized canvas (a
+      // panel that grew) as long as it covers the view; only a new pixel ratio spoils it.
       c.width = Math.round(cw * dpr);
       c.height = Math.round(ch * dpr);
-      this.dropCache();
+      if (this.cache && this.cache.dpr !== dpr) this.dropCache();
     }
     const ctx = c.getContext("2d", CPU_SCREEN);
     if (!ctx) return;
@@ -379,6 +458,7 @@ export class OverviewRenderer {
     if (!j || j.zoom / zoom > 1.25 || zoom / j.zoom > 1.25 || !inside(j.rect, view)) j = this.makeJob(view, zoom, dpr);
     if (!j) return null;
     this.syncRepaints++;
+    traceMark("draw:sync");
     while (!j.steps.next().done);
     this.swap(j);
     return this.cache;
@@ -428,7 +508,7 @@ export class OverviewRenderer {
     ctx.setTransform(1, 0, 0, 1, 0, 0);
     ctx.clearRect(0, 0, bw, bh);
     ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, -rect.x * zoom * dpr, -rect.y * zoom * dpr);
-    const job: Job = { bmp, zoom, rect, inner, drawn: 0, steps: this.paintSteps(ctx, rect, zoom, (n) => (job.drawn = n)) };
+    const job: Job = { bmp, zoom, dpr, rect, inner, drawn: 0, steps: this.paintSteps(ctx, rect, zoom, (n) => (job.drawn = n)) };
     this.job = job;
     return job;
   }
@@ -440,7 +520,7 @@ export class OverviewRenderer {
       free(this.spare ?? undefined);
       this.spare = this.cache.bmp;
     }
-    this.cache = { bmp: j.bmp, zoom: j.zoom, rect: j.rect, inner: j.inner, drawn: j.drawn };
+    this.cache = { bmp: j.bmp, zoom: j.zoom, dpr: j.dpr, rect: j.rect, inner: j.inner, drawn: j.drawn };
     if (this.job === j) this.job = null;
     clearTimeout(this.spareTimer);
     this.spareTimer = setTimeout(() => {
@@ -480,13 +560,14 @@ export class OverviewRenderer {
 
   /** Paints edges, nodes, problem outlines and ids inside `view` (flow coordinates) on a
    * context already transformed to flow coordinates. Returns how many nodes it drew. */
-  private paint(ctx: CanvasRenderingContext2D, view: Rect, zoom: number): number {
+  private paint(ctx: CanvasRenderingContext2D, view: Rect, zoom: number, whole = true): number {
     if (!this.scene) return 0;
     const visible = this.query(view);
     this.paintUnderlay(ctx, view, zoom);
     this.paintEdges(ctx, view, zoom, visible, 0, Infinity);
     this.paintNodes(ctx, zoom, visible);
-    this.drawnNames = new Set();
+    // A part painted again keeps the names drawn elsewhere.
+    if (whole) this.drawnNames = new Set();
     this.paintLabels(ctx, zoom, visible);
     this.paintEdgeLabels(ctx, view, zoom, visible);
     return visible.length;
@@ -779,7 +860,7 @@ export class OverviewRenderer {
 
 /** A painted bitmap: `rect` (flow coordinates) at `zoom`; `inner`, the views it serves
  * without asking for the next one. */
-type Bitmap = { bmp: HTMLCanvasElement; zoom: number; rect: Rect; inner: Rect; drawn: number };
+type Bitmap = { bmp: HTMLCanvasElement; zoom: number; dpr: number; rect: Rect; inner: Rect; drawn: number };
 type Job = Bitmap & { steps: Generator<void, void, void> };
 
 /** Runs `fn` as a task soon (not clamped like nested timeouts), between frames. */
@@ -822,34 +903,6 @@ function key(cx: number, cy: number) {
 
 function meets(s: Scene, i: number, r: Rect) {
   return s.x[i] < r.x + r.w && s.x[i] + s.w[i] > r.x && s.y[i] < r.y + r.h && s.y[i] + s.h[i] > r.y;
-}
-
-/** Font sizes (flow px) and baselines of a node's lines at this zoom, or null when even the
- * name would be under ~8 screen px. The name's font grows as the zoom shrinks (up to 34 flow
- * px, what a 60 px box holds beside its colour bar), so names stay readable down to ~24 %. */
-export function nodeText(
-  zoom: number,
-): { name: number; nameY: number; type: number; typeY: number; summary: number; summaryY: number } | null {
-  const name = Math.min(34, Math.max(15, 9 / zoom));
-  if (name * zoom < 8) return null;
-  // Room for a second line once the type would be ~7 px and the name fits above it.
-  const type = zoom >= 0.42 ? Math.min(15, Math.max(12, 7 / zoom)) : 0;
-  const summary = zoom >= 0.8 ? 11 : 0;
-  if (!type) return { name, nameY: 30, type: 0, typeY: 0, summary: 0, summaryY: 0 };
-  const n = Math.min(name, 22);
-  if (!summary) return { name: n, nameY: 20, type, typeY: 44, summary: 0, summaryY: 0 };
-  return { name: 15, nameY: 15, type: 12, typeY: 32, summary, summaryY: 48 };
-}
-
-/** The condition label font (flow px) at this zoom, or 0 when it would be under ~7 screen px. */
-export function edgeFont(zoom: number): number {
-  const f = Math.min(26, Math.max(11, 8 / zoom));
-  return f * zoom >= 7 ? f : 0;
-}
-
-/** An estimate of a monospace label's width (flow px), for plates and hit tests. */
-function labelWidth(text: string, font: number): number {
-  return Math.min(text.length, 40) * font * 0.6;
 }
 
 function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {

@@ -7,11 +7,23 @@ import type { Problems } from "./buildFlow";
 import type { SceneInput } from "./overview";
 import { marksOf } from "../subgraphs/mark";
 
+/** Summaries by config object: an edit gives new objects only to the nodes it touched, so
+ * the scene of a large graph is rebuilt without reading every config again. */
+const summaries = new WeakMap<object, string>();
+
 /** `key: value` of the first scalar config fields, short. */
 export function configSummary(config: unknown): string {
   if (!config || typeof config !== "object" || Array.isArray(config)) return "";
+  const known = summaries.get(config);
+  if (known !== undefined) return known;
+  const text = summaryOf(config as Record<string, unknown>);
+  summaries.set(config, text);
+  return text;
+}
+
+function summaryOf(config: Record<string, unknown>): string {
   const parts: string[] = [];
-  for (const [k, v] of Object.entries(config as Record<string, unknown>)) {
+  for (const [k, v] of Object.entries(config)) {
     if (v === null || typeof v === "object") continue;
     const text = String(v);
     parts.push(`${k}: ${text.length > 18 ? `${text.slice(0, 17)}…` : text}`);
@@ -44,8 +56,9 @@ export function sceneInput(
         guarded: !!e.when,
         label: view.edgeLabels[index]?.text ?? "",
         index,
+        ref: e,
       })),
-      ...view.extraEdges.map((e) => ({ from: e.from, to: e.to, guarded: false, label: e.label, dashed: e.dashed, index: -1 })),
+      ...view.extraEdges.map((e) => ({ from: e.from, to: e.to, guarded: false, label: e.label, dashed: e.dashed, index: -1, ref: e })),
     ],
     type: (id) => {
       // A subgraph node shows what it opens (or why it cannot) instead of its type.

@@ -6,6 +6,7 @@ import type { DocumentView, Point, TypeInfo } from "../bindings";
 import { categoryColor } from "../lib/colors";
 import { resolvePositions } from "../lib/geometry";
 import { useUi } from "../store";
+import { timed, traceMark } from "../perf/editTrace";
 import { problemsOf } from "./buildFlow";
 import { collapsedOf } from "../annotations/collapsedCanvas";
 
@@ -14,10 +15,13 @@ export type CanvasData = ReturnType<typeof useCanvasData>;
 export function useCanvasData(view: DocumentView) {
   const selection = useUi((s) => s.selection);
   const types = useMemo(() => new Map<string, TypeInfo>(view.registry.map((t) => [t.type, t])), [view.registry]);
-  const basePositions = useMemo(() => resolvePositions(view.spec, view.layout.positions), [view.spec, view.layout.positions]);
+  const basePositions = useMemo(
+    () => timed("positions", () => resolvePositions(view.spec, view.layout.positions)),
+    [view.spec, view.layout.positions],
+  );
   const problems = useMemo(() => problemsOf(view.diagnostics), [view.diagnostics]);
   // Collapsed groups: their boxes stand for the members (issue 16).
-  const collapsed = useMemo(() => collapsedOf(view, basePositions), [view, basePositions]);
+  const collapsed = useMemo(() => timed("collapsed", () => collapsedOf(view, basePositions)), [view, basePositions]);
   // The minimap shows what the canvas shows: a collapsed group's box, not its members.
   const miniPositions = useMemo(() => {
     if (!collapsed) return basePositions;
@@ -27,10 +31,15 @@ export function useCanvasData(view: DocumentView) {
   }, [collapsed, basePositions]);
   const selNodes = useMemo(() => new Set(selection.nodes), [selection.nodes]);
   const selEdges = useMemo(() => new Set(selection.edges), [selection.edges]);
-  const colorById = useMemo(() => {
-    const m = new Map<string, string>();
-    for (const n of view.spec.nodes) m.set(n.id, categoryColor(n.type ? types.get(n.type)?.category : undefined));
-    return (id: string) => m.get(id) ?? "#475569";
-  }, [view.spec.nodes, types]);
+  const colorById = useMemo(
+    () =>
+      timed("colors", () => {
+        const m = new Map<string, string>();
+        for (const n of view.spec.nodes) m.set(n.id, categoryColor(n.type ? types.get(n.type)?.category : undefined));
+        return (id: string) => m.get(id) ?? "#475569";
+      }),
+    [view.spec.nodes, types],
+  );
+  traceMark("data");
   return { selection, types, basePositions, problems, collapsed, miniPositions, selNodes, selEdges, colorById };
 }

@@ -35,7 +35,7 @@ export function useOverviewGestures(
       const r = renderer.current;
       if (!r) return;
       const p = toFlow(e);
-      const hit = r.hit(p);
+      const hit = r.hit(p, store.getState().transform[2]);
       const sel = ui.get().selection.nodes;
       if (hit) {
         e.stopPropagation();
@@ -131,7 +131,7 @@ export function useOverviewGestures(
   const onDoubleClick = useCallback(
     (e: React.MouseEvent) => {
       if (ui.get().renderMode !== "canvas") return;
-      const hit = renderer.current?.hit(toFlow(e));
+      const hit = renderer.current?.hit(toFlow(e), store.getState().transform[2]);
       const boxed = hit ? groupOfBox(hit) : null;
       if (boxed) {
         e.stopPropagation();
@@ -156,7 +156,7 @@ export function useOverviewGestures(
   const onPaneClick = (e: React.MouseEvent) => {
     // In canvas mode a click on a drawn node reaches the pane too (after its pointerdown
     // selected the node): only a click on empty space clears the selection.
-    if (ui.get().renderMode === "canvas" && renderer.current?.hit(toFlow(e))) return;
+    if (ui.get().renderMode === "canvas" && renderer.current?.hit(toFlow(e), store.getState().transform[2])) return;
     if (ui.get().renderMode === "canvas" && renderer.current?.hitEdge(toFlow(e), store.getState().transform[2]) != null) return;
     ui.select({ nodes: [], edges: [] });
   };

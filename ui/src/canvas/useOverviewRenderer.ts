@@ -2,6 +2,7 @@
 // the stylesheet (again when the theme changes), and redraws coalesced to one per frame.
 import { useCallback, useEffect, useRef } from "react";
 import type { useStoreApi } from "@xyflow/react";
+import { traceMark } from "../perf/editTrace";
 import { ui } from "../store";
 import { OverviewRenderer, type Theme } from "./overview";
 
@@ -35,6 +36,7 @@ export function useOverviewRenderer(store: ReturnType<typeof useStoreApi>, theme
     const [tx, ty, z] = store.getState().transform;
     r.draw(tx, ty, z);
     if (drawLog.length < 10000) drawLog.push(r.lastDrawMs);
+    traceMark("drawn", r.lastDrawMs);
   }, [store]);
   const rafRef = useRef(0);
   const scheduleDraw = useCallback(() => {

@@ -7,6 +7,7 @@ import { annotationUnderlay, collapsedScene } from "../annotations/collapsedCanv
 import type { CanvasData } from "./useCanvasData";
 import { type OverviewRenderer, buildScene } from "./overview";
 import { sceneInput } from "./sceneInput";
+import { timed, traceMark } from "../perf/editTrace";
 
 export function useOverviewScene(
   view: DocumentView,
@@ -20,10 +21,13 @@ export function useOverviewScene(
   useEffect(() => {
     const r = renderer.current;
     if (!r) return;
-    const inp = collapsedScene(sceneInput(view, basePositions, colorById, problems, types), collapsed);
-    r.setScene(buildScene({ ...inp, underlay: annotationUnderlay(view, basePositions) }));
+    const t0 = performance.now();
+    const inp = timed("scene:input", () => collapsedScene(sceneInput(view, basePositions, colorById, problems, types), collapsed));
+    const scene = timed("scene:build", () => buildScene({ ...inp, underlay: annotationUnderlay(view, basePositions) }));
+    timed("scene:set", () => r.setScene(scene));
     r.setSelected(selection.nodes);
     r.setSelectedEdges(selection.edges);
+    traceMark("scene", performance.now() - t0);
     winRef.current = null; // the scene changed: recompute the DOM window
     updateMode();
     scheduleDraw();

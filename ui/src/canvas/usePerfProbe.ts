@@ -3,6 +3,7 @@
 import { type MutableRefObject, type RefObject, useEffect } from "react";
 import type { useReactFlow, useStoreApi } from "@xyflow/react";
 import { sizeOf } from "../lib/geometry";
+import { editTrace } from "../perf/editTrace";
 import { FrameSampler, nextFrames } from "../perf/hooks";
 import { ui } from "../store";
 import type { OverviewRenderer } from "./overview";
@@ -59,6 +60,7 @@ export function usePerfProbe(
         if (reset) drawLog.length = 0;
         return out;
       },
+      editTrace,
       getViewport: () => rf.getViewport(),
       setViewport: (v) => void rf.setViewport(v),
       fitView: () => fitRef.current(),

@@ -16,8 +16,10 @@ export function FindHighlights({ positions, t }: { positions: Record<string, Poi
   const { tx, ty, z, width, height } = t;
 
   const rects = useMemo(() => {
+    // The index of a large document costs a pass over it: built only when there are matches.
+    if (!open || !hits.length) return [];
     const index = activeIndex();
-    if (!open || !hits.length || !index) return [];
+    if (!index) return [];
     const vx = -tx / z;
     const vy = -ty / z;
     const vw = width / z;

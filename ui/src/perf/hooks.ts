@@ -81,6 +81,8 @@ export type PerfApi = {
   emptyPoint?(): { x: number; y: number } | null;
   /** Durations (ms) of the overview canvas draws since the last call with `reset`. */
   drawLog?(reset?: boolean): number[];
+  /** The stages of the edits since the last call with `reset` (`perf/editTrace.ts`). */
+  editTrace?(reset?: boolean): { stage: string; at: number; ms?: number }[];
 };
 
 declare global {

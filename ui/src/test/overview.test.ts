@@ -2,6 +2,7 @@
 // is painted in slices between frames, and no more than two bitmaps hold pixels.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { OverviewRenderer, type Theme, buildScene, coverage } from "../canvas/overview";
+import { sceneChanges } from "../canvas/sceneChanges";
 import { generateGraph } from "../perf/generate";
 import { resolvePositions } from "../lib/geometry";
 
@@ -13,6 +14,9 @@ function fakeCanvas(client = { w: 900, h: 600 }) {
     setTransform: (a: number) => (transform = { a }),
     getTransform: () => transform,
     clearRect() {},
+    save() {},
+    restore() {},
+    clip() {},
     beginPath() {},
     moveTo() {},
     lineTo: () => ops.lineTo++,
@@ -40,6 +44,23 @@ const theme = (): Theme => ({
   nodeBg: "#fff",
 });
 
+/** The scene of a generated graph (`refs`: each edge carries its document object, as the
+ * app's scenes do). */
+function sceneOf(
+  spec: ReturnType<typeof generateGraph>["spec"],
+  pos: Record<string, { x: number; y: number }>,
+  problem: (id: string) => 0 | 1 | 2 = () => 0,
+  refs = false,
+) {
+  return buildScene({
+    order: spec.nodes.map((x) => x.id),
+    positions: pos,
+    color: () => "#4a4",
+    problem,
+    edges: spec.edges.map((e) => ({ from: e.from, to: e.to, guarded: !!e.when, ...(refs ? { ref: e } : {}) })),
+  });
+}
+
 function setup(n = 5000) {
   const { spec, positions } = generateGraph(n, 3);
   const pos = resolvePositions(spec, positions);
@@ -58,15 +79,7 @@ function setup(n = 5000) {
       return b.c;
     },
   );
-  r.setScene(
-    buildScene({
-      order: spec.nodes.map((x) => x.id),
-      positions: pos,
-      color: () => "#4a4",
-      problem: () => 0,
-      edges: spec.edges.map((e) => ({ from: e.from, to: e.to, guarded: !!e.when })),
-    }),
-  );
+  r.setScene(sceneOf(spec, pos));
   const painted = () => bitmaps.reduce((a, b) => a + b.ops.rect + b.ops.lineTo, 0);
   const live = () => bitmaps.filter((b) => b.c.width > 0).length;
   const runSlices = () => {
@@ -77,7 +90,7 @@ function setup(n = 5000) {
     }
     return k;
   };
-  return { r, screen, bitmaps, queue, painted, live, runSlices, draws: () => draws };
+  return { r, spec, pos, screen, bitmaps, queue, painted, live, runSlices, draws: () => draws };
 }
 
 describe("overview bitmap cache", () => {
@@ -159,5 +172,92 @@ describe("overview bitmap cache", () => {
   it("measures how much of a view a bitmap covers", () => {
     expect(coverage({ x: 0, y: 0, w: 10, h: 10 }, { x: 5, y: 0, w: 10, h: 10 })).toBe(0.5);
     expect(coverage({ x: 0, y: 0, w: 10, h: 10 }, { x: 20, y: 0, w: 10, h: 10 })).toBe(0);
+  });
+
+  it("paints only the places an edit changed into the cached bitmap", () => {
+    const t = setup();
+    t.r.draw(0, 0, 0.1);
+    const whole = t.painted();
+    // Delete a node: it and its edges go, the later edges' indices shift.
+    const gone = t.spec.nodes[3].id;
+    const spec = {
+      ...t.spec,
+      nodes: t.spec.nodes.filter((x) => x.id !== gone),
+      edges: t.spec.edges.filter((e) => e.from !== gone && e.to !== gone),
+    };
+    t.r.setScene(sceneOf(spec, t.pos));
+    expect(t.r.partialRepaints).toBe(1);
+    t.r.draw(0, 0, 0.1);
+    expect(t.r.syncRepaints).toBe(1); // the frame after the edit copies the bitmap
+    const again = t.painted() - whole;
+    expect(again).toBeGreaterThan(0);
+    expect(again).toBeLessThan(whole / 10);
+    // A problem shown on one node: one more partial repaint.
+    t.r.setScene(sceneOf(spec, t.pos, (id) => (id === spec.nodes[0].id ? 2 : 0)));
+    expect(t.r.partialRepaints).toBe(2);
+  });
+
+  it("repaints everything when an edit changed too much", () => {
+    const t = setup();
+    t.r.draw(0, 0, 0.1);
+    const moved = Object.fromEntries(Object.entries(t.pos).map(([id, p]) => [id, { x: p.x + 40, y: p.y }]));
+    t.r.setScene(sceneOf(t.spec, moved));
+    expect(t.r.partialRepaints).toBe(0);
+    t.r.draw(0, 0, 0.1);
+    expect(t.r.syncRepaints).toBe(2);
+  });
+});
+
+describe("scene changes", () => {
+  const { spec, positions } = generateGraph(400, 5);
+  const pos = resolvePositions(spec, positions);
+  const inside = (p: { x: number; y: number }, r: { x: number; y: number; w: number; h: number }) =>
+    p.x >= r.x && p.x <= r.x + r.w && p.y >= r.y && p.y <= r.y + r.h;
+
+  it("finds nothing between equal scenes", () => {
+    expect(sceneChanges(sceneOf(spec, pos), sceneOf(spec, pos), 0.5)).toEqual({ places: [], removed: [] });
+  });
+
+  it.each([false, true])(
+    "covers a removed node and both ends of each of its edges, and nothing for shifted edges (edge objects: %s)",
+    (refs) => {
+      const gone = spec.nodes[7].id;
+      const prev = sceneOf(spec, pos, () => 0, refs);
+      const next = sceneOf(
+        { ...spec, nodes: spec.nodes.filter((x) => x.id !== gone), edges: spec.edges.filter((e) => e.from !== gone && e.to !== gone) },
+        pos,
+        () => 0,
+        refs,
+      );
+      const c = sceneChanges(prev, next, 0.5);
+      expect(c?.removed).toEqual([gone]);
+      const touching = spec.edges.filter((e) => e.from === gone || e.to === gone);
+      // The node's box and one box per edge it had: the edges after it only changed index.
+      expect(c?.places.length).toBe(1 + touching.length);
+      const i = prev.index.get(gone) as number;
+      expect(c?.places.some((r) => inside({ x: prev.x[i] + 1, y: prev.y[i] + 1 }, r))).toBe(true);
+      for (const e of touching) {
+        const a = prev.index.get(e.from) as number;
+        const b = prev.index.get(e.to) as number;
+        const start = { x: prev.x[a] + prev.w[a], y: prev.y[a] + prev.h[a] / 2 };
+        const end = { x: prev.x[b], y: prev.y[b] + prev.h[b] / 2 };
+        expect(c?.places.some((r) => inside(start, r) && inside(end, r))).toBe(true);
+      }
+    },
+  );
+
+  it("covers a moved node's old and new place and its edges", () => {
+    const id = spec.nodes[2].id;
+    const moved = { ...pos, [id]: { x: pos[id].x + 500, y: pos[id].y + 300 } };
+    const c = sceneChanges(sceneOf(spec, pos), sceneOf(spec, moved), 0.5);
+    const edges = spec.edges.filter((e) => e.from === id || e.to === id).length;
+    expect(c?.places.length).toBe(2 + 2 * edges);
+    expect(c?.places.some((r) => inside({ x: moved[id].x + 1, y: moved[id].y + 1 }, r))).toBe(true);
+    expect(c?.places.some((r) => inside({ x: pos[id].x + 1, y: pos[id].y + 1 }, r))).toBe(true);
+  });
+
+  it("gives up (a whole repaint) when most of the graph changed", () => {
+    const shifted = Object.fromEntries(Object.entries(pos).map(([id, p]) => [id, { x: p.x, y: p.y + 10 }]));
+    expect(sceneChanges(sceneOf(spec, pos), sceneOf(spec, shifted), 0.5)).toBeNull();
   });
 });

@@ -1,0 +1,183 @@
+// Where two overview scenes differ, as rectangles (flow coordinates) to paint again: an edit
+// answered by Rust changes a node or two and their edges, so the overview repaints those
+// places of its cached bitmap instead of the whole graph (at 10,000 nodes a whole repaint is
+// most of an edit's time on screen). Null when so much changed that a whole repaint is as cheap.
+import type { Rect } from "../lib/geometry";
+import type { Scene } from "./overview";
+import { edgeFont, labelWidth } from "./overviewText";
+
+/** Beyond this many places, painting everything again is simpler and not slower. */
+const MAX_PLACES = 256;
+
+/** Room around a node for what is drawn outside its box: the problem outline, the stacked
+ * cards of a subgraph node (6 flow px down and right). */
+const NODE_MARGIN = 8;
+
+function sameUnderlay(a: Scene["underlay"], b: Scene["underlay"]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  return a.every((u, k) => {
+    const v = b[k];
+    return (
+      u.kind === v.kind &&
+      u.x === v.x &&
+      u.y === v.y &&
+      u.w === v.w &&
+      u.h === v.h &&
+      u.fill === v.fill &&
+      u.line === v.line &&
+      u.title === v.title
+    );
+  });
+}
+
+function sameNode(a: Scene, i: number, b: Scene, j: number): boolean {
+  return (
+    a.x[i] === b.x[j] &&
+    a.y[i] === b.y[j] &&
+    a.w[i] === b.w[j] &&
+    a.h[i] === b.h[j] &&
+    a.color[i] === b.color[j] &&
+    a.problem[i] === b.problem[j] &&
+    a.nodeType[i] === b.nodeType[j] &&
+    a.summary[i] === b.summary[j] &&
+    a.names[i] === b.names[j] &&
+    a.subgraph[i] === b.subgraph[j]
+  );
+}
+
+/** What an edge looks like, by its ends' ids: equal keys draw the same line where their
+ * ends did not move. */
+function edgeKey(s: Scene, k: number): string {
+  return `${s.ids[s.edgeFrom[k]]}\u0000${s.ids[s.edgeTo[k]]}\u0000${s.guarded[k]}${s.dashed[k]}\u0000${s.edgeLabel[k]}`;
+}
+
+/** Whether edge `i` of `a` and edge `j` of `b` draw the same line and label where their ends
+ * did not move. */
+function sameLook(a: Scene, i: number, b: Scene, j: number): boolean {
+  return (
+    a.ids[a.edgeFrom[i]] === b.ids[b.edgeFrom[j]] &&
+    a.ids[a.edgeTo[i]] === b.ids[b.edgeTo[j]] &&
+    a.guarded[i] === b.guarded[j] &&
+    a.dashed[i] === b.dashed[j] &&
+    a.edgeLabel[i] === b.edgeLabel[j]
+  );
+}
+
+/** The box of everything edge `k` paints at `zoom`: its line and its label's plate. */
+function edgeBox(s: Scene, k: number, zoom: number): Rect | null {
+  const a = s.edgeFrom[k];
+  const b = s.edgeTo[k];
+  if (a < 0 || b < 0) return null;
+  const ax = s.x[a] + s.w[a];
+  const ay = s.y[a] + s.h[a] / 2;
+  const bx = s.x[b];
+  const by = s.y[b] + s.h[b] / 2;
+  const pad = 2 / zoom;
+  let r: Rect = { x: Math.min(ax, bx) - pad, y: Math.min(ay, by) - pad, w: Math.abs(bx - ax) + 2 * pad, h: Math.abs(by - ay) + 2 * pad };
+  const fe = edgeFont(zoom);
+  if (s.edgeLabel[k] && fe) {
+    const w = labelWidth(s.edgeLabel[k], fe) + 6 + 2 * pad;
+    const h = fe * 1.4 + 2 * pad;
+    r = union(r, { x: (ax + bx) / 2 - w / 2, y: (ay + by) / 2 - h / 2, w, h });
+  }
+  return r;
+}
+
+export function union(a: Rect, b: Rect): Rect {
+  const x = Math.min(a.x, b.x);
+  const y = Math.min(a.y, b.y);
+  return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
+}
+
+/** The places where `next` draws differently from `prev` at `zoom`, or null when a whole
+ * repaint is called for (the underlay changed, or too many places). Removed ids are listed
+ * so the names drawn can forget them. */
+export function sceneChanges(prev: Scene, next: Scene, zoom: number): { places: Rect[]; removed: string[] } | null {
+  if (!sameUnderlay(prev.underlay, next.underlay)) return null;
+  const places: Rect[] = [];
+  const removed: string[] = [];
+  const nodeBox = (s: Scene, i: number): Rect => {
+    const m = NODE_MARGIN + 2 / zoom;
+    return { x: s.x[i] - m, y: s.y[i] - m, w: s.w[i] + 2 * m, h: s.h[i] + 2 * m };
+  };
+  // Nodes whose drawing changed, in either scene (moved ones drag their edges along).
+  const movedPrev = new Uint8Array(prev.ids.length);
+  const movedNext = new Uint8Array(next.ids.length);
+  for (let i = 0; i < prev.ids.length; i++) {
+    const j = next.index.get(prev.ids[i]);
+    if (j === undefined) {
+      removed.push(prev.ids[i]);
+      places.push(nodeBox(prev, i));
+      movedPrev[i] = 1;
+    } else if (!sameNode(prev, i, next, j)) {
+      places.push(nodeBox(prev, i), nodeBox(next, j));
+      if (prev.x[i] !== next.x[j] || prev.y[i] !== next.y[j] || prev.w[i] !== next.w[j] || prev.h[i] !== next.h[j]) {
+        movedPrev[i] = 1;
+        movedNext[j] = 1;
+      }
+    }
+    if (places.length > MAX_PLACES) return null;
+  }
+  for (let j = 0; j < next.ids.length; j++)
+    if (!prev.index.has(next.ids[j])) {
+      places.push(nodeBox(next, j));
+      movedNext[j] = 1;
+      if (places.length > MAX_PLACES) return null;
+    }
+  // Edges: those touching a node that moved (both drawings), and those only one scene draws.
+  // An edge is known by the document's edge object (`edgeRef`: the UI keeps the objects of
+  // edges an edit did not touch, whatever their index now), else by its ends and look. The
+  // lists are compared as they are first (an edit touches few edges: long runs stay in
+  // step), and only the part between the equal head and tail is matched through a map.
+  const box = (s: Scene, k: number) => {
+    const r = edgeBox(s, k, zoom);
+    if (r) places.push(r);
+  };
+  const movedEdge = (s: Scene, moved: Uint8Array, k: number) => moved[s.edgeFrom[k]] || moved[s.edgeTo[k]];
+  const same = (i: number, j: number) =>
+    prev.edgeRef[i] !== undefined && prev.edgeRef[i] === next.edgeRef[j] && sameLook(prev, i, next, j) && !movedEdge(prev, movedPrev, i);
+  let head = 0;
+  const pn = prev.edgeFrom.length;
+  const nn = next.edgeFrom.length;
+  while (head < pn && head < nn && same(head, head)) head++;
+  let tail = 0;
+  while (tail < pn - head && tail < nn - head && same(pn - 1 - tail, nn - 1 - tail)) tail++;
+  const byRef = new Map<unknown, number>();
+  const byLook = new Map<string, number[]>();
+  const matched = new Uint8Array(pn);
+  for (let k = head; k < pn - tail; k++) {
+    if (movedEdge(prev, movedPrev, k)) continue;
+    const ref = prev.edgeRef[k];
+    if (ref !== undefined) byRef.set(ref, k);
+    else {
+      const key = edgeKey(prev, k);
+      const list = byLook.get(key);
+      if (list) list.push(k);
+      else byLook.set(key, [k]);
+    }
+  }
+  for (let k = head; k < nn - tail; k++) {
+    if (movedEdge(next, movedNext, k)) {
+      box(next, k);
+      continue;
+    }
+    const ref = next.edgeRef[k];
+    let j = -1;
+    if (ref !== undefined) j = byRef.get(ref) ?? -1;
+    else {
+      const list = byLook.get(edgeKey(next, k));
+      const at = list ? list.findIndex((i) => !matched[i] && sameLook(prev, i, next, k)) : -1;
+      if (list && at >= 0) j = list[at];
+    }
+    if (j >= 0 && !matched[j] && sameLook(prev, j, next, k)) matched[j] = 1;
+    else box(next, k);
+    if (places.length > MAX_PLACES) return null;
+  }
+  // What is left of `prev` was drawn by `prev` only (or its ends moved).
+  for (let k = head; k < pn - tail; k++) {
+    if (!matched[k]) box(prev, k);
+    if (places.length > MAX_PLACES) return null;
+  }
+  return places.length > MAX_PLACES ? null : { places, removed };
+}
