@@ -43,7 +43,8 @@ fn main() {
             path: "/max_tokens".to_owned(),
             value: Some(serde_json::json!(1000 + k)),
         };
-        for (name, change) in [("delete", Change::Edit(&delete)), ("undo", Change::Undo), ("config", Change::Edit(&config))]
+        for (name, change) in
+            [("delete", Change::Edit(&delete)), ("undo", Change::Undo), ("config", Change::Edit(&config))]
         {
             let d = timed(name, || s.answer(change));
             let Ok(d) = d else {
@@ -61,7 +62,9 @@ fn main() {
             let t0 = Instant::now();
             let configs = trellis_spec::config_check::check_configs(spec, registry).len();
             let cfg = t0.elapsed().as_secs_f64() * 1e3;
-            print!("| validate {all:.2} ms ({found} findings), of which config checks {cfg:.2} ms ({configs})");
+            print!(
+                "| validate {all:.2} ms ({found} findings), of which config checks {cfg:.2} ms ({configs})"
+            );
         }
         println!();
     }

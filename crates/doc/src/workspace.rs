@@ -96,6 +96,13 @@ pub struct CloseRefused {
     pub diagnostic: Diagnostic,
 }
 
+/// Rest asked of the editing before a journal write, per millisecond that write costs.
+pub const REST_PER_WRITE_MS: u64 = 4;
+/// The most rest asked before a journal write.
+pub const MAX_REST_MS: u64 = 2_000;
+/// The longest a change waits for its journal entry while the editing goes on.
+pub const MAX_JOURNAL_DELAY_MS: u64 = 5_000;
+
 #[derive(Debug, Clone)]
 struct JournalState {
     key: String,
@@ -104,6 +111,11 @@ struct JournalState {
     written_ms: u64,
     /// An entry exists on disk for this key.
     on_disk: bool,
+    /// How long the last entry took to write (wall time, ms): the workspace is locked
+    /// meanwhile, so an edit arriving then waits for it.
+    write_cost_ms: u64,
+    /// When a change not yet journaled was first seen.
+    pending_since_ms: Option<u64>,
 }
 
 /// `settings.json` in the data folder: the app's settings that decide validity.
@@ -204,7 +216,17 @@ impl Workspace {
         let id = session.id();
         let key = key.unwrap_or_else(|| self.fresh_key(session.path(), id));
         let on_disk = false;
-        self.journal_state.insert(id, JournalState { key, written: None, written_ms: 0, on_disk });
+        self.journal_state.insert(
+            id,
+            JournalState {
+                key,
+                written: None,
+                written_ms: 0,
+                on_disk,
+                write_cost_ms: 0,
+                pending_since_ms: None,
+            },
+        );
         self.docs.insert(id, session);
         id
     }
@@ -483,6 +505,10 @@ impl Workspace {
 
     /// Writes due journal entries and removes those of documents that became clean. The app
     /// calls this every ~250 ms. Returns problems (a full disk, ...), to show once.
+    /// Writes the journal entries due. A document's entry is written at most every
+    /// [`MIN_INTERVAL_MS`]; one whose entry is slow to write waits until the editing has
+    /// rested [`REST_PER_WRITE_MS`] times that cost (at most [`MAX_REST_MS`]), and at most
+    /// [`MAX_JOURNAL_DELAY_MS`] after its first change not journaled.
     pub fn tick(&mut self) -> Vec<Diagnostic> {
         let now = self.clock.now_ms();
         let mut problems = Vec::new();
@@ -498,14 +524,30 @@ impl Workspace {
                 js.written = None;
                 continue;
             }
-            if js.written == Some(session.revision()) || now.saturating_sub(js.written_ms) < MIN_INTERVAL_MS {
+            if js.written == Some(session.revision()) {
+                js.pending_since_ms = None;
                 continue;
             }
+            let since = *js.pending_since_ms.get_or_insert(now);
+            if now.saturating_sub(js.written_ms) < MIN_INTERVAL_MS {
+                continue;
+            }
+            // A large document's entry takes long to write (about a second at 100,000 nodes),
+            // and an edit sent meanwhile waits for it: wait until the editing rests for a
+            // while in proportion, unless the change has waited too long already.
+            let rest = (js.write_cost_ms * REST_PER_WRITE_MS).min(MAX_REST_MS);
+            let resting = now.saturating_sub(session.last_change_ms()) >= rest;
+            if !resting && now.saturating_sub(since) < MAX_JOURNAL_DELAY_MS {
+                continue;
+            }
+            let started = std::time::Instant::now();
             match self.journal.write(&js.key, session, now) {
                 Ok(()) => {
+                    js.write_cost_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
                     js.written = Some(session.revision());
                     js.written_ms = now;
                     js.on_disk = true;
+                    js.pending_since_ms = None;
                 }
                 Err(d) => problems.push(d),
             }

@@ -23,7 +23,7 @@ function hexRgb(color: string): [number, number, number] | null {
 
 /** Sets each node's box of device pixels in the bitmap; false (nothing drawn) when a colour
  * is not a hex colour, so the caller paints paths instead. */
-function paintPixels(
+export function paintPixels(
   ctx: CanvasRenderingContext2D,
   ids: string[],
   positions: Record<string, Point>,

@@ -34,8 +34,15 @@ export function useCanvasData(view: DocumentView) {
   const colorById = useMemo(
     () =>
       timed("colors", () => {
+        // One colour per type, worked out once, not per node.
+        const byType = new Map<string, string>();
+        const none = categoryColor(undefined);
         const m = new Map<string, string>();
-        for (const n of view.spec.nodes) m.set(n.id, categoryColor(n.type ? types.get(n.type)?.category : undefined));
+        for (const n of view.spec.nodes) {
+          let c = n.type ? byType.get(n.type) : none;
+          if (c === undefined && n.type) byType.set(n.type, (c = categoryColor(types.get(n.type)?.category)));
+          m.set(n.id, c ?? none);
+        }
         return (id: string) => m.get(id) ?? "#475569";
       }),
     [view.spec.nodes, types],

@@ -168,3 +168,105 @@ fn opening_the_file_instead_of_restoring_keeps_the_entry_offered() {
     let restored = w2.restore(&pending[0].key).expect("restores now");
     assert!(w2.get(restored).expect("doc").text().contains("crashed work"));
 }
+
+/// A file system whose fsync of journal files takes `ms` (a large document's entry).
+#[derive(Debug)]
+struct SlowJournal {
+    fs: FakeFs,
+    ms: u64,
+}
+
+impl FileSystem for SlowJournal {
+    fn read(&self, p: &std::path::Path) -> std::io::Result<Vec<u8>> {
+        self.fs.read(p)
+    }
+    fn metadata(&self, p: &std::path::Path) -> std::io::Result<crate::fs::Metadata> {
+        self.fs.metadata(p)
+    }
+    fn symlink_metadata(&self, p: &std::path::Path) -> std::io::Result<crate::fs::Metadata> {
+        self.fs.symlink_metadata(p)
+    }
+    fn read_dir(&self, p: &std::path::Path) -> std::io::Result<Vec<PathBuf>> {
+        self.fs.read_dir(p)
+    }
+    fn canonicalize(&self, p: &std::path::Path) -> std::io::Result<PathBuf> {
+        self.fs.canonicalize(p)
+    }
+    fn resolve_symlink(&self, p: &std::path::Path) -> std::io::Result<PathBuf> {
+        self.fs.resolve_symlink(p)
+    }
+    fn create_temp(&self, dir: &std::path::Path, prefix: &str) -> std::io::Result<PathBuf> {
+        self.fs.create_temp(dir, prefix)
+    }
+    fn write(&self, p: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+        self.fs.write(p, bytes)
+    }
+    fn set_mode(&self, p: &std::path::Path, mode: u32) -> std::io::Result<()> {
+        self.fs.set_mode(p, mode)
+    }
+    fn sync_file(&self, p: &std::path::Path) -> std::io::Result<()> {
+        if p.starts_with("/data/journal") {
+            std::thread::sleep(std::time::Duration::from_millis(self.ms));
+        }
+        self.fs.sync_file(p)
+    }
+    fn rename(&self, from: &std::path::Path, to: &std::path::Path) -> std::io::Result<()> {
+        self.fs.rename(from, to)
+    }
+    fn sync_dir(&self, dir: &std::path::Path) -> std::io::Result<()> {
+        self.fs.sync_dir(dir)
+    }
+    fn remove(&self, p: &std::path::Path) -> std::io::Result<()> {
+        self.fs.remove(p)
+    }
+    fn create_dir_all(&self, p: &std::path::Path) -> std::io::Result<()> {
+        self.fs.create_dir_all(p)
+    }
+}
+
+#[test]
+fn a_slow_journal_entry_waits_for_the_editing_to_rest_but_not_for_ever() {
+    use crate::workspace::{MAX_JOURNAL_DELAY_MS, REST_PER_WRITE_MS};
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/support.json", EXAMPLE);
+    let slow = SlowJournal { fs: fs.clone(), ms: 30 };
+    let mut w = Workspace::new(
+        std::sync::Arc::new(slow),
+        std::sync::Arc::new(c.clone()),
+        &PathBuf::from("/data"),
+        builtin_loader(),
+    );
+    let id = w.open(&PathBuf::from("/w/support.json")).expect("opens");
+    let name = |w: &Workspace| w.journal().pending().0.first().map(|e| e.text.clone()).unwrap_or_default();
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "first"}));
+    c.advance(600);
+    w.tick();
+    // The first entry is written at once (its cost is not known yet): 30 ms or more.
+    assert!(name(&w).contains("\"first\""));
+    // Now an entry costs >= 30 ms: while edits keep coming it waits ...
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "second"}));
+    c.advance(MIN_INTERVAL_MS);
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "third"}));
+    w.tick();
+    assert!(name(&w).contains("\"first\""), "written while the editing goes on");
+    // ... until the editing rests about four times the write's cost.
+    c.advance(30 * REST_PER_WRITE_MS - 10);
+    w.tick();
+    assert!(name(&w).contains("\"first\""), "rested too briefly");
+    c.advance(2_000);
+    w.tick();
+    assert!(name(&w).contains("\"third\""), "rested: written");
+    // Editing without a pause: written anyway once a change has waited MAX_JOURNAL_DELAY_MS.
+    let mut k = 0;
+    let mut waited = 0;
+    while !name(&w).contains("\"again-") {
+        edit(&mut w, id, json!({"op": "rename_graph", "name": format!("again-{k}")}));
+        w.tick();
+        c.advance(50);
+        waited += 50;
+        k += 1;
+        assert!(waited <= MAX_JOURNAL_DELAY_MS + 300, "never written while editing");
+    }
+    assert!(waited >= MAX_JOURNAL_DELAY_MS - 300, "written after {waited} ms of editing");
+}
