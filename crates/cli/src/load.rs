@@ -158,3 +158,12 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
         Err(e) => Err(format!("cannot write: {} ({})", io_reason(&e.error), e.step.describe())),
     }
 }
+
+/// Drops `value` (a document) on a thread of its own, so the caller goes on at once: freeing a
+/// 100,000-node model takes about as long as placing its findings, and the process may well
+/// be about to exit. The memory is given back all the same (a command may go on to the next
+/// file); when no thread can be started, it is dropped here.
+pub fn drop_aside<T: Send + 'static>(value: T) {
+    let dropper = std::thread::Builder::new().name("drop".into()).spawn(move || drop(value));
+    drop(dropper);
+}

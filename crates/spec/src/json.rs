@@ -241,12 +241,30 @@ pub fn fill_spans(text: &str, diagnostics: &mut [Diagnostic]) {
     fill_spans_keeping(text, diagnostics);
 }
 
+/// From this size of text on, [`fill_spans_keeping`] builds its line index on a second thread.
+const PARALLEL_INDEX: usize = 1 << 20;
+
 /// [`fill_spans`], giving back the line index it built (when it built one), so a report of the
 /// same text need not index it again.
 pub fn fill_spans_keeping(
     text: &str,
     diagnostics: &mut [Diagnostic],
 ) -> Option<crate::line_index::LineTable> {
+    fill_spans_dropping(text, diagnostics, ())
+}
+
+/// [`fill_spans_keeping`], dropping `garbage` (say, the document the findings are about, no
+/// longer needed) first: on a large text, on the thread that then builds the line index,
+/// while this one scans the text, so the index never adds to the memory `garbage` held.
+pub fn fill_spans_dropping<T: Send>(
+    text: &str,
+    diagnostics: &mut [Diagnostic],
+    garbage: T,
+) -> Option<crate::line_index::LineTable> {
+    let mut garbage = Some(garbage);
+    if text.len() < PARALLEL_INDEX {
+        garbage = None;
+    }
     if diagnostics.iter().all(|d| d.span.is_some()) {
         return None;
     }
@@ -257,10 +275,24 @@ pub fn fill_spans_keeping(
         .collect();
     // Deep documents were refused by `parse` already; the scan refuses them too (no deep
     // recursion). A text that is not one JSON value gets no spans.
-    if !targets.scan(text) {
+    // The line index and the scan each read the whole text, and neither needs the other: on
+    // a large text the index is built on a second thread meanwhile.
+    let (scanned, lines) = if let Some(garbage) = garbage {
+        std::thread::scope(|s| {
+            let index = s.spawn(move || {
+                drop(garbage);
+                LineIndex::new(text)
+            });
+            let scanned = targets.scan(text);
+            (scanned, index.join().ok())
+        })
+    } else {
+        (targets.scan(text), None)
+    };
+    if !scanned {
         return None;
     }
-    let lines = LineIndex::new(text);
+    let lines = lines.unwrap_or_else(|| LineIndex::new(text));
     for (d, path) in diagnostics.iter_mut().zip(paths) {
         if let Some((start, end)) = path.and_then(|p| targets.deepest(&p)) {
             d.span = Some(lines.span(start, end));

@@ -13,6 +13,7 @@ pub mod config_check;
 pub mod config_schema;
 pub mod diagnostic;
 pub mod executor;
+mod fast_read;
 pub mod fixes;
 pub mod generate;
 pub mod graph;

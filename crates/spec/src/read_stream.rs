@@ -35,6 +35,10 @@ use crate::read::{Parsed, Reader};
 /// when it skips a value), the document is read again the checked way, config values and all,
 /// so the diagnostic is exactly the parser's, with its place. Only a broken document pays twice.
 pub fn read_object(text: &str) -> Result<Parsed, crate::Diagnostic> {
+    // The document as every tool writes it, in one pass (gives up on anything else).
+    if let Some(spec) = crate::fast_read::read(text, edges_hint(text)) {
+        return Ok(Parsed { spec: Some(spec), diagnostics: Vec::new() });
+    }
     match read_object_with(text, true) {
         Ok(parsed) => Ok(parsed),
         Err(_) => read_object_with(text, false).map_err(|e| json::to_diagnostic(text, &e)),
@@ -74,7 +78,7 @@ struct DocumentSeed<'r> {
 /// larger than needed (the list is shrunk to its length then), and an escaped key makes the list
 /// grow as before: the hint changes memory, never the result. A text of nothing but `"from"`
 /// strings cannot make it reserve more than twice the text's size.
-fn edges_hint(text: &str) -> usize {
+pub(crate) fn edges_hint(text: &str) -> usize {
     let most = 2 * text.len() / std::mem::size_of::<EdgeSpec>().max(1);
     memchr::memmem::find_iter(text.as_bytes(), b"\"from\"").take(most).count()
 }
@@ -448,5 +452,110 @@ mod tests {
         }
         let kept = read_object(&texts[0]).ok().and_then(|p| p.spec).unwrap_or_default();
         assert_eq!(kept.nodes[0].config.raw_text(), Some(r#"{"x":1,"y":{"p":[1,{"q":2}]}}"#));
+    }
+
+    /// Every JSON file under `dir`, recursively.
+    fn json_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else { return };
+        for e in entries.flatten() {
+            let path = e.path();
+            if path.is_dir() {
+                json_files(&path, out);
+            } else if path.extension().is_some_and(|x| x == "json") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The fast path reads a text only when the serde path reads it to the same document with
+    /// no finding (and then the configs keep the same text).
+    fn same_as_serde_path(text: &str) -> bool {
+        let Some(fast) = crate::fast_read::read(text, edges_hint(text)) else { return false };
+        let slow = read_object_with(text, true).map_err(|e| json::to_diagnostic(text, &e));
+        let Ok(Parsed { spec: Some(slow), diagnostics }) = slow else {
+            panic!("fast path read a broken text: {text}")
+        };
+        assert!(diagnostics.is_empty(), "fast path read a text with findings: {diagnostics:?}");
+        assert!(fast.identical(&slow), "different documents: {text}");
+        for (a, b) in fast.nodes.iter().zip(&slow.nodes) {
+            assert_eq!(a.config.raw_text(), b.config.raw_text());
+            assert_eq!(a.config.may_hold_odd_numbers(), b.config.may_hold_odd_numbers());
+        }
+        true
+    }
+
+    #[test]
+    fn fast_path_reads_what_the_serde_path_reads() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        json_files(&root.join("tests/fixtures"), &mut files);
+        json_files(&root.join("../../../shared/corpus"), &mut files);
+        let mut read_fast = 0;
+        for f in &files {
+            let Ok(text) = std::fs::read_to_string(f) else { continue };
+            if text.trim_start().starts_with('{') && same_as_serde_path(&text) {
+                read_fast += 1;
+            }
+        }
+        assert!(read_fast > 10, "only {read_fast} of {} files read the fast way", files.len());
+        let generated = crate::generate::generate_text(300, 7);
+        assert!(same_as_serde_path(&generated));
+        // Every way of breaking a small document: the fast path gives up or agrees.
+        let base = r#"{"name":"g","channels":{"c":{"reducer":"append"}},"nodes":[{"id":"a","type":"t","config":{"x":[1,-2.5e3,{"y":"\u00e9\n"}],"z":true,"w":null}},{"id":"b","type":null}],"edges":[{"from":"__start__","to":"a"},{"from":"a","to":"b","when":{"channel":"c","in":[1,"x",-0,1.50,true,null]}},{"from":"a","to":"b","when":{"channel":"c","gt":-0.25,"x":{"y":"\ud83d\ude00"}}}]}"#;
+        assert!(same_as_serde_path(base));
+        let bytes = base.as_bytes();
+        let extra = [
+            "",
+            " ",
+            "\"",
+            "\\",
+            ",",
+            ":",
+            "{",
+            "}",
+            "[",
+            "]",
+            "0",
+            "01",
+            "-",
+            ".",
+            "e",
+            "1e",
+            "tru",
+            "\\u0001",
+            "\\t",
+            "null",
+            "\"id\":\"a\",",
+            "\"config\":{},",
+            "\"when\":null,",
+            "\"x\":1,",
+            "\"x\":1,\"x\":2",
+            "\\ud800",
+            "\u{1}",
+            "\n",
+            "\r",
+            "1.",
+            "-0",
+            "1E+2",
+            "nul",
+            "{}",
+            "[]",
+        ];
+        for i in 0..=bytes.len() {
+            for x in extra {
+                let mut t = bytes[..i].to_vec();
+                t.extend_from_slice(x.as_bytes());
+                t.extend_from_slice(&bytes[i..]);
+                if let Ok(text) = std::str::from_utf8(&t) {
+                    same_as_serde_path(text);
+                }
+                let mut t = bytes[..i].to_vec();
+                t.extend_from_slice(x.as_bytes());
+                t.extend_from_slice(bytes.get(i + 1..).unwrap_or_default());
+                if let Ok(text) = std::str::from_utf8(&t) {
+                    same_as_serde_path(text);
+                }
+            }
+        }
     }
 }

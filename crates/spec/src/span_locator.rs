@@ -199,17 +199,13 @@ impl Scanner<'_> {
         self.i += 1;
         let mut escaped = false;
         loop {
-            match self.b.get(self.i)? {
-                b'"' => {
-                    self.i += 1;
-                    return Some(escaped);
-                }
-                b'\\' => {
-                    escaped = true;
-                    self.i += 2;
-                }
-                _ => self.i += 1,
+            self.i += memchr::memchr2(b'"', b'\\', self.b.get(self.i..)?)?;
+            if self.b[self.i] == b'"' {
+                self.i += 1;
+                return Some(escaped);
             }
+            escaped = true;
+            self.i += 2;
         }
     }
 

@@ -31,18 +31,56 @@ pub fn to_canonical_string_sized(spec: &GraphSpec, capacity: usize) -> String {
 /// out: the canonical writer streams into a comparison with `text` and stops at the first byte
 /// that differs. `trellis fmt --check` needs only this answer, and on a large document the
 /// canonical text would be another copy of the file in memory.
+///
+/// A large document is compared in two halves at once, on two threads: the edges (from the
+/// `,\n  "edges": ` that ends the nodes; in canonical text those bytes occur once, since a
+/// key two spaces in is a top-level key and strings hold no line break) and what comes before.
+/// The answer is the same: true only when both halves match and meet at that place.
 pub fn is_canonical(spec: &GraphSpec, text: &str) -> bool {
-    let mut rest = text.as_bytes();
-    let mut out = Vec::with_capacity(COMPARE_BLOCK + 4096);
-    let done = write(spec, &mut out, &mut |block: &mut Vec<u8>| match rest.strip_prefix(block.as_slice()) {
+    if spec.edges.len() < PARALLEL_EDGES {
+        let mut rest = text.as_bytes();
+        let head = write_head(spec, &mut block_buffer(), &mut |b: &mut Vec<u8>| compare(&mut rest, b));
+        return head
+            && write_edges(spec, &mut block_buffer(), &mut |b: &mut Vec<u8>| compare(&mut rest, b))
+            && rest.is_empty();
+    }
+    std::thread::scope(|s| {
+        let edges = s.spawn(|| {
+            let at = memchr::memmem::find(text.as_bytes(), EDGES_KEY)?;
+            let mut rest = &text.as_bytes()[at..];
+            let done = write_edges(spec, &mut block_buffer(), &mut |b: &mut Vec<u8>| compare(&mut rest, b));
+            (done && rest.is_empty()).then_some(at)
+        });
+        let mut rest = text.as_bytes();
+        let head = write_head(spec, &mut block_buffer(), &mut |b: &mut Vec<u8>| compare(&mut rest, b));
+        let head_end = text.len() - rest.len();
+        match edges.join() {
+            Ok(edges_at) => head && edges_at == Some(head_end),
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+    })
+}
+
+/// From this many edges on, [`is_canonical`] compares the edges on a second thread.
+const PARALLEL_EDGES: usize = 20_000;
+
+/// What starts the edges part of canonical text (see [`write_edges`]).
+const EDGES_KEY: &[u8] = b",\n  \"edges\": ";
+
+fn block_buffer() -> Vec<u8> {
+    Vec::with_capacity(COMPARE_BLOCK + 4096)
+}
+
+/// Whether `rest` starts with `block`; then steps over it and empties `block`.
+fn compare(rest: &mut &[u8], block: &mut Vec<u8>) -> bool {
+    match rest.strip_prefix(block.as_slice()) {
         Some(r) => {
-            rest = r;
+            *rest = r;
             block.clear();
             true
         }
         None => false,
-    });
-    done && rest.is_empty()
+    }
 }
 
 /// How many bytes of canonical text are handed over at once.
@@ -56,6 +94,11 @@ const COMPARE_BLOCK: usize = 64 * 1024;
 /// module's documentation); configs still held as their text are re-indented without building
 /// their value ([`crate::config`]).
 fn write(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
+    write_head(spec, out, flush) && write_edges(spec, out, flush)
+}
+
+/// [`write`] up to the end of the nodes (flushed).
+fn write_head(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
     macro_rules! block {
         () => {
             if out.len() >= COMPARE_BLOCK && !flush(out) {
@@ -109,7 +152,19 @@ fn write(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>
         }
         out.extend_from_slice(b"\n  ]");
     }
-    out.extend_from_slice(b",\n  \"edges\": ");
+    flush(out)
+}
+
+/// [`write`] from the end of the nodes ([`EDGES_KEY`]) to the end of the text (flushed).
+fn write_edges(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
+    macro_rules! block {
+        () => {
+            if out.len() >= COMPARE_BLOCK && !flush(out) {
+                return false;
+            }
+        };
+    }
+    out.extend_from_slice(EDGES_KEY);
     if spec.edges.is_empty() {
         out.extend_from_slice(b"[]");
     } else {
@@ -218,6 +273,33 @@ mod tests {
         assert!(!is_canonical(&big, &String::from_utf8_lossy(&changed)));
         assert!(!is_canonical(&big, &text[..text.len() - 2]));
         assert!(!is_canonical(&big, &format!("{text} ")));
+    }
+
+    #[test]
+    fn canonical_check_in_two_halves_agrees_with_the_written_text() {
+        let big = crate::generate::generate(12_000, 3);
+        assert!(big.edges.len() >= PARALLEL_EDGES);
+        let text = to_canonical_string(&big);
+        assert!(is_canonical(&big, &text));
+        let at = memchr::memmem::find(text.as_bytes(), EDGES_KEY).unwrap_or_default();
+        assert!(at > 0);
+        // A byte changed before, at and after the place the halves meet; the text cut there.
+        for i in [10, at - 1, at, at + 1, at + EDGES_KEY.len(), text.len() - 3] {
+            let mut changed = text.clone().into_bytes();
+            changed[i] = b'\t';
+            assert!(!is_canonical(&big, &String::from_utf8_lossy(&changed)), "changed at {i}");
+        }
+        assert!(!is_canonical(&big, &text[..at]));
+        assert!(!is_canonical(&big, &text[at..]));
+        // The edges' key repeated earlier (where no canonical text has it) or the halves apart.
+        let twice = format!("{}{}", &text[..at], &text[at..]).replacen(
+            "\n    {",
+            &format!("{}\n    {{", "\n  \"edges\": "),
+            1,
+        );
+        assert!(!is_canonical(&big, &twice));
+        let apart = format!("{} {}", &text[..at], &text[at..]);
+        assert!(!is_canonical(&big, &apart));
     }
 
     #[test]

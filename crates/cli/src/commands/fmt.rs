@@ -78,9 +78,12 @@ fn format_one(path: &Path, args: &Args) -> Result<Outcome, (FileReport, Exit)> {
     let (spec, diagnostics) = load::require_spec(&source, parsed).map_err(|f| (f.report, f.exit))?;
     if args.check {
         // The answer only: no second copy of the file is written out to compare.
-        return Ok(if is_canonical(&spec, &source.text) { Outcome::Unchanged } else { Outcome::WouldChange });
+        let canonical = is_canonical(&spec, &source.text);
+        load::drop_aside(spec);
+        return Ok(if canonical { Outcome::Unchanged } else { Outcome::WouldChange });
     }
     let canonical = to_canonical_string(&spec);
+    load::drop_aside(spec);
     let dropped: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code == UNKNOWN_FIELD).collect();
     emit(path, args, &source, &canonical, dropped, codes::WOULD_DROP_FIELDS, "the unknown fields above")
 }

@@ -77,11 +77,13 @@ pub fn check(
     let diagnostics = match doc {
         Document::GraphSpec(parsed) => {
             let mut diagnostics = parsed.diagnostics;
-            // The model is dropped once validated: placing the findings needs only the text.
-            if let Some(spec) = parsed.spec {
-                diagnostics.extend(validate(&spec, registry));
+            // The model is dropped once validated: placing the findings needs only the text (a
+            // large one is freed on the thread that indexes the lines, while the text is scanned).
+            let spec = parsed.spec;
+            if let Some(spec) = &spec {
+                diagnostics.extend(validate(spec, registry));
             }
-            lines = json::fill_spans_keeping(&source.text, &mut diagnostics);
+            lines = json::fill_spans_dropping(&source.text, &mut diagnostics, spec);
             diagnostics
         }
         Document::Weaveflow(parsed) => {

@@ -1,0 +1,582 @@
+//! The fast path of reading a GraphSpec text: one hand-written pass over the bytes that builds
+//! the model directly, for the document every tool writes (issue 18).
+//!
+//! It reads only what it is sure of: a top-level object of `name`, `channels`, `nodes` and
+//! `edges`; nodes of `id` (a string), `type` (a string or null) and `config` (an object, kept as
+//! its text); edges of `from` and `to` (strings) and `when` (an object); each key at most once,
+//! strings that are ids or keys without escapes. That is exactly the document the reader would
+//! read with no finding at all. For anything else (an unknown field, a `null` config, a
+//! repeated key, an escaped id, a syntax error, deep nesting, ...) it gives up with `None`, and
+//! the caller reads the text the serde way ([`crate::read_stream`]), which gives every
+//! diagnostic with its wording and place. So this path can only be faster, never different:
+//! test `fast_path_reads_what_the_serde_path_reads` compares the two on the corpus, the fixtures
+//! and generated documents.
+//!
+//! What it checks itself: the JSON grammar everywhere (strict: numbers, literals, escapes,
+//! no control characters in strings, no trailing commas, nothing after the value), and nesting
+//! (it gives up well before the parser's limit), repeated keys (a config's keys compared as
+//! written: an escaped key gives up), and escapes that would not decode (a lone surrogate). A
+//! config is read in that same pass, keeping its text as [`crate::config::check_raw`] keeps it
+//! after serde_json on the other path. `channels` is small and goes to the checked parser
+//! ([`crate::json::parse`]) and the [`Reader`] as on the serde path; a `when` of plain
+//! scalars is built here, value for value what the checked parser builds, any other `when`
+//! goes to that parser.
+
+use crate::config::{self, Config};
+use crate::json;
+use crate::model::{EdgeSpec, GraphSpec, NodeSpec, Predicate};
+use crate::read::Reader;
+
+/// Nesting this path reads at most below the document (the parser's limit is
+/// [`json::MAX_DEPTH`] in all; a deeper value goes to the serde path, which words it).
+const MAX_NESTING: usize = json::MAX_DEPTH - 8;
+
+/// The document, when the text is one this path reads (see the module): then the serde path
+/// would give the same document and no finding.
+pub(crate) fn read(text: &str, edges_hint: usize) -> Option<GraphSpec> {
+    read_keyed(text, edges_hint).map(|(spec, _)| spec)
+}
+
+/// [`read`], and whether the object had any key (`{}` is not detected as a GraphSpec).
+pub(crate) fn read_keyed(text: &str, edges_hint: usize) -> Option<(GraphSpec, bool)> {
+    let mut p = P { t: text, b: text.as_bytes(), i: 0, compact: String::new(), keys: Vec::new() };
+    let mut spec = GraphSpec::default();
+    p.ws();
+    p.eat(b'{')?;
+    let mut seen = 0u8;
+    p.ws();
+    if p.peek()? == b'}' {
+        p.i += 1;
+    } else {
+        loop {
+            p.ws();
+            let key = p.plain_str()?;
+            p.ws();
+            p.eat(b':')?;
+            p.ws();
+            let bit = match key {
+                "name" => {
+                    if p.peek()? == b'n' {
+                        p.literal(b"null")?;
+                    } else {
+                        spec.name = Some(p.plain_str()?.to_owned());
+                    }
+                    1
+                }
+                "channels" => {
+                    let slice = p.value_slice()?;
+                    let v = json::parse(slice).ok()?;
+                    let mut r = Reader::new();
+                    r.top_level_field("channels", v, &mut spec);
+                    let parsed = r.finish(None);
+                    if !parsed.diagnostics.is_empty() {
+                        return None;
+                    }
+                    2
+                }
+                "nodes" => {
+                    p.nodes(&mut spec)?;
+                    4
+                }
+                "edges" => {
+                    p.edges(&mut spec, edges_hint)?;
+                    8
+                }
+                _ => return None,
+            };
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
+            p.ws();
+            match p.next()? {
+                b',' => {}
+                b'}' => break,
+                _ => return None,
+            }
+        }
+    }
+    p.ws();
+    (p.i == p.b.len()).then_some((spec, seen != 0))
+}
+
+struct P<'a> {
+    t: &'a str,
+    b: &'a [u8],
+    i: usize,
+    /// A config's text without whitespace, built here and then copied at its size.
+    compact: String,
+    /// The keys of the objects open in a config, to refuse a repeated one.
+    keys: Vec<&'a str>,
+}
+
+/// Keys an object of a config may have on this path (more go to the serde path).
+const MAX_KEYS: usize = 64;
+
+impl<'a> P<'a> {
+    #[inline]
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
+            self.i += 1;
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.b.get(self.i).copied()
+    }
+
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        let c = self.peek()?;
+        self.i += 1;
+        Some(c)
+    }
+
+    #[inline]
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.next()? == c).then_some(())
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        let end = self.i + word.len();
+        (self.b.get(self.i..end)? == word).then(|| self.i = end)
+    }
+
+    /// A string with no escapes (and no control characters): its contents.
+    #[inline]
+    fn plain_str(&mut self) -> Option<&'a str> {
+        self.eat(b'"')?;
+        let start = self.i;
+        loop {
+            match self.next()? {
+                b'"' => return self.t.get(start..self.i - 1),
+                b'\\' => return None,
+                c if c < 0x20 => return None,
+                _ => {}
+            }
+        }
+    }
+
+    /// Any string: escapes checked for their form, and a surrogate escape must be half of a
+    /// pair (serde_json refuses a lone one).
+    fn any_str(&mut self) -> Option<()> {
+        self.eat(b'"')?;
+        loop {
+            match self.next()? {
+                b'"' => return Some(()),
+                b'\\' => match self.next()? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {}
+                    b'u' => match self.hex4()? {
+                        0xd800..=0xdbff => {
+                            // A surrogate pair, or serde_json refuses it.
+                            self.literal(b"\\u")?;
+                            if !(0xdc00..=0xdfff).contains(&self.hex4()?) {
+                                return None;
+                            }
+                        }
+                        0xdc00..=0xdfff => return None,
+                        _ => {}
+                    },
+                    _ => return None,
+                },
+                c if c < 0x20 => return None,
+                _ => {}
+            }
+        }
+    }
+
+    /// Four hex digits, as a number.
+    fn hex4(&mut self) -> Option<u32> {
+        let mut n = 0;
+        for _ in 0..4 {
+            n = n * 16 + char::from(self.next()?).to_digit(16)?;
+        }
+        Some(n)
+    }
+
+    fn digits(&mut self) -> Option<()> {
+        let start = self.i;
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.i += 1;
+        }
+        (self.i > start).then_some(())
+    }
+
+    /// A number, by JSON's grammar.
+    fn number(&mut self) -> Option<()> {
+        if self.peek()? == b'-' {
+            self.i += 1;
+        }
+        match self.next()? {
+            b'0' => {}
+            b'1'..=b'9' => {
+                while let Some(b'0'..=b'9') = self.peek() {
+                    self.i += 1;
+                }
+            }
+            _ => return None,
+        }
+        if self.peek() == Some(b'.') {
+            self.i += 1;
+            self.digits()?;
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.i += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.i += 1;
+            }
+            self.digits()?;
+        }
+        Some(())
+    }
+
+    /// Steps over one well-formed value at `self.i` (no leading whitespace), nested at most
+    /// `room` more levels.
+    fn value(&mut self, room: usize) -> Option<()> {
+        match self.peek()? {
+            b'"' => self.any_str(),
+            b'{' => {
+                let room = room.checked_sub(1)?;
+                self.i += 1;
+                self.ws();
+                if self.peek()? == b'}' {
+                    self.i += 1;
+                    return Some(());
+                }
+                loop {
+                    self.ws();
+                    self.any_str()?;
+                    self.ws();
+                    self.eat(b':')?;
+                    self.ws();
+                    self.value(room)?;
+                    self.ws();
+                    match self.next()? {
+                        b',' => {}
+                        b'}' => return Some(()),
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                let room = room.checked_sub(1)?;
+                self.i += 1;
+                self.ws();
+                if self.peek()? == b']' {
+                    self.i += 1;
+                    return Some(());
+                }
+                loop {
+                    self.ws();
+                    self.value(room)?;
+                    self.ws();
+                    match self.next()? {
+                        b',' => {}
+                        b']' => return Some(()),
+                        _ => return None,
+                    }
+                }
+            }
+            b't' => self.literal(b"true"),
+            b'f' => self.literal(b"false"),
+            b'n' => self.literal(b"null"),
+            _ => self.number(),
+        }
+    }
+
+    /// The text of the value at `self.i`, stepped over.
+    fn value_slice(&mut self) -> Option<&'a str> {
+        let start = self.i;
+        self.value(MAX_NESTING)?;
+        self.t.get(start..self.i)
+    }
+
+    /// The members of an object, each through `member` (key, then the value at `self.i`).
+    fn members(&mut self, mut member: impl FnMut(&mut Self, &'a str) -> Option<()>) -> Option<()> {
+        self.eat(b'{')?;
+        self.ws();
+        if self.peek()? == b'}' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            self.ws();
+            let key = self.plain_str()?;
+            self.ws();
+            self.eat(b':')?;
+            self.ws();
+            member(self, key)?;
+            self.ws();
+            match self.next()? {
+                b',' => {}
+                b'}' => return Some(()),
+                _ => return None,
+            }
+        }
+    }
+
+    /// The elements of an array, each through `element` (at `self.i`).
+    fn elements(&mut self, mut element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.eat(b'[')?;
+        self.ws();
+        if self.peek()? == b']' {
+            self.i += 1;
+            return Some(());
+        }
+        loop {
+            self.ws();
+            element(self)?;
+            self.ws();
+            match self.next()? {
+                b',' => {}
+                b']' => return Some(()),
+                _ => return None,
+            }
+        }
+    }
+
+    /// A node's config object at `self.i`, in one pass: its grammar, repeated keys and escapes
+    /// checked as [`config::check_raw`] checks them after serde_json, and the same text kept
+    /// (without the whitespace between tokens).
+    fn config(&mut self) -> Option<Config> {
+        let start = self.i;
+        self.compact.clear();
+        let mut odd_numbers = false;
+        let mut spaced = false;
+        self.config_value(MAX_NESTING, &mut odd_numbers, &mut spaced)?;
+        let raw = self.t.get(start..self.i)?;
+        let compact = spaced.then(|| Box::<str>::from(self.compact.as_str()));
+        Some(Config::from_check(raw, config::RawCheck { odd_numbers, compact }))
+    }
+
+    fn config_ws(&mut self, spaced: &mut bool) {
+        let at = self.i;
+        self.ws();
+        *spaced |= self.i != at;
+    }
+
+    fn config_value(&mut self, room: usize, odd: &mut bool, spaced: &mut bool) -> Option<()> {
+        let start = self.i;
+        match self.peek()? {
+            b'"' => self.any_str()?,
+            b'{' => {
+                let room = room.checked_sub(1)?;
+                self.i += 1;
+                self.compact.push('{');
+                self.config_ws(spaced);
+                if self.peek()? == b'}' {
+                    self.i += 1;
+                    self.compact.push('}');
+                    return Some(());
+                }
+                let base = self.keys.len();
+                loop {
+                    self.config_ws(spaced);
+                    let key_start = self.i;
+                    let key = self.plain_str()?;
+                    if self.keys[base..].contains(&key) || self.keys.len() - base >= MAX_KEYS {
+                        return None;
+                    }
+                    self.keys.push(key);
+                    self.compact.push_str(self.t.get(key_start..self.i)?);
+                    self.config_ws(spaced);
+                    self.eat(b':')?;
+                    self.compact.push(':');
+                    self.config_ws(spaced);
+                    self.config_value(room, odd, spaced)?;
+                    self.config_ws(spaced);
+                    match self.next()? {
+                        b',' => self.compact.push(','),
+                        b'}' => {
+                            self.compact.push('}');
+                            self.keys.truncate(base);
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                let room = room.checked_sub(1)?;
+                self.i += 1;
+                self.compact.push('[');
+                self.config_ws(spaced);
+                if self.peek()? == b']' {
+                    self.i += 1;
+                    self.compact.push(']');
+                    return Some(());
+                }
+                loop {
+                    self.config_ws(spaced);
+                    self.config_value(room, odd, spaced)?;
+                    self.config_ws(spaced);
+                    match self.next()? {
+                        b',' => self.compact.push(','),
+                        b']' => {
+                            self.compact.push(']');
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b't' => self.literal(b"true")?,
+            b'f' => self.literal(b"false")?,
+            b'n' => self.literal(b"null")?,
+            _ => {
+                self.number()?;
+                let len = self.i - start;
+                if len > 15 || self.b[start..self.i].iter().any(|c| matches!(c, b'e' | b'E')) {
+                    *odd = true;
+                }
+            }
+        }
+        let token = self.t.get(start..self.i)?;
+        self.compact.push_str(token);
+        Some(())
+    }
+
+    /// A `when` object at `self.i`, as the checked parser gives it. Flat ones of plain strings,
+    /// numbers without an exponent and literals (with lists of those) are built here; any
+    /// other goes through [`json::parse`] of its text.
+    fn predicate(&mut self) -> Option<Predicate> {
+        use serde_json::{Map, Value};
+        let start = self.i;
+        let mut entries: Vec<(&'a str, Value)> = Vec::new();
+        let flat = self.members(|p, key| {
+            if entries.iter().any(|(k, _)| *k == key) {
+                return None;
+            }
+            let v = if p.peek()? == b'[' {
+                let mut items = Vec::new();
+                p.elements(|p| {
+                    items.push(p.scalar()?);
+                    Some(())
+                })?;
+                // At its length, as the checked parser keeps a list (a document holds many).
+                items.shrink_to_fit();
+                Value::Array(items)
+            } else {
+                p.scalar()?
+            };
+            entries.push((key, v));
+            Some(())
+        });
+        if flat.is_some() {
+            let mut m = Map::with_capacity(entries.len());
+            m.extend(entries.into_iter().map(|(k, v)| (k.to_owned(), v)));
+            return Some(Predicate(m));
+        }
+        self.i = start;
+        let text = self.value_slice()?;
+        match json::parse(text).ok()? {
+            Value::Object(m) => Some(Predicate(m)),
+            _ => None,
+        }
+    }
+
+    /// A plain string, a number without an exponent or a literal, as a value.
+    fn scalar(&mut self) -> Option<serde_json::Value> {
+        use serde_json::Value;
+        Some(match self.peek()? {
+            b'"' => Value::String(self.plain_str()?.to_owned()),
+            b't' => self.literal(b"true").map(|_| Value::Bool(true))?,
+            b'f' => self.literal(b"false").map(|_| Value::Bool(false))?,
+            b'n' => self.literal(b"null").map(|_| Value::Null)?,
+            _ => {
+                let start = self.i;
+                self.number()?;
+                let text = self.t.get(start..self.i)?;
+                if text.contains(['e', 'E']) {
+                    return None;
+                }
+                Value::Number(serde_json::from_str(text).ok()?)
+            }
+        })
+    }
+
+    fn nodes(&mut self, spec: &mut GraphSpec) -> Option<()> {
+        let nodes = &mut spec.nodes;
+        self.elements(|p| {
+            let (mut id, mut type_name, mut config) = (None, None, None);
+            let mut seen = 0u8;
+            p.members(|p, key| {
+                let bit = match key {
+                    "id" => {
+                        id = Some(p.plain_str()?);
+                        1
+                    }
+                    "type" => {
+                        if p.peek()? == b'n' {
+                            p.literal(b"null")?;
+                        } else {
+                            type_name = Some(p.plain_str()?);
+                        }
+                        2
+                    }
+                    "config" => {
+                        if p.peek()? != b'{' {
+                            return None;
+                        }
+                        config = Some(p.config()?);
+                        4
+                    }
+                    _ => return None,
+                };
+                if seen & bit != 0 {
+                    return None;
+                }
+                seen |= bit;
+                Some(())
+            })?;
+            nodes.push(NodeSpec {
+                id: id?.to_owned(),
+                type_name: type_name.map(str::to_owned),
+                config: config.unwrap_or_default(),
+            });
+            Some(())
+        })?;
+        // As the serde path: no slack kept (see `read_stream`).
+        nodes.shrink_to_fit();
+        Some(())
+    }
+
+    fn edges(&mut self, spec: &mut GraphSpec, hint: usize) -> Option<()> {
+        let edges = &mut spec.edges;
+        edges.reserve(hint);
+        self.elements(|p| {
+            let (mut from, mut to, mut when) = (None, None, None);
+            let mut seen = 0u8;
+            p.members(|p, key| {
+                let bit = match key {
+                    "from" => {
+                        from = Some(p.plain_str()?);
+                        1
+                    }
+                    "to" => {
+                        to = Some(p.plain_str()?);
+                        2
+                    }
+                    "when" => {
+                        if p.peek()? != b'{' {
+                            return None;
+                        }
+                        when = Some(p.predicate()?);
+                        4
+                    }
+                    _ => return None,
+                };
+                if seen & bit != 0 {
+                    return None;
+                }
+                seen |= bit;
+                Some(())
+            })?;
+            edges.push(EdgeSpec { from: from?.to_owned(), to: to?.to_owned(), when });
+            Some(())
+        })?;
+        edges.shrink_to_fit();
+        Some(())
+    }
+}
