@@ -70,9 +70,13 @@ export const ui = {
       // Keep the selection only where it still exists (nodes removed, edges re-indexed).
       let selection = s.selection;
       if ((activate || s.activeId === view.id) && prev) {
-        const ids = new Set(view.spec.nodes.map((n) => n.id).concat(["__start__", "__end__"]));
+        // Which selected nodes still exist: one pass over the nodes against the (small)
+        // selection, not a set of every id (100,000 of them on a large graph, at every edit).
+        const want = new Set(s.selection.nodes);
+        const still = new Set(["__start__", "__end__"]);
+        if (want.size) for (const n of view.spec.nodes) if (want.has(n.id)) still.add(n.id);
         selection = {
-          nodes: s.selection.nodes.filter((n) => ids.has(n)),
+          nodes: s.selection.nodes.filter((n) => still.has(n)),
           edges: s.selection.edges.filter((i) => i < view.spec.edges.length),
           graph: s.selection.graph,
         };

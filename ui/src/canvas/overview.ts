@@ -52,8 +52,9 @@ export type SceneInput = {
   color: (id: string) => string;
   problem: (id: string) => 0 | 1 | 2;
   edges: { from: string; to: string; guarded: boolean; label?: string; dashed?: boolean; index?: number; ref?: object }[];
-  type?: (id: string) => string;
-  summary?: (id: string) => string;
+  /** `at`: the node's place in `order` (lets the input find the node without a lookup). */
+  type?: (id: string, at?: number) => string;
+  summary?: (id: string, at?: number) => string;
   name?: (id: string) => string;
   subgraph?: (id: string) => 0 | 1 | 2;
   underlay?: Underlay[];
@@ -92,8 +93,8 @@ export function buildScene(inp: SceneInput): Scene {
     s.h[i] = sz.h;
     s.color[i] = isTerminal(id) ? "terminal" : inp.color(id);
     s.problem[i] = inp.problem(id);
-    s.nodeType[i] = inp.type?.(id) ?? "";
-    s.summary[i] = inp.summary?.(id) ?? "";
+    s.nodeType[i] = inp.type?.(id, i) ?? "";
+    s.summary[i] = inp.summary?.(id, i) ?? "";
     s.names[i] = inp.name?.(id) ?? id;
     s.subgraph[i] = inp.subgraph?.(id) ?? 0;
     s.index.set(id, i);

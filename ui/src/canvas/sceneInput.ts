@@ -39,10 +39,18 @@ export function sceneInput(
   problems: Problems,
   types: Map<string, TypeInfo>,
 ): SceneInput {
-  const byId = new Map(view.spec.nodes.map((n) => [n.id, n]));
+  const nodes = view.spec.nodes;
+  // `order` starts with the document's nodes, so a node is found by its place; the map by id
+  // is built only for a caller that reorders (collapsed groups) and asks by id alone.
+  let byId: Map<string, (typeof nodes)[number]> | null = null;
+  const nodeOf = (id: string, at?: number) => {
+    if (at !== undefined && nodes[at]?.id === id) return nodes[at];
+    byId ??= new Map(nodes.map((n) => [n.id, n]));
+    return byId.get(id);
+  };
   const marks = marksOf(view);
   return {
-    order: [...view.spec.nodes.map((n) => n.id), ...terminalsInUse(view.spec)],
+    order: [...nodes.map((n) => n.id), ...terminalsInUse(view.spec)],
     positions,
     color,
     problem: (id) => {
@@ -60,16 +68,16 @@ export function sceneInput(
       })),
       ...view.extraEdges.map((e) => ({ from: e.from, to: e.to, guarded: false, label: e.label, dashed: e.dashed, index: -1, ref: e })),
     ],
-    type: (id) => {
+    type: (id, at) => {
       // A subgraph node shows what it opens (or why it cannot) instead of its type.
-      const m = marks.get(id);
+      const m = marks.size ? marks.get(id) : undefined;
       if (m) return `${m.state === "resolved" ? "↳" : m.state === "unresolved" ? "⚠" : "·"} ${m.text}`;
-      const t = byId.get(id)?.type;
+      const t = nodeOf(id, at)?.type;
       return t ? (types.get(t)?.title ?? t) : "";
     },
-    summary: (id) => configSummary(byId.get(id)?.config),
+    summary: (id, at) => configSummary(nodeOf(id, at)?.config),
     subgraph: (id) => {
-      const m = marks.get(id);
+      const m = marks.size ? marks.get(id) : undefined;
       return m ? (m.state === "unresolved" ? 2 : 1) : 0;
     },
   };
