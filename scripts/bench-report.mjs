@@ -307,6 +307,35 @@ if (real.length || realFail.length) {
     );
   }
   for (const s of realFail) realLines.push("", `${n(s.nodes)} nodes: not measured: ${s.reason}`);
+  // Where an edit's time went (the UI's edit trace of the last run of each edit, ms after the
+  // key): Rust's answer back, applied to the view, the canvas's derived data, the overview
+  // scene (built, compared, the changed places repainted), the frame drawn.
+  // The first stamp of a stage (a second render after the scene marks some again).
+  const stageAt = (stages, name) => (stages ?? []).find(([s]) => s === name) ?? null;
+  const traced = real.filter((r) => r.edit?.stages);
+  if (traced.length) {
+    realLines.push(
+      "",
+      "Where the time of the last run of each edit went (ms after the key; `ui/src/perf/editTrace.ts`): Rust answered " +
+        "(IPC both ways included), the delta applied to the view, the canvas's data, the overview scene rebuilt " +
+        "(own time), the frame's drawing (own time), and the figure (that frame rendered). The minimap repaints after it.",
+      "",
+      "| nodes | edit | answered | applied | canvas data | scene (own) | drawn (own) | figure |",
+      "|---|---|---|---|---|---|---|---|",
+    );
+    for (const r of traced)
+      for (const k of ["delete", "undo", "config_field"]) {
+        const st = r.edit.stages[k];
+        if (!st) continue;
+        const at = (name) => stageAt(st, name)?.[1];
+        const own = (name) => stageAt(st, name)?.[2];
+        const last = r.edit[k]?.samples?.[r.edit[k].samples.length - 1];
+        realLines.push(
+          `| ${n(r.nodes)} | ${k.replace("_", " ")} | ${fmtMs(at("answered"))} | ${fmtMs(at("stored"))} | ${fmtMs(at("data"))} | ` +
+            `${fmtMs(at("scene"))} (${fmtMs(own("scene"))}) | ${fmtMs(at("drawn"))} (${fmtMs(own("drawn"))}) | ${fmtMs(last)} |`,
+        );
+      }
+  }
   const atReal = (k) => real.filter((r) => r.nodes === k);
   const realTargets = [
     ["layout of 10,000 nodes", "≤ 2 s", med(atReal(10000).map((r) => r.layout_ms)), (x) => x <= 2000, "ms"],
