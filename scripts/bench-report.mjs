@@ -296,7 +296,7 @@ if (real.length || realFail.length) {
     const base = !b
       ? ["not run (elkjs is not tried above 10,000 nodes)", "—", "—"]
       : b.layout_ms == null
-        ? [`gave up after ${fmtMs(b.limit_ms / 1000)} s${b.error ? ` (${b.error})` : ""}`, "—", "—"]
+        ? [b.error ? `failed: ${b.error}` : `gave up after ${fmtMs(b.limit_ms / 1000)} s`, "—", "—"]
         : [`${fmtMs(b.layout_ms)} ms`, `${fmtMs(b.open_ms)} ms`, `${fmtMs(b.all?.p95)} ms`];
     const v = r.opening_view ?? {};
     realLines.push(

@@ -1,5 +1,7 @@
 //! The recovery journal: unsaved work of every open document, written (atomically) into the
-//! user's data folder shortly after each change, so a crash loses at most about a second.
+//! user's data folder shortly after each change, so a crash loses at most about a second (a
+//! few seconds for a document so large that writing its entry takes long: the workspace waits
+//! for the editing to rest before writing it, see [`crate::workspace::Workspace::tick`]).
 //! After a crash the next start lists [`Journal::pending`] entries and offers to restore them.
 //! An entry is removed when its document is saved, becomes clean, or is discarded.
 //!
