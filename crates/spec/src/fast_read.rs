@@ -316,6 +316,20 @@ impl<'a> P<'a> {
         }
     }
 
+    /// The members of an object of known fields: `field` reads one and answers its bit; a
+    /// field seen twice (a duplicate key) gives up, for the serde path to report.
+    fn fields(&mut self, mut field: impl FnMut(&mut Self, &'a str) -> Option<u8>) -> Option<()> {
+        let mut seen = 0u8;
+        self.members(|p, key| {
+            let bit = field(p, key)?;
+            if seen & bit != 0 {
+                return None;
+            }
+            seen |= bit;
+            Some(())
+        })
+    }
+
     /// The elements of an array, each through `element` (at `self.i`).
     fn elements(&mut self, mut element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
         self.eat(b'[')?;
@@ -500,8 +514,7 @@ impl<'a> P<'a> {
         let nodes = &mut spec.nodes;
         self.elements(|p| {
             let (mut id, mut type_name, mut config) = (None, None, None);
-            let mut seen = 0u8;
-            p.members(|p, key| {
+            p.fields(|p, key| {
                 let bit = match key {
                     "id" => {
                         id = Some(p.plain_str()?);
@@ -524,11 +537,7 @@ impl<'a> P<'a> {
                     }
                     _ => return None,
                 };
-                if seen & bit != 0 {
-                    return None;
-                }
-                seen |= bit;
-                Some(())
+                Some(bit)
             })?;
             nodes.push(NodeSpec {
                 id: id?.to_owned(),
@@ -547,8 +556,7 @@ impl<'a> P<'a> {
         edges.reserve(hint);
         self.elements(|p| {
             let (mut from, mut to, mut when) = (None, None, None);
-            let mut seen = 0u8;
-            p.members(|p, key| {
+            p.fields(|p, key| {
                 let bit = match key {
                     "from" => {
                         from = Some(p.plain_str()?);
@@ -567,11 +575,7 @@ impl<'a> P<'a> {
                     }
                     _ => return None,
                 };
-                if seen & bit != 0 {
-                    return None;
-                }
-                seen |= bit;
-                Some(())
+                Some(bit)
             })?;
             edges.push(EdgeSpec { from: from?.to_owned(), to: to?.to_owned(), when });
             Some(())
