@@ -515,7 +515,7 @@ impl<'a> P<'a> {
         self.elements(|p| {
             let (mut id, mut type_name, mut config) = (None, None, None);
             p.fields(|p, key| {
-                let bit = match key {
+                Some(match key {
                     "id" => {
                         id = Some(p.plain_str()?);
                         1
@@ -536,8 +536,7 @@ impl<'a> P<'a> {
                         4
                     }
                     _ => return None,
-                };
-                Some(bit)
+                })
             })?;
             nodes.push(NodeSpec {
                 id: id?.to_owned(),
@@ -557,7 +556,7 @@ impl<'a> P<'a> {
         self.elements(|p| {
             let (mut from, mut to, mut when) = (None, None, None);
             p.fields(|p, key| {
-                let bit = match key {
+                Some(match key {
                     "from" => {
                         from = Some(p.plain_str()?);
                         1
@@ -574,8 +573,7 @@ impl<'a> P<'a> {
                         4
                     }
                     _ => return None,
-                };
-                Some(bit)
+                })
             })?;
             edges.push(EdgeSpec { from: from?.to_owned(), to: to?.to_owned(), when });
             Some(())
