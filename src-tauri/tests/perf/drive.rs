@@ -293,9 +293,9 @@ fn timed(answer: &Value) -> (Option<f64>, Value) {
     (answer["ms"].as_f64(), answer["stages"].clone())
 }
 
-/// From a key press (dispatched as the UI receives it) to two animation frames after the UI's
-/// document shows `want` nodes: Rust answered, the UI applied it, and the result was drawn
-/// (the rule the UI uses for `data-ready`).
+/// From a key press (dispatched as the UI receives it) to the end of the first frame rendered
+/// once the UI's document shows `want` nodes (`drawnThen`): Rust answered, the UI applied it,
+/// and the result was drawn.
 fn timed_key(key: &str, ctrl: bool, want: usize) -> String {
     format!(
         "{TRACED}
