@@ -14,6 +14,15 @@ function edited<T>(list: T[], edits: ListEdit<T>[]): T[] {
   return out;
 }
 
+/** Each view `applyDelta` made: the view it came from and the delta (weakly held), so what
+ * is derived from a view (the overview scene) can be patched instead of built anew. */
+const origins = new WeakMap<DocumentView, { from: DocumentView; delta: ViewDelta }>();
+
+/** How `view` was made from the view before it, when `applyDelta` made it. */
+export function deltaOf(view: DocumentView): { from: DocumentView; delta: ViewDelta } | undefined {
+  return origins.get(view);
+}
+
 export function applyDelta(view: DocumentView, d: ViewDelta): DocumentView {
   let positions = view.layout.positions;
   const moved = Object.entries(d.positions);
@@ -27,7 +36,7 @@ export function applyDelta(view: DocumentView, d: ViewDelta): DocumentView {
   const notes = d.annotations ? d.annotations.notes : view.layout.notes;
   const groups = d.annotations ? d.annotations.groups : view.layout.groups;
   const layout = { positions, ...(d.viewport ? { viewport: d.viewport } : {}), notes, groups };
-  return {
+  const next: DocumentView = {
     ...view,
     spec: { name: d.name, channels: d.channels, nodes: edited(view.spec.nodes, d.nodes), edges: edited(view.spec.edges, d.edges) },
     edgeLabels: edited(view.edgeLabels, d.edgeLabels),
@@ -44,4 +53,6 @@ export function applyDelta(view: DocumentView, d: ViewDelta): DocumentView {
     graphmd: d.graphmd ?? view.graphmd,
     subgraphs: d.subgraphs ?? view.subgraphs,
   };
+  origins.set(next, { from: view, delta: d });
+  return next;
 }

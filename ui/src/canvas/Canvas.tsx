@@ -33,7 +33,7 @@ import { useDomSubset } from "./useDomSubset";
 import { useFlowChanges } from "./useFlowChanges";
 import { useOverviewGestures } from "./useOverviewGestures";
 import { useOverviewRenderer } from "./useOverviewRenderer";
-import { useOverviewScene } from "./useOverviewScene";
+import { useOverviewScene, useScene } from "./useOverviewScene";
 import { usePerfProbe } from "./usePerfProbe";
 import { useRenderMode } from "./useRenderMode";
 import { useViewportController } from "./useViewportController";
@@ -60,13 +60,14 @@ function CanvasInner({ view }: { view: DocumentView }) {
   const mode = useUi((s) => s.renderMode);
   const theme = useUi((s) => s.theme);
   const data = useCanvasData(view);
-  const { basePositions, miniPositions, colorById, types } = data;
+  const { basePositions, types } = data;
 
   const { wrapper, overlay, renderer, scheduleDraw } = useOverviewRenderer(store, theme);
-  const { win, winRef, updateMode } = useRenderMode(store, renderer, scheduleDraw, mode);
-  useOverviewScene(view, data, renderer, winRef, updateMode, scheduleDraw);
+  const { win, updateMode } = useRenderMode(store, renderer, scheduleDraw, mode);
+  const scene = useScene(view, data);
+  useOverviewScene(scene, data, renderer, updateMode, scheduleDraw);
   const { drag, dragged, onNodeDragStop } = useDomDrag(view, data);
-  const flow = useDomSubset(view, data, mode, win, renderer, drag);
+  const flow = useDomSubset(view, data, mode, win, scene, drag);
 
   const { frame, fitRef } = useViewportController(rf, store, basePositions);
   const { firstDrawn, onMoveEnd } = useDocumentViewport(view, basePositions, rf, store, fitRef, updateMode, scheduleDraw);
@@ -132,7 +133,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
       <canvas ref={overlay} className="overview" data-testid="overview-canvas" style={{ display: dom ? "none" : "block" }} />
       <CanvasOverlays view={view} positions={basePositions} />
       <CompareOverlay docId={view.id} positions={basePositions} />
-      <MiniMap positions={miniPositions} colorOf={colorById} />
+      <MiniMap boxes={scene} />
     </div>
   );
 }

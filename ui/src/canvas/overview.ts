@@ -4,10 +4,11 @@
 // even where the webview paints in software. Also answers hit tests and box queries, through a
 // uniform grid, for the interactions the canvas mode handles itself.
 import type { Point } from "../bindings";
-import { type Rect, isTerminal, sizeOf } from "../lib/geometry";
+import { NODE_H, NODE_W, type Rect, TERMINAL, isTerminal } from "../lib/geometry";
 import { edgeFont, labelWidth, nodeText } from "./overviewText";
 import { timed, traceMark } from "../perf/editTrace";
 import { sceneChanges, union } from "./sceneChanges";
+import { sceneQuery } from "./sceneIndex";
 
 export { edgeFont, nodeText };
 
@@ -60,58 +61,72 @@ export type SceneInput = {
   underlay?: Underlay[];
 };
 
-export function buildScene(inp: SceneInput): Scene {
-  const n = inp.order.length;
-  const s: Scene = {
-    ids: inp.order,
+/** A scene of `n` nodes and `m` edges, every field still to be filled. */
+export function emptyScene(ids: string[], m: number, underlay: Underlay[]): Scene {
+  const n = ids.length;
+  return {
+    ids,
     x: new Float64Array(n),
     y: new Float64Array(n),
     w: new Float64Array(n),
     h: new Float64Array(n),
     color: new Array(n),
     problem: new Uint8Array(n),
-    edgeFrom: new Int32Array(inp.edges.length),
-    edgeTo: new Int32Array(inp.edges.length),
-    guarded: new Uint8Array(inp.edges.length),
-    dashed: new Uint8Array(inp.edges.length),
-    edgeIndex: new Int32Array(inp.edges.length),
-    edgeLabel: new Array(inp.edges.length),
-    edgeRef: new Array(inp.edges.length),
+    edgeFrom: new Int32Array(m),
+    edgeTo: new Int32Array(m),
+    guarded: new Uint8Array(m),
+    dashed: new Uint8Array(m),
+    edgeIndex: new Int32Array(m),
+    edgeLabel: new Array(m),
+    edgeRef: new Array(m),
     nodeType: new Array(n),
     summary: new Array(n),
     names: new Array(n),
     subgraph: new Uint8Array(n),
     index: new Map(),
-    underlay: inp.underlay ?? [],
+    underlay,
   };
-  inp.order.forEach((id, i) => {
-    const p = inp.positions[id] ?? { x: 0, y: 0 };
-    const sz = sizeOf(id);
-    s.x[i] = p.x;
-    s.y[i] = p.y;
-    s.w[i] = sz.w;
-    s.h[i] = sz.h;
-    s.color[i] = isTerminal(id) ? "terminal" : inp.color(id);
-    s.problem[i] = inp.problem(id);
-    s.nodeType[i] = inp.type?.(id, i) ?? "";
-    s.summary[i] = inp.summary?.(id, i) ?? "";
-    s.names[i] = inp.name?.(id) ?? id;
-    s.subgraph[i] = inp.subgraph?.(id) ?? 0;
-    s.index.set(id, i);
-  });
-  inp.edges.forEach((e, k) => {
-    s.edgeFrom[k] = s.index.get(e.from) ?? -1;
-    s.edgeTo[k] = s.index.get(e.to) ?? -1;
-    s.guarded[k] = e.guarded || e.label ? 1 : 0;
-    s.dashed[k] = e.dashed ? 1 : 0;
-    s.edgeIndex[k] = e.index ?? k;
-    s.edgeLabel[k] = e.label ?? "";
-    s.edgeRef[k] = e.ref;
-  });
-  return s;
 }
 
-const CELL = 512;
+/** Node `i` of the scene (`s.ids[i]`), from the input: where it is and what it shows. */
+export function fillNode(s: Scene, i: number, inp: SceneInput) {
+  const id = s.ids[i];
+  const p = inp.positions[id] ?? ORIGIN;
+  const terminal = isTerminal(id);
+  s.x[i] = p.x;
+  s.y[i] = p.y;
+  s.w[i] = terminal ? TERMINAL : NODE_W;
+  s.h[i] = terminal ? TERMINAL : NODE_H;
+  s.color[i] = terminal ? "terminal" : inp.color(id);
+  s.problem[i] = inp.problem(id);
+  s.nodeType[i] = inp.type?.(id, i) ?? "";
+  s.summary[i] = inp.summary?.(id, i) ?? "";
+  s.names[i] = inp.name?.(id) ?? id;
+  s.subgraph[i] = inp.subgraph?.(id) ?? 0;
+}
+
+/** Edge `k` of the scene, its ends found in the scene's index. */
+export function fillEdge(s: Scene, k: number, e: SceneInput["edges"][number]) {
+  s.edgeFrom[k] = s.index.get(e.from) ?? -1;
+  s.edgeTo[k] = s.index.get(e.to) ?? -1;
+  s.guarded[k] = e.guarded || e.label ? 1 : 0;
+  s.dashed[k] = e.dashed ? 1 : 0;
+  s.edgeIndex[k] = e.index ?? k;
+  s.edgeLabel[k] = e.label ?? "";
+  s.edgeRef[k] = e.ref;
+}
+
+const ORIGIN = { x: 0, y: 0 };
+
+export function buildScene(inp: SceneInput): Scene {
+  const s = emptyScene(inp.order, inp.edges.length, inp.underlay ?? []);
+  for (let i = 0; i < s.ids.length; i++) {
+    fillNode(s, i, inp);
+    s.index.set(s.ids[i], i);
+  }
+  for (let k = 0; k < inp.edges.length; k++) fillEdge(s, k, inp.edges[k]);
+  return s;
+}
 
 // Both canvases raster on the CPU (`willReadFrequently`): where WebKit composites through
 // software GL (llvmpipe under Xvfb, no GPU) an accelerated canvas defers its raster into the
@@ -135,7 +150,6 @@ export type Theme = {
 
 export class OverviewRenderer {
   private scene: Scene | null = null;
-  private grid = new Map<number, number[]>();
   private selected = new Set<number>();
   private offset: { ids: Set<number>; dx: number; dy: number } | null = null;
   private box: Rect | null = null;
@@ -181,7 +195,6 @@ export class OverviewRenderer {
     const k = this.cache;
     const changes = timed("scene:changes", () => (prev && k && !this.offset && this.useCache ? sceneChanges(prev, scene, k.zoom) : null));
     this.scene = scene;
-    this.indexScene(scene);
     if (!changes || !k) return this.dropCache();
     // A background repaint started for the old scene would paint a mix of both: start over.
     if (this.job) {
@@ -225,23 +238,6 @@ export class OverviewRenderer {
     ctx.setTransform(scale, 0, 0, scale, -k.rect.x * scale, -k.rect.y * scale);
     this.paint(ctx, region, k.zoom, false);
     ctx.restore();
-  }
-
-  private indexScene(scene: Scene) {
-    this.grid.clear();
-    for (let i = 0; i < scene.ids.length; i++) {
-      const cx0 = Math.floor(scene.x[i] / CELL);
-      const cy0 = Math.floor(scene.y[i] / CELL);
-      const cx1 = Math.floor((scene.x[i] + scene.w[i]) / CELL);
-      const cy1 = Math.floor((scene.y[i] + scene.h[i]) / CELL);
-      for (let cx = cx0; cx <= cx1; cx++)
-        for (let cy = cy0; cy <= cy1; cy++) {
-          const k = key(cx, cy);
-          const b = this.grid.get(k);
-          if (b) b.push(i);
-          else this.grid.set(k, [i]);
-        }
-    }
   }
 
   private selectedEdges = new Set<number>();
@@ -311,30 +307,7 @@ export class OverviewRenderer {
 
   /** Node indices whose box meets the rectangle (flow coordinates), without duplicates. */
   query(r: Rect): number[] {
-    const s = this.scene;
-    if (!s) return [];
-    const out: number[] = [];
-    const seen = new Uint8Array(s.ids.length);
-    const cx0 = Math.floor(r.x / CELL);
-    const cy0 = Math.floor(r.y / CELL);
-    const cx1 = Math.floor((r.x + r.w) / CELL);
-    const cy1 = Math.floor((r.y + r.h) / CELL);
-    // A huge rectangle (zoomed far out): scanning every node is cheaper than every cell.
-    if ((cx1 - cx0 + 1) * (cy1 - cy0 + 1) > s.ids.length) {
-      for (let i = 0; i < s.ids.length; i++) if (meets(s, i, r)) out.push(i);
-      return out;
-    }
-    for (let cx = cx0; cx <= cx1; cx++)
-      for (let cy = cy0; cy <= cy1; cy++) {
-        const b = this.grid.get(key(cx, cy));
-        if (!b) continue;
-        for (const i of b) {
-          if (seen[i]) continue;
-          seen[i] = 1;
-          if (meets(s, i, r)) out.push(i);
-        }
-      }
-    return out;
+    return this.scene ? sceneQuery(this.scene, r) : [];
   }
 
   countIn(r: Rect): number {
@@ -896,14 +869,6 @@ export function coverage(outer: Rect, r: Rect): number {
 
 function inside(outer: Rect, r: Rect) {
   return r.x >= outer.x && r.y >= outer.y && r.x + r.w <= outer.x + outer.w && r.y + r.h <= outer.y + outer.h;
-}
-
-function key(cx: number, cy: number) {
-  return cx * 1000003 + cy;
-}
-
-function meets(s: Scene, i: number, r: Rect) {
-  return s.x[i] < r.x + r.w && s.x[i] + s.w[i] > r.x && s.y[i] < r.y + r.h && s.y[i] + s.h[i] > r.y;
 }
 
 function segmentDistance(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {

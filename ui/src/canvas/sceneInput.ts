@@ -32,13 +32,16 @@ function summaryOf(config: Record<string, unknown>): string {
   return parts.join(", ");
 }
 
-export function sceneInput(
+/** What the scene shows of each node of the view (everything but the order and the edges). */
+export type NodeFields = Omit<SceneInput, "order" | "edges">;
+
+export function nodeFields(
   view: DocumentView,
   positions: Record<string, Point>,
   color: (id: string) => string,
   problems: Problems,
   types: Map<string, TypeInfo>,
-): SceneInput {
+): NodeFields {
   const nodes = view.spec.nodes;
   // `order` starts with the document's nodes, so a node is found by its place; the map by id
   // is built only for a caller that reorders (collapsed groups) and asks by id alone.
@@ -50,24 +53,12 @@ export function sceneInput(
   };
   const marks = marksOf(view);
   return {
-    order: [...nodes.map((n) => n.id), ...terminalsInUse(view.spec)],
     positions,
     color,
     problem: (id) => {
       const p = problems.nodes.get(id);
       return p?.errors ? 2 : p?.warnings ? 1 : 0;
     },
-    edges: [
-      ...view.spec.edges.map((e, index) => ({
-        from: e.from,
-        to: e.to,
-        guarded: !!e.when,
-        label: view.edgeLabels[index]?.text ?? "",
-        index,
-        ref: e,
-      })),
-      ...view.extraEdges.map((e) => ({ from: e.from, to: e.to, guarded: false, label: e.label, dashed: e.dashed, index: -1, ref: e })),
-    ],
     type: (id, at) => {
       // A subgraph node shows what it opens (or why it cannot) instead of its type.
       const m = marks.size ? marks.get(id) : undefined;
@@ -80,5 +71,28 @@ export function sceneInput(
       const m = marks.size ? marks.get(id) : undefined;
       return m ? (m.state === "unresolved" ? 2 : 1) : 0;
     },
+  };
+}
+
+/** Document edge `index` as the scene draws it. */
+export function docEdge(view: DocumentView, index: number): SceneInput["edges"][number] {
+  const e = view.spec.edges[index];
+  return { from: e.from, to: e.to, guarded: !!e.when, label: view.edgeLabels[index]?.text ?? "", index, ref: e };
+}
+
+export function sceneInput(
+  view: DocumentView,
+  positions: Record<string, Point>,
+  color: (id: string) => string,
+  problems: Problems,
+  types: Map<string, TypeInfo>,
+): SceneInput {
+  return {
+    ...nodeFields(view, positions, color, problems, types),
+    order: [...view.spec.nodes.map((n) => n.id), ...terminalsInUse(view.spec)],
+    edges: [
+      ...view.spec.edges.map((_, index) => docEdge(view, index)),
+      ...view.extraEdges.map((e) => ({ from: e.from, to: e.to, guarded: false, label: e.label, dashed: e.dashed, index: -1, ref: e })),
+    ],
   };
 }

@@ -5,12 +5,13 @@
 // the view leaves it (`useRenderMode`). Only that subset is ever built as React Flow objects
 // (none at all while the canvas draws the graph), from the stored positions only: a drag must
 // not rebuild them per frame (the dragged ones are overlaid last).
-import { type MutableRefObject, useMemo } from "react";
+import { useMemo } from "react";
 import type { DocumentView, Point } from "../bindings";
 import type { Rect } from "../lib/geometry";
 import { collapsedFlow } from "../annotations/collapsedCanvas";
 import { FlowCache, type FlowEdge, type FlowNode } from "./buildFlow";
-import type { OverviewRenderer } from "./overview";
+import type { Scene } from "./overview";
+import { sceneIdsIn } from "./sceneIndex";
 import type { CanvasData } from "./useCanvasData";
 
 export function useDomSubset(
@@ -18,14 +19,14 @@ export function useDomSubset(
   data: CanvasData,
   mode: "dom" | "canvas",
   win: Rect | null,
-  renderer: MutableRefObject<OverviewRenderer | null>,
+  scene: Scene,
   drag: Record<string, Point> | null,
 ) {
   const { basePositions, selNodes, selEdges, problems, types, collapsed } = data;
   const cache = useMemo(() => new FlowCache(), [view.id]);
   const domSubset = useMemo(() => {
-    if (mode !== "dom" || !win || !renderer.current) return { nodes: [] as FlowNode[], edges: [] as FlowEdge[] };
-    const inWin = new Set(renderer.current.idsIn(win));
+    if (mode !== "dom" || !win) return { nodes: [] as FlowNode[], edges: [] as FlowEdge[] };
+    const inWin = new Set(sceneIdsIn(scene, win));
     // A selection stays in the store so a drag moves all of it (up to a size that stays fast).
     if (selNodes.size <= 400) for (const id of selNodes) inWin.add(id);
     const keep = new Set(inWin);
@@ -35,7 +36,7 @@ export function useDomSubset(
       keep.add(e.target);
     }
     return collapsedFlow(cache.buildNodes(view, basePositions, selNodes, problems, types, keep), es, collapsed, selNodes);
-  }, [mode, win, cache, view, basePositions, selNodes, selEdges, problems, types, collapsed]);
+  }, [mode, win, scene, cache, view, basePositions, selNodes, selEdges, problems, types, collapsed]);
   const nodes = useMemo(
     () => (drag ? domSubset.nodes.map((n) => (drag[n.id] ? { ...n, position: drag[n.id] } : n)) : domSubset.nodes),
     [domSubset, drag],

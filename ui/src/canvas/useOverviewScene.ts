@@ -1,36 +1,41 @@
-// What the overview <canvas> shows: the scene built anew when the graph, its problems, types,
-// groups or notes change (and the DOM window recomputed with it), and the selection drawn.
-import { type MutableRefObject, useEffect } from "react";
+// What the overview <canvas> shows: the scene, built during the render when the graph, its
+// problems, types, groups or notes change, so the DOM drawing's window (`useDomSubset`) is
+// taken from the same scene in the same render (one render per edit, not a second one once
+// the scene is known); then given to the renderer, and the selection drawn.
+import { type MutableRefObject, useEffect, useMemo, useRef } from "react";
 import type { DocumentView } from "../bindings";
-import type { Rect } from "../lib/geometry";
 import { annotationUnderlay, collapsedScene } from "../annotations/collapsedCanvas";
 import type { CanvasData } from "./useCanvasData";
-import { type OverviewRenderer, buildScene } from "./overview";
-import { sceneInput } from "./sceneInput";
+import { type OverviewRenderer, type Scene, buildScene } from "./overview";
+import { nodeFields, sceneInput } from "./sceneInput";
+import { patchScene } from "./scenePatch";
+import { deltaOf } from "../api/delta";
+import { everyNodeStored } from "../lib/geometry";
 import { timed, traceMark } from "../perf/editTrace";
 
-export function useOverviewScene(
-  view: DocumentView,
-  data: CanvasData,
-  renderer: MutableRefObject<OverviewRenderer | null>,
-  winRef: MutableRefObject<Rect | null>,
-  updateMode: () => void,
-  scheduleDraw: () => void,
-) {
-  const { basePositions, colorById, problems, types, collapsed, selection } = data;
-  useEffect(() => {
-    const r = renderer.current;
-    if (!r) return;
+export function useScene(view: DocumentView, data: CanvasData): Scene {
+  const { basePositions, colorById, problems, types, collapsed } = data;
+  // The last scene built, and the view and types it was built for.
+  const last = useRef<{ view: DocumentView; scene: Scene; types: CanvasData["types"] } | null>(null);
+  const scene = useMemo(() => {
     const t0 = performance.now();
-    const inp = timed("scene:input", () => collapsedScene(sceneInput(view, basePositions, colorById, problems, types), collapsed));
-    const scene = timed("scene:build", () => buildScene({ ...inp, underlay: annotationUnderlay(view, basePositions) }));
-    timed("scene:set", () => r.setScene(scene));
-    r.setSelected(selection.nodes);
-    r.setSelectedEdges(selection.edges);
+    // After an edit: the scene before it, patched with what Rust said changed.
+    const made = deltaOf(view);
+    const prev = last.current;
+    let scene: Scene | null = null;
+    if (made && prev && prev.view === made.from && prev.types === types && !collapsed && everyNodeStored(basePositions))
+      scene = timed("scene:patch", () =>
+        patchScene(prev.scene, made.from, view, made.delta, nodeFields(view, basePositions, colorById, problems, types)),
+      );
+    if (!scene) {
+      const inp = timed("scene:input", () => collapsedScene(sceneInput(view, basePositions, colorById, problems, types), collapsed));
+      scene = timed("scene:build", () => buildScene({ ...inp, underlay: annotationUnderlay(view, basePositions) }));
+    }
     traceMark("scene", performance.now() - t0);
-    winRef.current = null; // the scene changed: recompute the DOM window
-    updateMode();
-    scheduleDraw();
+    return scene;
+    // The parts of the view the scene reads (not `view` itself: a change of the dirty flag
+    // or the diagnostics alone builds no new scene).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [
     basePositions,
     view.spec,
@@ -45,6 +50,30 @@ export function useOverviewScene(
     view.edgeLabels,
     view.extraEdges,
   ]);
+  // The scene holds for this view too when none of what it reads changed (a new dirty flag):
+  // the next edit's delta starts from this view.
+  last.current = { view, scene, types };
+  return scene;
+}
+
+export function useOverviewScene(
+  scene: Scene,
+  data: CanvasData,
+  renderer: MutableRefObject<OverviewRenderer | null>,
+  updateMode: () => void,
+  scheduleDraw: () => void,
+) {
+  const { selection } = data;
+  useEffect(() => {
+    const r = renderer.current;
+    if (!r) return;
+    timed("scene:set", () => r.setScene(scene));
+    r.setSelected(selection.nodes);
+    r.setSelectedEdges(selection.edges);
+    updateMode();
+    scheduleDraw();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [scene]);
 
   useEffect(() => {
     renderer.current?.setSelected(selection.nodes);

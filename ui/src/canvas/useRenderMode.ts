@@ -59,5 +59,5 @@ export function useRenderMode(
     scheduleDraw();
   }, [mode, scheduleDraw]);
 
-  return { win, winRef, updateMode };
+  return { win, updateMode };
 }

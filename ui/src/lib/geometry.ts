@@ -23,6 +23,15 @@ export function terminalsInUse(_spec: GraphSpec): string[] {
   return [START, END];
 }
 
+/** The results of `resolvePositions` in which every node has its stored position (no
+ * fallback): a node's place there depends on that node alone (the overview scene patches
+ * them node by node after an edit). */
+const allStored = new WeakSet<Record<string, Point>>();
+
+export function everyNodeStored(resolved: Record<string, Point>): boolean {
+  return allStored.has(resolved);
+}
+
 /** Every drawn element's position: stored ones, and a fallback for any node the layout does
  * not place yet (a grid below the placed ones; terminals beside their neighbours). */
 export function resolvePositions(spec: GraphSpec, stored: Record<string, Point>): Record<string, Point> {
@@ -31,11 +40,13 @@ export function resolvePositions(spec: GraphSpec, stored: Record<string, Point>)
   let minX = Infinity;
   let maxX = -Infinity;
   let any = false;
+  let placed = 0;
   for (const n of spec.nodes) {
     const p = stored[n.id];
     if (p && Number.isFinite(p.x) && Number.isFinite(p.y)) {
       out[n.id] = p;
       any = true;
+      placed++;
       maxY = Math.max(maxY, p.y + NODE_H);
       minX = Math.min(minX, p.x);
       maxX = Math.max(maxX, p.x + NODE_W);
@@ -76,6 +87,7 @@ export function resolvePositions(spec: GraphSpec, stored: Record<string, Point>)
     const y = c ? sy / c + (NODE_H - TERMINAL) / 2 : 0;
     out[t] = t === START ? { x: (Number.isFinite(ex) ? ex : minX) - 120, y } : { x: (Number.isFinite(ex) ? ex : maxX) + 76, y };
   }
+  if (placed === spec.nodes.length) allStored.add(out);
   return out;
 }
 
@@ -86,12 +98,16 @@ export function boundsOf(positions: Record<string, Point>): Rect | null {
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
-  for (const [id, p] of Object.entries(positions)) {
-    const s = sizeOf(id);
-    x0 = Math.min(x0, p.x);
-    y0 = Math.min(y0, p.y);
-    x1 = Math.max(x1, p.x + s.w);
-    y1 = Math.max(y1, p.y + s.h);
+  // `for in` and no size object per node: run at every edit over every node (the minimap).
+  for (const id in positions) {
+    const p = positions[id];
+    const side = isTerminal(id) ? TERMINAL : 0;
+    if (p.x < x0) x0 = p.x;
+    if (p.y < y0) y0 = p.y;
+    const r = p.x + (side || NODE_W);
+    const b = p.y + (side || NODE_H);
+    if (r > x1) x1 = r;
+    if (b > y1) y1 = b;
   }
   return Number.isFinite(x0) ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : null;
 }

@@ -1,0 +1,223 @@
+// The overview scene patched after an edit is the scene built anew: 300 random edits, undos
+// of them and mixes (nodes removed with their edges, added, replaced, moved; edges added,
+// also to an id that becomes a node later; labels and findings changed), each compared field
+// by field with `buildScene` of the view after it.
+import { describe, expect, it } from "vitest";
+import type { Diagnostic, DocumentView, EdgeSpec, ListEdit, NodeSpec, Point, TypeInfo, ViewDelta } from "../bindings";
+import { applyDelta } from "../api/delta";
+import { problemsOf } from "../canvas/buildFlow";
+import { type Scene, buildScene } from "../canvas/overview";
+import { nodeFields, sceneInput } from "../canvas/sceneInput";
+import { patchScene, placesAfter } from "../canvas/scenePatch";
+import { everyNodeStored, resolvePositions } from "../lib/geometry";
+import { generateGraph } from "../perf/generate";
+
+function rng(seed: number) {
+  let s = seed;
+  return () => (s = (s * 1103515245 + 12345) >>> 0) / 4294967296;
+}
+
+const types = new Map<string, TypeInfo>([["llm", { type: "llm", title: "Language model" } as TypeInfo]]);
+const color = (view: DocumentView) => {
+  const byId = new Map(view.spec.nodes.map((n) => [n.id, n.type === "llm" ? "#aa0000" : "#00aa00"]));
+  return (id: string) => byId.get(id) ?? "#475569";
+};
+
+function start(n: number): DocumentView {
+  const g = generateGraph(n, 7);
+  return {
+    id: "1",
+    spec: g.spec,
+    layout: { positions: g.positions, viewport: null, notes: [], groups: [] },
+    edgeLabels: g.spec.edges.map((e) => (e.when ? { text: "when" } : null)),
+    extraEdges: [{ from: "__start__", to: g.spec.nodes[0].id, label: "entry", dashed: false }],
+    collapsed: { groups: {}, notes: {} },
+    diagnostics: [],
+    registry: [],
+    subgraphs: [],
+  } as unknown as DocumentView;
+}
+
+function delta(over: Partial<ViewDelta>): ViewDelta {
+  return {
+    id: "1",
+    nodes: [],
+    edges: [],
+    edgeLabels: [],
+    extraEdges: null,
+    name: null,
+    channels: {},
+    positions: {},
+    viewport: null,
+    annotations: null,
+    layoutMissing: false,
+    diagnostics: null,
+    dirty: true,
+    canUndo: true,
+    canRedo: false,
+    notices: [],
+    weaveflow: null,
+    graphmd: null,
+    subgraphs: null,
+    notes: [],
+    created: [],
+    // As Rust answers: the collapsed view comes with every change of the nodes or edges.
+    collapsed:
+      over.nodes?.length || over.edges?.length ? { boxes: {}, nodes: {}, notes: {}, groups: [], hiddenEdges: [], edges: [] } : null,
+    ...over,
+  };
+}
+
+let fresh = 0;
+/** One random change of `v`, as Rust would answer it. */
+function randomDelta(v: DocumentView, r: () => number): ViewDelta {
+  const nodes = v.spec.nodes;
+  const edges = v.spec.edges;
+  const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)];
+  const at = (len: number) => Math.floor(r() * (len + 1));
+  const kind = Math.floor(r() * 7);
+  if (kind === 0 && nodes.length > 5) {
+    // Remove a node and its edges (from the last, so each index holds when applied in order).
+    const k = Math.floor(r() * nodes.length);
+    const id = nodes[k].id;
+    const gone = edges.flatMap((e, i) => (e.from === id || e.to === id ? [i] : [])).reverse();
+    const cut: ListEdit<never>[] = gone.map((i) => ({ at: i, remove: 1, insert: [] }));
+    return delta({ nodes: [{ at: k, remove: 1, insert: [] }], edges: cut, edgeLabels: cut, positions: { [id]: null } });
+  }
+  if (kind === 1) {
+    // Add a node (sometimes one an edge already names) with an edge to it.
+    const id = r() < 0.3 ? "ghost" : `new${fresh++}`;
+    if (nodes.some((n) => n.id === id)) return delta({});
+    const node = { id, type: r() < 0.5 ? "llm" : "tool", config: { k: fresh } } as unknown as NodeSpec;
+    const edge = { from: pick(nodes).id, to: id } as EdgeSpec;
+    const p: Point = { x: r() * 5000, y: r() * 5000 };
+    return delta({
+      nodes: [{ at: at(nodes.length), remove: 0, insert: [node] }],
+      edges: [{ at: edges.length, remove: 0, insert: [edge] }],
+      edgeLabels: [{ at: edges.length, remove: 0, insert: [null] }],
+      positions: { [id]: p },
+    });
+  }
+  if (kind === 2) {
+    // A config field: the node replaced by a new object.
+    const k = Math.floor(r() * nodes.length);
+    const node = { ...nodes[k], config: { changed: r() } } as NodeSpec;
+    return delta({ nodes: [{ at: k, remove: 1, insert: [node] }] });
+  }
+  if (kind === 3) {
+    // Moves.
+    const moved: Record<string, Point> = {};
+    for (let i = 0; i < 3; i++) moved[pick(nodes).id] = { x: r() * 5000, y: r() * 5000 };
+    return delta({ positions: moved });
+  }
+  if (kind === 4) {
+    // An edge to a node that does not exist (yet), or a new guard label on an edge.
+    if (r() < 0.5) {
+      const edge = { from: pick(nodes).id, to: "ghost" } as EdgeSpec;
+      const k = at(edges.length);
+      return delta({ edges: [{ at: k, remove: 0, insert: [edge] }], edgeLabels: [{ at: k, remove: 0, insert: [{ text: "g" } as never] }] });
+    }
+    const k = Math.floor(r() * edges.length);
+    return delta({ edgeLabels: [{ at: k, remove: 1, insert: [{ text: `label ${r()}` } as never] }] });
+  }
+  if (kind === 5) {
+    // Findings: one added on a node, or the first one removed.
+    const d = v.diagnostics;
+    if (d.length && r() < 0.5) return delta({ diagnostics: { at: 0, remove: 1, insert: [] } });
+    const finding = {
+      code: "x",
+      severity: r() < 0.5 ? "error" : "warning",
+      message: "m",
+      element: { kind: "node", id: pick(nodes).id },
+    } as Diagnostic;
+    return delta({ diagnostics: { at: at(d.length), remove: 0, insert: [finding] } });
+  }
+  // Several at once: remove two edges, replace their labels' neighbours.
+  const cut: ListEdit<never>[] = edges.length > 3 ? [{ at: 1, remove: 2, insert: [] }] : [];
+  return delta({ edges: cut, edgeLabels: cut });
+}
+
+function sceneOf(v: DocumentView): Scene {
+  const positions = resolvePositions(v.spec, v.layout.positions);
+  return buildScene(sceneInput(v, positions, color(v), problemsOf(v.diagnostics), types));
+}
+
+function plain(s: Scene) {
+  return {
+    ...s,
+    x: [...s.x],
+    y: [...s.y],
+    w: [...s.w],
+    h: [...s.h],
+    problem: [...s.problem],
+    edgeFrom: [...s.edgeFrom],
+    edgeTo: [...s.edgeTo],
+    guarded: [...s.guarded],
+    dashed: [...s.dashed],
+    edgeIndex: [...s.edgeIndex],
+    subgraph: [...s.subgraph],
+    index: [...s.index.entries()].sort(),
+  };
+}
+
+describe("patchScene", () => {
+  it("gives the scene a full build gives, after each of 300 random edits", () => {
+    const r = rng(13);
+    let v = start(150);
+    let scene = sceneOf(v);
+    let patched = 0;
+    for (let step = 0; step < 300; step++) {
+      const d = randomDelta(v, r);
+      const next = applyDelta(v, d);
+      const positions = resolvePositions(next.spec, next.layout.positions);
+      expect(everyNodeStored(positions)).toBe(true);
+      const fields = nodeFields(next, positions, color(next), problemsOf(next.diagnostics), types);
+      const got = patchScene(scene, v, next, d, fields);
+      expect(got, `step ${step}: the patch gave up`).not.toBeNull();
+      const want = sceneOf(next);
+      expect(plain(got as Scene), `step ${step}`).toEqual(plain(want));
+      patched++;
+      v = next;
+      scene = got as Scene;
+    }
+    expect(patched).toBe(300);
+    // The walk did reach the cases that matter: a node named by an edge before it existed.
+    expect(v.spec.edges.some((e) => e.to === "ghost")).toBe(true);
+  });
+
+  it("gives up where it cannot be exact: groups, notes, drawn-only edges changed, a large edit", () => {
+    const v = start(50);
+    const scene = sceneOf(v);
+    const positions = resolvePositions(v.spec, v.layout.positions);
+    const fields = nodeFields(v, positions, color(v), problemsOf([]), types);
+    const grouped = {
+      ...v,
+      layout: { ...v.layout, groups: [{ id: "g", name: "G", members: [], color: null }] },
+    } as unknown as DocumentView;
+    expect(patchScene(scene, v, grouped, delta({}), fields)).toBeNull();
+    expect(patchScene(scene, v, v, delta({ extraEdges: [] }), fields)).toBeNull();
+    const many = Array.from({ length: 3000 }, (_, i) => ({ id: `m${i}` }) as NodeSpec);
+    const big = delta({ nodes: [{ at: 0, remove: 0, insert: many }] });
+    expect(patchScene(scene, v, applyDelta(v, big), big, fields)).toBeNull();
+  });
+});
+
+describe("placesAfter", () => {
+  it("says where each item came from, as splicing the list would", () => {
+    const r = rng(5);
+    for (let round = 0; round < 500; round++) {
+      let list = Array.from({ length: Math.floor(r() * 30) }, (_, i) => i);
+      const start = list.length;
+      const edits: ListEdit<unknown>[] = [];
+      for (let k = Math.floor(r() * 5); k > 0; k--) {
+        const at = Math.floor(r() * (list.length + 2));
+        const remove = Math.floor(r() * 6);
+        const insert = Array.from({ length: Math.floor(r() * 4) }, () => -1);
+        edits.push({ at, remove, insert });
+        list = list.slice();
+        list.splice(Math.min(at, list.length), remove, ...insert);
+      }
+      expect([...placesAfter(start, edits)], JSON.stringify({ start, edits })).toEqual(list);
+    }
+  });
+});
