@@ -3,8 +3,8 @@
 // Flow's SVG minimap repaints every node on every pan). Click or drag to move the view.
 import { useReactFlow, useStoreApi } from "@xyflow/react";
 import { useEffect, useRef } from "react";
-import type { Point } from "../bindings";
-import { type Rect, boundsOf, sizeOf } from "../lib/geometry";
+import type { Rect } from "../lib/geometry";
+import type { Scene } from "./overview";
 import { traceMark } from "../perf/editTrace";
 
 const W = 200;
@@ -21,13 +21,22 @@ function hexRgb(color: string): [number, number, number] | null {
   return [Number.parseInt(h.slice(0, 2), 16), Number.parseInt(h.slice(2, 4), 16), Number.parseInt(h.slice(4, 6), 16)];
 }
 
-/** Sets each node's box of device pixels in the bitmap; false (nothing drawn) when a colour
- * is not a hex colour, so the caller paints paths instead. */
+/** The boxes the minimap draws: the overview scene's nodes (a collapsed group's box instead
+ * of its members), read from its arrays (no lookup by id per node). */
+export type MiniBoxes = Pick<Scene, "x" | "y" | "w" | "h" | "color">;
+
+/** The colour of box `i` (the terminals are drawn in the neutral colour). */
+function boxColor(b: MiniBoxes, i: number) {
+  const c = b.color[i];
+  return c === "terminal" ? NEUTRAL : c;
+}
+const NEUTRAL = "#475569";
+
+/** Sets each box's device pixels in the bitmap; false (nothing drawn) when a colour is not a
+ * hex colour, so the caller paints paths instead. */
 export function paintPixels(
   ctx: CanvasRenderingContext2D,
-  ids: string[],
-  positions: Record<string, Point>,
-  colorOf: (id: string) => string,
+  boxes: MiniBoxes,
   m: { s: number; ox: number; oy: number; dpr: number },
 ): boolean {
   const bw = ctx.canvas.width;
@@ -35,17 +44,21 @@ export function paintPixels(
   const img = ctx.createImageData(bw, bh);
   const d = img.data;
   const rgb = new Map<string, [number, number, number] | null>();
-  for (const id of ids) {
-    const color = colorOf(id);
-    let c = rgb.get(color);
-    if (c === undefined) rgb.set(color, (c = hexRgb(color)));
+  let lastColor = "";
+  let c: [number, number, number] | null | undefined = null;
+  for (let i = 0; i < boxes.x.length; i++) {
+    // Neighbours mostly share a colour: the map is asked only when it changes.
+    const color = boxColor(boxes, i);
+    if (color !== lastColor) {
+      c = rgb.get(color);
+      if (c === undefined) rgb.set(color, (c = hexRgb(color)));
+      lastColor = color;
+    }
     if (!c) return false;
-    const p = positions[id];
-    const sz = sizeOf(id);
-    const x0 = Math.max(0, Math.floor((m.ox + p.x * m.s) * m.dpr));
-    const y0 = Math.max(0, Math.floor((m.oy + p.y * m.s) * m.dpr));
-    const x1 = Math.min(bw, Math.max(x0 + 1, Math.round((m.ox + (p.x + sz.w) * m.s) * m.dpr)));
-    const y1 = Math.min(bh, Math.max(y0 + 1, Math.round((m.oy + (p.y + sz.h) * m.s) * m.dpr)));
+    const x0 = Math.max(0, Math.floor((m.ox + boxes.x[i] * m.s) * m.dpr));
+    const y0 = Math.max(0, Math.floor((m.oy + boxes.y[i] * m.s) * m.dpr));
+    const x1 = Math.min(bw, Math.max(x0 + 1, Math.round((m.ox + (boxes.x[i] + boxes.w[i]) * m.s) * m.dpr)));
+    const y1 = Math.min(bh, Math.max(y0 + 1, Math.round((m.oy + (boxes.y[i] + boxes.h[i]) * m.s) * m.dpr)));
     for (let y = y0; y < y1; y++)
       for (let x = x0; x < x1; x++) {
         const o = (y * bw + x) * 4;
@@ -59,7 +72,22 @@ export function paintPixels(
   return true;
 }
 
-export function MiniMap({ positions, colorOf }: { positions: Record<string, Point>; colorOf: (id: string) => string }) {
+/** The rectangle around every box. */
+function boundsOfBoxes(b: MiniBoxes): Rect | null {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (let i = 0; i < b.x.length; i++) {
+    if (b.x[i] < x0) x0 = b.x[i];
+    if (b.y[i] < y0) y0 = b.y[i];
+    if (b.x[i] + b.w[i] > x1) x1 = b.x[i] + b.w[i];
+    if (b.y[i] + b.h[i] > y1) y1 = b.y[i] + b.h[i];
+  }
+  return Number.isFinite(x0) ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : null;
+}
+
+export function MiniMap({ boxes }: { boxes: MiniBoxes }) {
   const ref = useRef<HTMLCanvasElement>(null);
   const cache = useRef<{ bmp: HTMLCanvasElement; map: { s: number; ox: number; oy: number }; bounds: Rect; stroke?: string } | null>(null);
   const store = useStoreApi();
@@ -100,12 +128,12 @@ export function MiniMap({ positions, colorOf }: { positions: Record<string, Poin
       clearTimeout(timer);
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [positions, colorOf]);
+  }, [boxes]);
 
   /** Paints the graph into the minimap's bitmap (then the view rectangle over it). */
   function paintGraph() {
     const t0 = performance.now();
-    const b = boundsOf(positions) ?? { x: 0, y: 0, w: 1, h: 1 };
+    const b = boundsOfBoxes(boxes) ?? { x: 0, y: 0, w: 1, h: 1 };
     const pad = 40;
     const s = Math.min(W / (b.w + 2 * pad), H / (b.h + 2 * pad));
     const ox = (W - b.w * s) / 2 - b.x * s;
@@ -115,23 +143,19 @@ export function MiniMap({ positions, colorOf }: { positions: Record<string, Poin
     bmp.width = W * dpr;
     bmp.height = H * dpr;
     const ctx = bmp.getContext("2d");
-    const ids = Object.keys(positions);
-    if (ctx && !(ids.length > PIXELS_FROM && paintPixels(ctx, ids, positions, colorOf, { s, ox, oy, dpr }))) {
+    const n = boxes.x.length;
+    if (ctx && !(n > PIXELS_FROM && paintPixels(ctx, boxes, { s, ox, oy, dpr }))) {
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      const buckets = new Map<string, string[]>();
-      for (const id of ids) {
-        const c = colorOf(id);
+      const buckets = new Map<string, number[]>();
+      for (let i = 0; i < n; i++) {
+        const c = boxColor(boxes, i);
         const l = buckets.get(c);
-        if (l) l.push(id);
-        else buckets.set(c, [id]);
+        if (l) l.push(i);
+        else buckets.set(c, [i]);
       }
-      for (const [color, ids] of buckets) {
+      for (const [color, list] of buckets) {
         ctx.beginPath();
-        for (const id of ids) {
-          const p = positions[id];
-          const sz = sizeOf(id);
-          ctx.rect(ox + p.x * s, oy + p.y * s, Math.max(1, sz.w * s), Math.max(1, sz.h * s));
-        }
+        for (const i of list) ctx.rect(ox + boxes.x[i] * s, oy + boxes.y[i] * s, Math.max(1, boxes.w[i] * s), Math.max(1, boxes.h[i] * s));
         ctx.fillStyle = color;
         ctx.fill();
       }

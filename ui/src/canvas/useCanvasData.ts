@@ -1,8 +1,8 @@
 // What the canvas derives from the document view and the selection, once per change: the
 // types by name, where every node is drawn, the problems per element, the collapsed groups,
-// the minimap's positions and each node's category colour.
+// and each node's category colour.
 import { useMemo } from "react";
-import type { DocumentView, Point, TypeInfo } from "../bindings";
+import type { DocumentView, TypeInfo } from "../bindings";
 import { categoryColor } from "../lib/colors";
 import { resolvePositions } from "../lib/geometry";
 import { useUi } from "../store";
@@ -22,13 +22,6 @@ export function useCanvasData(view: DocumentView) {
   const problems = useMemo(() => problemsOf(view.diagnostics), [view.diagnostics]);
   // Collapsed groups: their boxes stand for the members (issue 16).
   const collapsed = useMemo(() => timed("collapsed", () => collapsedOf(view, basePositions)), [view, basePositions]);
-  // The minimap shows what the canvas shows: a collapsed group's box, not its members.
-  const miniPositions = useMemo(() => {
-    if (!collapsed) return basePositions;
-    const out: Record<string, Point> = { ...collapsed.boxPositions };
-    for (const [id, p] of Object.entries(basePositions)) if (!collapsed.hidden.has(id)) out[id] = p;
-    return out;
-  }, [collapsed, basePositions]);
   const selNodes = useMemo(() => new Set(selection.nodes), [selection.nodes]);
   const selEdges = useMemo(() => new Set(selection.edges), [selection.edges]);
   const colorById = useMemo(
@@ -48,5 +41,5 @@ export function useCanvasData(view: DocumentView) {
     [view.spec.nodes, types],
   );
   traceMark("data");
-  return { selection, types, basePositions, problems, collapsed, miniPositions, selNodes, selEdges, colorById };
+  return { selection, types, basePositions, problems, collapsed, selNodes, selEdges, colorById };
 }

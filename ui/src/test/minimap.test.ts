@@ -16,14 +16,20 @@ function fakeContext(w: number, h: number) {
 }
 
 describe("minimap pixels", () => {
-  const positions = { a: { x: 0, y: 0 }, b: { x: 1000, y: 500 } };
-  const colorOf = (id: string) => (id === "a" ? "#ff0000" : "#0f0");
+  // Two nodes of 200 x 60: a at (0, 0), b at (1000, 500); as the overview scene holds them.
+  const boxes = (color: string[]) => ({
+    x: Float64Array.from([0, 1000]).slice(0, color.length),
+    y: Float64Array.from([0, 500]).slice(0, color.length),
+    w: Float64Array.from([200, 200]).slice(0, color.length),
+    h: Float64Array.from([60, 60]).slice(0, color.length),
+    color,
+  });
   const at = (img: ImageData, x: number, y: number) => [...img.data.slice((y * img.width + x) * 4, (y * img.width + x) * 4 + 4)];
 
   it("sets each node's pixels in its colour", () => {
     const f = fakeContext(400, 280);
     // 0.1 px per flow px, 2 device px per px: a 200 x 60 node is 40 x 12 device px.
-    expect(paintPixels(f.ctx, ["a", "b"], positions, colorOf, { s: 0.1, ox: 10, oy: 10, dpr: 2 })).toBe(true);
+    expect(paintPixels(f.ctx, boxes(["#ff0000", "#0f0"]), { s: 0.1, ox: 10, oy: 10, dpr: 2 })).toBe(true);
     const img = f.put();
     expect(img).not.toBeNull();
     if (!img) return;
@@ -36,11 +42,11 @@ describe("minimap pixels", () => {
 
   it("gives a node at least one pixel, and refuses colours it cannot read", () => {
     const f = fakeContext(200, 140);
-    expect(paintPixels(f.ctx, ["a"], positions, colorOf, { s: 0.001, ox: 3, oy: 4, dpr: 1 })).toBe(true);
+    expect(paintPixels(f.ctx, boxes(["#ff0000"]), { s: 0.001, ox: 3, oy: 4, dpr: 1 })).toBe(true);
     const img = f.put();
     if (img) expect(at(img, 3, 4)).toEqual([255, 0, 0, 255]);
     const g = fakeContext(200, 140);
-    expect(paintPixels(g.ctx, ["a"], positions, () => "rgb(1, 2, 3)", { s: 0.1, ox: 0, oy: 0, dpr: 1 })).toBe(false);
+    expect(paintPixels(g.ctx, boxes(["rgb(1, 2, 3)"]), { s: 0.1, ox: 0, oy: 0, dpr: 1 })).toBe(false);
     expect(g.put()).toBeNull();
   });
 });
