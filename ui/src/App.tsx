@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useLayoutEffect } from "react";
 import { runAction } from "./actions";
 import type { Backend } from "./api/types";
 import { errorMessage } from "./api/types";
@@ -18,12 +18,17 @@ import { Palette } from "./palette/Palette";
 import { Breadcrumbs } from "./subgraphs/Breadcrumbs";
 import { installShortcuts } from "./shortcuts";
 import { ui, useUi } from "./store";
+import { traceMark } from "./perf/editTrace";
 
 export function App({ backend }: { backend: Backend }) {
   const activeId = useUi((s) => s.activeId);
   const view = useUi((s) => (s.activeId ? s.docs[s.activeId] : null)) ?? null;
   const registryOpen = useUi((s) => s.registryOpen);
   const readyDoc = useUi((s) => s.readyDoc);
+  traceMark("render:app");
+  // After every panel's render and DOM changes (layout effects run children first): the
+  // edit trace tells React's render and commit apart from the canvas work that follows.
+  useLayoutEffect(() => traceMark("commit"));
 
   useEffect(() => {
     ui.set({ backend });

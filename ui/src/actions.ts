@@ -39,7 +39,7 @@ async function send(e: Edit, docId: string): Promise<ViewDelta> {
   traceMark("sent");
   const delta = await backend().applyEdit(docId, e);
   traceMark("answered");
-  ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [docId]: [] } }));
+  ui.clearExtraDiagnostics(docId);
   ui.applyDelta(delta);
   traceMark("stored");
   for (const note of delta.notes) ui.toast("info", note.message);
@@ -88,7 +88,7 @@ export async function applyFix(fix: FixEdit, docId = ui.get().activeId): Promise
     const b = backend();
     if (!b.applyFix) throw new Error("fixes are applied in the desktop app");
     const answer = await b.applyFix(docId, fix);
-    ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [docId]: [] } }));
+    ui.clearExtraDiagnostics(docId);
     ui.putDoc(answer.view);
     if (answer.notice) ui.toast("info", answer.notice);
     return true;

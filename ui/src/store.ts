@@ -35,6 +35,10 @@ export type UiState = {
 
 let toastId = 0;
 
+function sameList<T>(a: readonly T[], b: readonly T[]) {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 export const useUi = create<UiState>(() => ({
   backend: null,
   docs: {},
@@ -94,6 +98,11 @@ export const ui = {
     const held = useUi.getState().docs[delta.id];
     if (held) ui.putDoc(applyDelta(held, delta));
   },
+  /** Forgets a document's save refusals (an edit answered): a no-op when there are none, so
+   * the panels that read them keep their memoised work. */
+  clearExtraDiagnostics(id: string) {
+    if (useUi.getState().extraDiagnostics[id]?.length) useUi.setState((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [id]: [] } }));
+  },
   dropDoc(id: string) {
     useUi.setState((s) => {
       const docs = { ...s.docs };
@@ -103,6 +112,9 @@ export const ui = {
     });
   },
   select(sel: Selection) {
+    // The same selection again (cleared after a delete that already cleared it) renders nothing.
+    const cur = useUi.getState().selection;
+    if (sameList(cur.nodes, sel.nodes) && sameList(cur.edges, sel.edges) && !!cur.graph === !!sel.graph) return;
     useUi.setState({ selection: sel });
   },
   /** Shows a notice for `ms` milliseconds (errors, and news the user must read, stay longer). */

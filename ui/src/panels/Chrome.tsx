@@ -1,6 +1,6 @@
 // The frame around the canvas: tabs and toolbar, problems panel, status bar, help overlay,
 // messages.
-import { useState } from "react";
+import { memo, useMemo, useState } from "react";
 import type { Diagnostic, DocumentView } from "../bindings";
 import {
   autoLayout,
@@ -16,6 +16,7 @@ import {
   undo,
 } from "../actions";
 import { SHORTCUTS } from "../shortcuts";
+import { traceMark } from "../perf/editTrace";
 import { ui, useUi } from "../store";
 import { Tabs } from "./Tabs";
 import { DescribeAllButton, FixButtons } from "./FixButtons";
@@ -24,6 +25,7 @@ import { DescribeAllButton, FixButtons } from "./FixButtons";
 const NONE: Diagnostic[] = [];
 
 export function Toolbar({ view }: { view: DocumentView | null }) {
+  traceMark("render:toolbar");
   const busy = useUi((s) => s.layoutBusy);
   const progress = useUi((s) => s.layoutProgress);
   return (
@@ -84,22 +86,30 @@ export function Toolbar({ view }: { view: DocumentView | null }) {
   );
 }
 
-export function allDiagnostics(view: DocumentView, extra: Diagnostic[]): Diagnostic[] {
+export function allDiagnostics(diagnostics: Diagnostic[], extra: Diagnostic[]): Diagnostic[] {
   // A save refused for errors stops being a problem once the errors are gone (a conflict
   // with an outside change stays until it is resolved).
-  const live = view.diagnostics.some((d) => d.severity === "error")
+  const live = diagnostics.some((d) => d.severity === "error")
     ? extra
     : extra.filter((d) => !(d.code.startsWith("save/") && d.code !== "save/conflict"));
-  return [...live, ...view.diagnostics];
+  return live.length ? [...live, ...diagnostics] : diagnostics;
 }
 
+/** Rows drawn at first (and added per "show more"): a large graph's thousands of findings
+ * would otherwise cost every edit a re-render of all of them. */
+const PROBLEM_ROWS = 200;
+const RANK = { error: 0, warning: 1, info: 2 } as const;
+
 export function ProblemsPanel({ view }: { view: DocumentView }) {
+  traceMark("render:problems");
   const extra = useUi((s) => s.extraDiagnostics[view.id] ?? NONE);
   const open = useUi((s) => s.problemsOpen);
-  const all = allDiagnostics(view, extra);
+  const [shown, setShown] = useState(PROBLEM_ROWS);
+  const all = useMemo(() => allDiagnostics(view.diagnostics, extra), [view.diagnostics, extra]);
+  // Stable sort: errors first, each severity in the validator's order.
+  const sorted = useMemo(() => [...all].sort((a, b) => RANK[a.severity] - RANK[b.severity]), [all]);
   if (!open) return null;
-  const rank = { error: 0, warning: 1, info: 2 } as const;
-  const sorted = [...all].sort((a, b) => rank[a.severity] - rank[b.severity]);
+  const rows = sorted.length > shown ? sorted.slice(0, shown) : sorted;
   return (
     <section className="problems" data-testid="problems-panel">
       <div className="panel-head">
@@ -111,49 +121,84 @@ export function ProblemsPanel({ view }: { view: DocumentView }) {
       </div>
       <ul>
         {sorted.length === 0 && <li className="muted">No problems.</li>}
-        {sorted.map((d, i) => (
-          <li
-            key={i}
-            className={`problem ${d.severity}`}
-            data-testid="problem"
-            data-code={d.code}
-            data-severity={d.severity}
-            data-pointer={d.pointer}
-            onClick={() => revealElement(d.element)}
-            title={d.pointer ? `at ${d.pointer}` : undefined}
-          >
-            <span className={`sev ${d.severity}`}>{d.severity === "error" ? "✖" : d.severity === "warning" ? "▲" : "ℹ"}</span>
-            <span className="msg">{d.message}</span>
-            <code className="code">{d.code}</code>
-            {d.span ? (
-              <span className="muted">
-                {d.span.line}:{d.span.column}
-              </span>
-            ) : d.pointer ? (
-              <code className="muted ptr">{d.pointer}</code>
-            ) : null}
-            <FixButtons diagnostic={d} docId={view.id} />
-          </li>
+        {rows.map((d) => (
+          <ProblemRow key={rowKey(d)} d={d} docId={view.id} />
         ))}
+        {rows.length < sorted.length && (
+          <li className="muted">
+            {sorted.length - rows.length} more.{" "}
+            <button type="button" className="link" data-testid="problems-more" onClick={() => setShown((k) => k + PROBLEM_ROWS * 5)}>
+              Show more
+            </button>
+          </li>
+        )}
       </ul>
     </section>
   );
 }
 
+/** A key that follows the finding, not its place: an edit that adds or removes one above
+ * leaves the other rows as they were (the memoised rows are not rendered again). */
+const rowKeys = new WeakMap<Diagnostic, string>();
+let nextRowKey = 0;
+function rowKey(d: Diagnostic): string {
+  let k = rowKeys.get(d);
+  if (k === undefined) rowKeys.set(d, (k = String(nextRowKey++)));
+  return k;
+}
+
+/** One finding. Rust's answers share unchanged findings (`applyDelta`), so a row whose
+ * finding is the same object is not rendered again after an edit. */
+const ProblemRow = memo(function ProblemRow({ d, docId }: { d: Diagnostic; docId: string }) {
+  return (
+    <li
+      className={`problem ${d.severity}`}
+      data-testid="problem"
+      data-code={d.code}
+      data-severity={d.severity}
+      data-pointer={d.pointer}
+      onClick={() => revealElement(d.element)}
+      title={d.pointer ? `at ${d.pointer}` : undefined}
+    >
+      <span className={`sev ${d.severity}`}>{d.severity === "error" ? "✖" : d.severity === "warning" ? "▲" : "ℹ"}</span>
+      <span className="msg">{d.message}</span>
+      <code className="code">{d.code}</code>
+      {d.span ? (
+        <span className="muted">
+          {d.span.line}:{d.span.column}
+        </span>
+      ) : d.pointer ? (
+        <code className="muted ptr">{d.pointer}</code>
+      ) : null}
+      <FixButtons diagnostic={d} docId={docId} />
+    </li>
+  );
+});
+
+function counts(all: Diagnostic[]) {
+  let errors = 0;
+  let warnings = 0;
+  for (const d of all) {
+    if (d.severity === "error") errors++;
+    else if (d.severity === "warning") warnings++;
+  }
+  return { errors, warnings };
+}
+
 export function StatusBar({ view }: { view: DocumentView | null }) {
+  traceMark("render:status");
   const extra = useUi((s) => (view ? (s.extraDiagnostics[view.id] ?? NONE) : NONE));
   const mode = useUi((s) => s.renderMode);
   const zoom = useUi((s) => s.zoom);
   const sel = useUi((s) => s.selection);
+  const diagnostics = view?.diagnostics ?? NONE;
+  const { errors, warnings } = useMemo(() => counts(allDiagnostics(diagnostics, extra)), [diagnostics, extra]);
   if (!view)
     return (
       <footer className="status" data-testid="status-bar">
         No document open.
       </footer>
     );
-  const all = allDiagnostics(view, extra);
-  const errors = all.filter((d) => d.severity === "error").length;
-  const warnings = all.filter((d) => d.severity === "warning").length;
   return (
     <footer className="status" data-testid="status-bar">
       <button

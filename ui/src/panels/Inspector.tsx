@@ -6,6 +6,7 @@ import { categoryColor } from "../lib/colors";
 import { configChannelUses } from "../lib/channelRefs";
 import { END, START } from "../lib/ids";
 import { unknownFields } from "../lib/schemaForm";
+import { traceMark } from "../perf/editTrace";
 import { useUi } from "../store";
 import { ConditionBuilder } from "./ConditionBuilder";
 import { GraphMdInspector } from "./GraphMdInspector";
@@ -16,6 +17,7 @@ import { FixButtons } from "./FixButtons";
 const REDUCERS: ReducerName[] = ["last_write", "append", "merge"];
 
 export function Inspector({ view }: { view: DocumentView }) {
+  traceMark("render:inspector");
   const sel = useUi((s) => s.selection);
   // Weaveflow and GRAPH.md show their own fields (WeaveflowInspector / GraphMdInspector).
   if (view.weaveflow)
@@ -258,19 +260,27 @@ function EdgeInspector({ view, index }: { view: DocumentView; index: number }) {
 function GraphInspector({ view }: { view: DocumentView }) {
   const [name, setName] = useState("");
   const [reducer, setReducer] = useState<ReducerName>("last_write");
-  const channelDiags = view.diagnostics.filter((d) => d.element?.kind === "channel");
-  const used = new Map<string, number>();
-  for (const e of view.spec.edges) if (typeof e.when?.channel === "string") used.set(e.when.channel, (used.get(e.when.channel) ?? 0) + 1);
+  const channelDiags = useMemo(() => view.diagnostics.filter((d) => d.element?.kind === "channel"), [view.diagnostics]);
   // The conditions' undeclared channels, as Rust's checker found them (with its fix).
-  const undeclared = [
-    ...new Set(
-      view.diagnostics
-        .filter((d) => d.code === "spec/undeclared-channel" && d.element?.kind === "edge")
-        .flatMap((d) => (d.names?.channel === undefined ? [] : [d.names.channel])),
-    ),
-  ];
-  // Config fields that name channels count as uses too.
-  for (const [c, k] of configChannelUses(view)) used.set(c, (used.get(c) ?? 0) + k);
+  const undeclared = useMemo(
+    () => [
+      ...new Set(
+        view.diagnostics
+          .filter((d) => d.code === "spec/undeclared-channel" && d.element?.kind === "edge")
+          .flatMap((d) => (d.names?.channel === undefined ? [] : [d.names.channel])),
+      ),
+    ],
+    [view.diagnostics],
+  );
+  // Counted once per change of the edges or nodes, not at every render (every edges and
+  // every node config of a large graph).
+  const used = useMemo(() => {
+    const out = new Map<string, number>();
+    for (const e of view.spec.edges) if (typeof e.when?.channel === "string") out.set(e.when.channel, (out.get(e.when.channel) ?? 0) + 1);
+    // Config fields that name channels count as uses too.
+    for (const [c, k] of configChannelUses(view.spec.nodes, view.registry)) out.set(c, (out.get(c) ?? 0) + k);
+    return out;
+  }, [view.spec.edges, view.spec.nodes, view.registry]);
   const add = async (n: string) => {
     if (await edit({ op: "add_channel", name: n.trim(), reducer })) setName("");
   };
