@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use serde_json::{Map, Value};
 
 use crate::diagnostic::Diagnostic;
-use crate::manifest::{parse_manifest, Manifest};
+use crate::manifest::{parse_manifest, parse_trusted_manifest, Manifest};
 use crate::registry::Registry;
 
 /// The `source` of built-in types.
@@ -19,27 +19,18 @@ pub const SOURCE: &str = "built-in";
 /// The manifest text, as embedded.
 pub const MANIFEST_TEXT: &str = include_str!("../registry/default.registry.json");
 
-struct Loaded {
-    manifest: Manifest,
-    diagnostics: Vec<Diagnostic>,
-}
-
-fn loaded() -> &'static Loaded {
-    static LOADED: OnceLock<Loaded> = OnceLock::new();
-    LOADED.get_or_init(|| {
-        let (manifest, diagnostics) = parse_manifest(MANIFEST_TEXT, SOURCE);
-        Loaded { manifest: manifest.unwrap_or_default(), diagnostics }
-    })
-}
-
-/// The built-in manifest, parsed once.
+/// The built-in manifest, parsed once. Read the quick way (schemas not compiled): the text
+/// is embedded and a test reads it the checked way and finds no problem, so every command that
+/// needs a registry does not compile a dozen schemas at start (issue 18).
 pub fn manifest() -> &'static Manifest {
-    &loaded().manifest
+    static MANIFEST: OnceLock<Manifest> = OnceLock::new();
+    MANIFEST.get_or_init(|| parse_trusted_manifest(MANIFEST_TEXT, SOURCE).unwrap_or_default())
 }
 
-/// Problems in the embedded manifest (always empty; a test keeps it so).
+/// Problems in the embedded manifest, read the checked way (always empty; a test keeps it so).
 pub fn manifest_diagnostics() -> &'static [Diagnostic] {
-    &loaded().diagnostics
+    static DIAGNOSTICS: OnceLock<Vec<Diagnostic>> = OnceLock::new();
+    DIAGNOSTICS.get_or_init(|| parse_manifest(MANIFEST_TEXT, SOURCE).1)
 }
 
 /// A fresh registry holding the built-in types, each with source [`SOURCE`].
@@ -63,6 +54,13 @@ mod tests {
     fn the_embedded_manifest_is_clean() {
         assert!(manifest_diagnostics().is_empty(), "{:#?}", manifest_diagnostics());
         assert!(manifest().types.len() >= 12);
+    }
+
+    #[test]
+    fn the_quick_reading_is_the_checked_one() {
+        let (checked, diagnostics) = parse_manifest(MANIFEST_TEXT, SOURCE);
+        assert!(diagnostics.is_empty());
+        assert_eq!(Some(manifest()), checked.as_ref());
     }
 
     #[test]

@@ -108,6 +108,15 @@ pub fn unknown_reducer(channel: &str, shown: &str) -> Diagnostic {
 
 /// Node ids and types (`fromSpec`, nodes step). With `None`, type lookups are skipped.
 pub fn check_nodes(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
+    check_nodes_keeping_ids(spec, registry).0
+}
+
+/// [`check_nodes`], and the set of every node id (empty and reserved ones too), which is what
+/// [`check_topology`] takes: one set of 100,000 ids built for both instead of two.
+pub fn check_nodes_keeping_ids<'a>(
+    spec: &'a GraphSpec,
+    registry: Option<&Registry>,
+) -> (Vec<Diagnostic>, HashSet<&'a str, IdHasher>) {
     let mut out = Vec::new();
     let mut seen: HashSet<&str, IdHasher> =
         HashSet::with_capacity_and_hasher(spec.nodes.len(), IdHasher::default());
@@ -118,6 +127,9 @@ pub fn check_nodes(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnos
         // node on every validation (each edit of a 100,000-node document).
         if let Some(d) = check_id(&n.id, &mut seen) {
             out.push(d.at(pointer(["nodes", &idx(i), "id"])).on_node(&n.id));
+            // An empty or reserved id is still an id edges may name (check_id refuses it before
+            // its duplicate check, so adding it changes no finding here).
+            seen.insert(&n.id);
         }
         match n.type_name.as_deref().filter(|t| !t.is_empty()) {
             None => out.push(
@@ -145,7 +157,7 @@ pub fn check_nodes(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnos
             }
         }
     }
-    out
+    (out, seen)
 }
 
 fn check_type(
@@ -349,6 +361,9 @@ pub fn check_graph_nodes(g: &Graph) -> Vec<Diagnostic> {
     for (i, n) in g.nodes.iter().enumerate() {
         if let Some(d) = check_id(&n.id, &mut seen) {
             out.push(d.at(pointer(["nodes", &idx(i), "id"])).on_node(&n.id));
+            // An empty or reserved id is still an id edges may name (check_id refuses it before
+            // its duplicate check, so adding it changes no finding here).
+            seen.insert(&n.id);
         }
     }
     out
@@ -374,4 +389,23 @@ pub fn check_graph_guards(g: &Graph) -> Vec<Diagnostic> {
 /// Node id -> position, for analyses that need it.
 pub fn node_positions(spec: &GraphSpec) -> HashMap<&str, usize> {
     spec.nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_id_set_kept_holds_every_id_the_edges_may_name() {
+        let spec = crate::read::parse_spec(
+            r#"{"nodes": [{"id": "a", "type": "t"}, {"id": "", "type": "t"}, {"id": "__start__", "type": "t"},
+                          {"id": "a", "type": "t"}, {"id": "", "type": "t"}, {"id": "__end__"}]}"#,
+        )
+        .spec
+        .expect("a spec");
+        let (found, ids) = check_nodes_keeping_ids(&spec, None);
+        assert_eq!(found, check_nodes(&spec, None));
+        let all: HashSet<&str> = spec.nodes.iter().map(|n| n.id.as_str()).collect();
+        assert_eq!(ids.into_iter().collect::<HashSet<&str>>(), all);
+    }
 }

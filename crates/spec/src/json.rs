@@ -241,11 +241,13 @@ pub fn fill_spans(text: &str, diagnostics: &mut [Diagnostic]) {
     fill_spans_keeping(text, diagnostics);
 }
 
-/// From this size of text on, [`fill_spans_keeping`] builds its line index on a second thread.
-const PARALLEL_INDEX: usize = 1 << 20;
+/// From this size of text on, [`fill_spans_dropping`] frees its garbage on a second thread.
+const PARALLEL_DROP: usize = 1 << 20;
 
 /// [`fill_spans`], giving back the line index it built (when it built one), so a report of the
-/// same text need not index it again.
+/// same text need not index it again. The index knows the places of the diagnostics' spans
+/// only ([`LineIndex::at_offsets`]): the lines and columns of a few findings in a large text
+/// come from one pass of `memchr` without a list of every line.
 pub fn fill_spans_keeping(
     text: &str,
     diagnostics: &mut [Diagnostic],
@@ -254,15 +256,15 @@ pub fn fill_spans_keeping(
 }
 
 /// [`fill_spans_keeping`], dropping `garbage` (say, the document the findings are about, no
-/// longer needed) first: on a large text, on the thread that then builds the line index,
-/// while this one scans the text, so the index never adds to the memory `garbage` held.
+/// longer needed) first: on a large text, on a second thread while this one scans the text,
+/// so freeing it costs no time here and the scan never adds to the memory it held.
 pub fn fill_spans_dropping<T: Send>(
     text: &str,
     diagnostics: &mut [Diagnostic],
     garbage: T,
 ) -> Option<crate::line_index::LineTable> {
     let mut garbage = Some(garbage);
-    if text.len() < PARALLEL_INDEX {
+    if text.len() < PARALLEL_DROP {
         garbage = None;
     }
     if diagnostics.iter().all(|d| d.span.is_some()) {
@@ -275,26 +277,27 @@ pub fn fill_spans_dropping<T: Send>(
         .collect();
     // Deep documents were refused by `parse` already; the scan refuses them too (no deep
     // recursion). A text that is not one JSON value gets no spans.
-    // The line index and the scan each read the whole text, and neither needs the other: on
-    // a large text the index is built on a second thread meanwhile.
-    let (scanned, lines) = if let Some(garbage) = garbage {
+    let scanned = if let Some(garbage) = garbage {
         std::thread::scope(|s| {
-            let index = s.spawn(move || {
-                drop(garbage);
-                LineIndex::new(text)
-            });
-            let scanned = targets.scan(text);
-            (scanned, index.join().ok())
+            s.spawn(move || drop(garbage));
+            targets.scan(text)
         })
     } else {
-        (targets.scan(text), None)
+        targets.scan(text)
     };
     if !scanned {
         return None;
     }
-    let lines = lines.unwrap_or_else(|| LineIndex::new(text));
-    for (d, path) in diagnostics.iter_mut().zip(paths) {
-        if let Some((start, end)) = path.and_then(|p| targets.deepest(&p)) {
+    let ranges: Vec<Option<(usize, usize)>> =
+        paths.iter().map(|path| path.as_ref().and_then(|p| targets.deepest(p))).collect();
+    // The places the report will ask about: the new spans' starts and the spans already there.
+    let offsets = diagnostics
+        .iter()
+        .zip(&ranges)
+        .filter_map(|(d, r)| r.map(|(start, _)| start).or(d.span.map(|s| s.offset as usize)));
+    let lines = LineIndex::at_offsets(text, offsets);
+    for (d, range) in diagnostics.iter_mut().zip(ranges) {
+        if let Some((start, end)) = range {
             d.span = Some(lines.span(start, end));
         }
     }

@@ -21,6 +21,7 @@ pub mod infer;
 pub mod json;
 pub mod json_outline;
 pub mod line_index;
+mod line_points;
 pub mod manifest;
 pub mod mermaid;
 pub mod model;

@@ -7,6 +7,7 @@
 //! a long line.
 
 use crate::diagnostic::{floor_char_boundary, sat_u32, Span};
+use crate::line_points::Points;
 
 /// Distance in bytes between two character-count checkpoints.
 const CHUNK: usize = 4096;
@@ -22,6 +23,9 @@ pub struct LineIndex<'a> {
     /// character, which is right at any byte position). Empty for an ASCII text, where a
     /// character is a byte.
     chars_before: Vec<usize>,
+    /// `Some` for an index of chosen offsets only ([`LineIndex::at_offsets`]): then
+    /// `line_starts` and `chars_before` are empty and every answer comes from here.
+    points: Option<Points>,
 }
 
 impl<'a> LineIndex<'a> {
@@ -44,13 +48,27 @@ impl<'a> LineIndex<'a> {
             }
             out
         };
-        LineIndex { text, line_starts, chars_before }
+        LineIndex { text, line_starts, chars_before, points: None }
+    }
+
+    /// An index that knows the places of `offsets` only, found in one pass without a list of
+    /// every line (see `line_points.rs`): for placing a few findings in a large text. It
+    /// answers everything [`LineIndex::new`] does, with the same results; an offset not given,
+    /// or a line none of them is on, costs a pass over the text.
+    pub fn at_offsets(text: &'a str, offsets: impl IntoIterator<Item = usize>) -> Self {
+        let points = Points::new(text, offsets);
+        LineIndex { text, line_starts: Vec::new(), chars_before: Vec::new(), points: Some(points) }
     }
 
     /// The index without its text, to keep beside a text that moves (a report that owns the
     /// text a check indexed): see [`LineIndex::from_table`].
     pub fn into_table(self) -> LineTable {
-        LineTable { len: self.text.len(), line_starts: self.line_starts, chars_before: self.chars_before }
+        LineTable {
+            len: self.text.len(),
+            line_starts: self.line_starts,
+            chars_before: self.chars_before,
+            points: self.points,
+        }
     }
 
     /// The index of `text` from a table made of it ([`LineIndex::into_table`]), without a pass
@@ -60,6 +78,7 @@ impl<'a> LineIndex<'a> {
             text,
             line_starts: table.line_starts,
             chars_before: table.chars_before,
+            points: table.points,
         })
     }
 
@@ -70,12 +89,18 @@ impl<'a> LineIndex<'a> {
 
     /// How many lines the text has (a final line break starts one more, empty, line).
     pub fn line_count(&self) -> usize {
+        if self.points.is_some() {
+            return Points::line_count(self.text);
+        }
         self.line_starts.len()
     }
 
     /// The span of `start..end` (byte offsets, clamped to the text and to character boundaries).
     pub fn span(&self, start: usize, end: usize) -> Span {
         let text = self.text;
+        if let Some(points) = &self.points {
+            return points.span(text, start, end);
+        }
         let start = floor_char_boundary(text, start.min(text.len()));
         let end = end.clamp(start, text.len());
         let line = self.line_starts.partition_point(|&s| s as usize <= start);
@@ -91,13 +116,20 @@ impl<'a> LineIndex<'a> {
 
     /// The byte offset where 1-based `line` starts.
     pub fn line_start(&self, line: usize) -> Option<usize> {
+        if let Some(points) = &self.points {
+            return points.line_start(self.text, line);
+        }
         self.line_starts.get(line.checked_sub(1)?).map(|&s| s as usize)
     }
 
     /// The 1-based `line` of the text, without its line break (`\n` or `\r\n`).
     pub fn line(&self, line: usize) -> Option<&'a str> {
         let start = self.line_start(line)?;
-        let end = self.line_starts.get(line).map_or(self.text.len(), |&next| next as usize - 1);
+        let end = if self.points.is_some() {
+            memchr::memchr(b'\n', &self.text.as_bytes()[start..]).map_or(self.text.len(), |i| start + i)
+        } else {
+            self.line_starts.get(line).map_or(self.text.len(), |&next| next as usize - 1)
+        };
         let l = &self.text[start..end];
         Some(l.strip_suffix('\r').unwrap_or(l))
     }
@@ -126,6 +158,7 @@ pub struct LineTable {
     len: usize,
     line_starts: Vec<u32>,
     chars_before: Vec<usize>,
+    points: Option<Points>,
 }
 
 /// A UTF-8 continuation byte (`10xxxxxx`): not the start of a character.
@@ -177,5 +210,20 @@ mod tests {
         let again = LineIndex::from_table(text, table.clone()).map(|i| (i.span(4, 5), i.line(2)));
         assert_eq!(again, Some((LineIndex::new(text).span(4, 5), Some("bc"))));
         assert!(LineIndex::from_table("a", table).is_none());
+    }
+
+    #[test]
+    fn an_index_of_chosen_offsets_answers_as_the_full_one() {
+        let text = "{\n  \"\u{e9}\": 1,\r\n  \"b\": 2\n}\n\nz";
+        let full = LineIndex::new(text);
+        let some = LineIndex::at_offsets(text, [4, 17, 18]);
+        let some = LineIndex::from_table(text, some.into_table()).expect("same text");
+        assert_eq!(some.line_count(), full.line_count());
+        for n in 0..=full.line_count() + 1 {
+            assert_eq!((some.line(n), some.line_start(n)), (full.line(n), full.line_start(n)), "line {n}");
+        }
+        for start in 0..=text.len() {
+            assert_eq!(some.span(start, start + 2), full.span(start, start + 2), "at {start}");
+        }
     }
 }

@@ -5,8 +5,6 @@
 //! the analysis warnings of [`crate::analysis`], and, when a registry is given, the config
 //! schema checks of [`crate::config_check`]. With no registry, type checks are skipped.
 
-use std::collections::HashSet;
-
 use crate::analysis;
 use crate::checks;
 use crate::config_check;
@@ -20,13 +18,12 @@ pub use crate::checks::codes;
 /// checks, analysis, config schemas).
 pub fn validate(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
     let mut out = checks::check_channels(spec);
-    out.extend(checks::check_nodes(spec, registry));
-    out.extend(checks::check_predicates(spec));
     {
-        // Dropped before the analysis builds its own maps.
-        let mut ids: HashSet<&str, checks::IdHasher> =
-            HashSet::with_capacity_and_hasher(spec.nodes.len(), checks::IdHasher::default());
-        ids.extend(spec.nodes.iter().map(|n| n.id.as_str()));
+        // The node checks' id set serves the edge checks too; dropped before the analysis
+        // builds its own maps.
+        let (nodes, ids) = checks::check_nodes_keeping_ids(spec, registry);
+        out.extend(nodes);
+        out.extend(checks::check_predicates(spec));
         out.extend(checks::check_topology(
             &ids,
             spec.edges.iter().map(|e| (e.from.as_str(), e.to.as_str())),
