@@ -50,7 +50,8 @@ export type Underlay = { kind: "frame" | "note"; x: number; y: number; w: number
 export type SceneInput = {
   order: string[];
   positions: Record<string, Point>;
-  color: (id: string) => string;
+  /** `at`: as for `type`. */
+  color: (id: string, at?: number) => string;
   problem: (id: string) => 0 | 1 | 2;
   edges: { from: string; to: string; guarded: boolean; label?: string; dashed?: boolean; index?: number; ref?: object }[];
   /** `at`: the node's place in `order` (lets the input find the node without a lookup). */
@@ -97,7 +98,7 @@ export function fillNode(s: Scene, i: number, inp: SceneInput) {
   s.y[i] = p.y;
   s.w[i] = terminal ? TERMINAL : NODE_W;
   s.h[i] = terminal ? TERMINAL : NODE_H;
-  s.color[i] = terminal ? "terminal" : inp.color(id);
+  s.color[i] = terminal ? "terminal" : inp.color(id, i);
   s.problem[i] = inp.problem(id);
   s.nodeType[i] = inp.type?.(id, i) ?? "";
   s.summary[i] = inp.summary?.(id, i) ?? "";

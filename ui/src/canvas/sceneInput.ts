@@ -1,7 +1,7 @@
 // What the overview canvas draws of a document: nodes with their type and a config summary,
 // the document's edges with their labels (every format, Rust's `edgeLabels`), and the edges
 // drawn for the reader only (entry and finish marks, fallback routes: Rust's `extraEdges`).
-import type { DocumentView, Point, TypeInfo } from "../bindings";
+import type { DocumentView, NodeSpec, Point, TypeInfo } from "../bindings";
 import { terminalsInUse } from "../lib/geometry";
 import type { Problems } from "./buildFlow";
 import type { SceneInput } from "./overview";
@@ -38,7 +38,7 @@ export type NodeFields = Omit<SceneInput, "order" | "edges">;
 export function nodeFields(
   view: DocumentView,
   positions: Record<string, Point>,
-  color: (id: string) => string,
+  color: (node: NodeSpec | undefined) => string,
   problems: Problems,
   types: Map<string, TypeInfo>,
 ): NodeFields {
@@ -54,7 +54,7 @@ export function nodeFields(
   const marks = marksOf(view);
   return {
     positions,
-    color,
+    color: (id, at) => color(nodeOf(id, at)),
     problem: (id) => {
       const p = problems.nodes.get(id);
       return p?.errors ? 2 : p?.warnings ? 1 : 0;
@@ -83,7 +83,7 @@ export function docEdge(view: DocumentView, index: number): SceneInput["edges"][
 export function sceneInput(
   view: DocumentView,
   positions: Record<string, Point>,
-  color: (id: string) => string,
+  color: (node: NodeSpec | undefined) => string,
   problems: Problems,
   types: Map<string, TypeInfo>,
 ): SceneInput {

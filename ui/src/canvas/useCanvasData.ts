@@ -1,8 +1,11 @@
 // What the canvas derives from the document view and the selection, once per change: the
 // types by name, where every node is drawn, the problems per element, the collapsed groups,
-// and each node's category colour.
+// and each node's category colour (by type).
 import { useMemo } from "react";
-import type { DocumentView, TypeInfo } from "../bindings";
+import type { DocumentView, NodeSpec, TypeInfo } from "../bindings";
+
+/** The colour of an id that is no node of the document. */
+const NO_NODE = "#475569";
 import { categoryColor } from "../lib/colors";
 import { resolvePositions } from "../lib/geometry";
 import { useUi } from "../store";
@@ -24,22 +27,19 @@ export function useCanvasData(view: DocumentView) {
   const collapsed = useMemo(() => timed("collapsed", () => collapsedOf(view, basePositions)), [view, basePositions]);
   const selNodes = useMemo(() => new Set(selection.nodes), [selection.nodes]);
   const selEdges = useMemo(() => new Set(selection.edges), [selection.edges]);
-  const colorById = useMemo(
-    () =>
-      timed("colors", () => {
-        // One colour per type, worked out once, not per node.
-        const byType = new Map<string, string>();
-        const none = categoryColor(undefined);
-        const m = new Map<string, string>();
-        for (const n of view.spec.nodes) {
-          let c = n.type ? byType.get(n.type) : none;
-          if (c === undefined && n.type) byType.set(n.type, (c = categoryColor(types.get(n.type)?.category)));
-          m.set(n.id, c ?? none);
-        }
-        return (id: string) => m.get(id) ?? "#475569";
-      }),
-    [view.spec.nodes, types],
-  );
+  // A node's category colour, one per type, worked out when first asked (the scene asks per
+  // node it builds: every node for a full build, a handful for an edit's patch).
+  const nodeColor = useMemo(() => {
+    const byType = new Map<string, string>();
+    const none = categoryColor(undefined);
+    return (n: NodeSpec | undefined) => {
+      if (!n) return NO_NODE;
+      if (!n.type) return none;
+      let c = byType.get(n.type);
+      if (c === undefined) byType.set(n.type, (c = categoryColor(types.get(n.type)?.category)));
+      return c;
+    };
+  }, [types]);
   traceMark("data");
-  return { selection, types, basePositions, problems, collapsed, selNodes, selEdges, colorById };
+  return { selection, types, basePositions, problems, collapsed, selNodes, selEdges, nodeColor };
 }

@@ -14,7 +14,7 @@ import { everyNodeStored } from "../lib/geometry";
 import { timed, traceMark } from "../perf/editTrace";
 
 export function useScene(view: DocumentView, data: CanvasData): Scene {
-  const { basePositions, colorById, problems, types, collapsed } = data;
+  const { basePositions, nodeColor, problems, types, collapsed } = data;
   // The last scene built, and the view and types it was built for.
   const last = useRef<{ view: DocumentView; scene: Scene; types: CanvasData["types"] } | null>(null);
   const scene = useMemo(() => {
@@ -25,10 +25,10 @@ export function useScene(view: DocumentView, data: CanvasData): Scene {
     let scene: Scene | null = null;
     if (made && prev && prev.view === made.from && prev.types === types && !collapsed && everyNodeStored(basePositions))
       scene = timed("scene:patch", () =>
-        patchScene(prev.scene, made.from, view, made.delta, nodeFields(view, basePositions, colorById, problems, types)),
+        patchScene(prev.scene, made.from, view, made.delta, nodeFields(view, basePositions, nodeColor, problems, types)),
       );
     if (!scene) {
-      const inp = timed("scene:input", () => collapsedScene(sceneInput(view, basePositions, colorById, problems, types), collapsed));
+      const inp = timed("scene:input", () => collapsedScene(sceneInput(view, basePositions, nodeColor, problems, types), collapsed));
       scene = timed("scene:build", () => buildScene({ ...inp, underlay: annotationUnderlay(view, basePositions) }));
     }
     traceMark("scene", performance.now() - t0);
@@ -42,7 +42,7 @@ export function useScene(view: DocumentView, data: CanvasData): Scene {
     view.weaveflow,
     view.graphmd,
     problems,
-    colorById,
+    nodeColor,
     types,
     collapsed,
     view.layout.notes,

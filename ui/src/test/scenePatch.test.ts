@@ -18,10 +18,7 @@ function rng(seed: number) {
 }
 
 const types = new Map<string, TypeInfo>([["llm", { type: "llm", title: "Language model" } as TypeInfo]]);
-const color = (view: DocumentView) => {
-  const byId = new Map(view.spec.nodes.map((n) => [n.id, n.type === "llm" ? "#aa0000" : "#00aa00"]));
-  return (id: string) => byId.get(id) ?? "#475569";
-};
+const color = (n: NodeSpec | undefined) => (!n ? "#475569" : n.type === "llm" ? "#aa0000" : "#00aa00");
 
 function start(n: number): DocumentView {
   const g = generateGraph(n, 7);
@@ -139,7 +136,7 @@ function randomDelta(v: DocumentView, r: () => number): ViewDelta {
 
 function sceneOf(v: DocumentView): Scene {
   const positions = resolvePositions(v.spec, v.layout.positions);
-  return buildScene(sceneInput(v, positions, color(v), problemsOf(v.diagnostics), types));
+  return buildScene(sceneInput(v, positions, color, problemsOf(v.diagnostics), types));
 }
 
 function plain(s: Scene) {
@@ -171,7 +168,7 @@ describe("patchScene", () => {
       const next = applyDelta(v, d);
       const positions = resolvePositions(next.spec, next.layout.positions);
       expect(everyNodeStored(positions)).toBe(true);
-      const fields = nodeFields(next, positions, color(next), problemsOf(next.diagnostics), types);
+      const fields = nodeFields(next, positions, color, problemsOf(next.diagnostics), types);
       const got = patchScene(scene, v, next, d, fields);
       expect(got, `step ${step}: the patch gave up`).not.toBeNull();
       const want = sceneOf(next);
@@ -189,7 +186,7 @@ describe("patchScene", () => {
     const v = start(50);
     const scene = sceneOf(v);
     const positions = resolvePositions(v.spec, v.layout.positions);
-    const fields = nodeFields(v, positions, color(v), problemsOf([]), types);
+    const fields = nodeFields(v, positions, color, problemsOf([]), types);
     const grouped = {
       ...v,
       layout: { ...v.layout, groups: [{ id: "g", name: "G", members: [], color: null }] },
