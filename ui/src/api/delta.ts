@@ -53,6 +53,9 @@ export function applyDelta(view: DocumentView, d: ViewDelta): DocumentView {
     graphmd: d.graphmd ?? view.graphmd,
     subgraphs: d.subgraphs ?? view.subgraphs,
   };
+  // Only the last step is kept: `view`'s own origin would hold the view before it, and so on,
+  // every view since the document opened (each a copy of the node and edge lists).
+  origins.delete(view);
   origins.set(next, { from: view, delta: d });
   return next;
 }

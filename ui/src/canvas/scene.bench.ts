@@ -2,17 +2,15 @@
 // guide to where the time goes; the figures that count are the real app's, `npm run bench`).
 // `SCENE_BENCH_N=100000 npx vitest bench --run src/canvas/scene.bench.ts`.
 import { bench, describe } from "vitest";
-import type { DocumentView, TypeInfo } from "../bindings";
+import type { DocumentView, TypeInfo, ViewDelta } from "../bindings";
 import { resolvePositions } from "../lib/geometry";
 import { generateGraph } from "../perf/generate";
 import { problemsOf } from "./buildFlow";
 import { buildScene } from "./overview";
-import { sceneInput } from "./sceneInput";
+import { nodeFields, sceneInput } from "./sceneInput";
 import { gridOf } from "./sceneIndex";
 import { patchScene } from "./scenePatch";
-import { nodeFields } from "./sceneInput";
 import { applyDelta } from "../api/delta";
-import type { ViewDelta } from "../bindings";
 
 const N = Number(process.env.SCENE_BENCH_N ?? 10_000);
 const g = generateGraph(N);
@@ -36,9 +34,9 @@ describe(`scene of ${N} nodes`, () => {
     resolvePositions(view.spec, view.layout.positions);
   });
   bench("sceneInput", () => {
-    sceneInput(view, positions, color, problems, types);
+    sceneInput(view, nodeFields(view, positions, color, problems, types));
   });
-  const inp = sceneInput(view, positions, color, problems, types);
+  const inp = sceneInput(view, nodeFields(view, positions, color, problems, types));
   bench("buildScene", () => {
     buildScene(inp);
   });

@@ -5,11 +5,11 @@
 import type { Rect } from "../lib/geometry";
 import type { Scene } from "./overview";
 
-export const CELL = 512;
+const CELL = 512;
 
 const grids = new WeakMap<Scene, Map<number, number[]>>();
 
-export function cellKey(cx: number, cy: number) {
+function cellKey(cx: number, cy: number) {
   return cx * 1000003 + cy;
 }
 
@@ -35,7 +35,7 @@ export function gridOf(s: Scene): Map<number, number[]> {
   return grid;
 }
 
-export function meets(s: Scene, i: number, r: Rect) {
+function meets(s: Scene, i: number, r: Rect) {
   return s.x[i] < r.x + r.w && s.x[i] + s.w[i] > r.x && s.y[i] < r.y + r.h && s.y[i] + s.h[i] > r.y;
 }
 

@@ -80,15 +80,10 @@ export function docEdge(view: DocumentView, index: number): SceneInput["edges"][
   return { from: e.from, to: e.to, guarded: !!e.when, label: view.edgeLabels[index]?.text ?? "", index, ref: e };
 }
 
-export function sceneInput(
-  view: DocumentView,
-  positions: Record<string, Point>,
-  color: (node: NodeSpec | undefined) => string,
-  problems: Problems,
-  types: Map<string, TypeInfo>,
-): SceneInput {
+/** The whole input of a scene: `fields` (`nodeFields`), the order and the edges. */
+export function sceneInput(view: DocumentView, fields: NodeFields): SceneInput {
   return {
-    ...nodeFields(view, positions, color, problems, types),
+    ...fields,
     order: [...view.spec.nodes.map((n) => n.id), ...terminalsInUse(view.spec)],
     edges: [
       ...view.spec.edges.map((_, index) => docEdge(view, index)),

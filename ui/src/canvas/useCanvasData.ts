@@ -3,15 +3,15 @@
 // and each node's category colour (by type).
 import { useMemo } from "react";
 import type { DocumentView, NodeSpec, TypeInfo } from "../bindings";
-
-/** The colour of an id that is no node of the document. */
-const NO_NODE = "#475569";
 import { categoryColor } from "../lib/colors";
 import { resolvePositions } from "../lib/geometry";
 import { useUi } from "../store";
 import { timed, traceMark } from "../perf/editTrace";
 import { problemsOf } from "./buildFlow";
 import { collapsedOf } from "../annotations/collapsedCanvas";
+
+/** The colour of an id that is no node of the document. */
+const NO_NODE = "#475569";
 
 export type CanvasData = ReturnType<typeof useCanvasData>;
 

@@ -22,13 +22,12 @@ export function useScene(view: DocumentView, data: CanvasData): Scene {
     // After an edit: the scene before it, patched with what Rust said changed.
     const made = deltaOf(view);
     const prev = last.current;
+    const fields = nodeFields(view, basePositions, nodeColor, problems, types);
     let scene: Scene | null = null;
     if (made && prev && prev.view === made.from && prev.types === types && !collapsed && everyNodeStored(basePositions))
-      scene = timed("scene:patch", () =>
-        patchScene(prev.scene, made.from, view, made.delta, nodeFields(view, basePositions, nodeColor, problems, types)),
-      );
+      scene = timed("scene:patch", () => patchScene(prev.scene, made.from, view, made.delta, fields));
     if (!scene) {
-      const inp = timed("scene:input", () => collapsedScene(sceneInput(view, basePositions, nodeColor, problems, types), collapsed));
+      const inp = timed("scene:input", () => collapsedScene(sceneInput(view, fields), collapsed));
       scene = timed("scene:build", () => buildScene({ ...inp, underlay: annotationUnderlay(view, basePositions) }));
     }
     traceMark("scene", performance.now() - t0);

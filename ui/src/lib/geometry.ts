@@ -98,7 +98,7 @@ export function boundsOf(positions: Record<string, Point>): Rect | null {
   let y0 = Infinity;
   let x1 = -Infinity;
   let y1 = -Infinity;
-  // `for in` and no size object per node: run at every edit over every node (the minimap).
+  // `for in` and no size object per node: every node of a large graph, at each fit and open.
   for (const id in positions) {
     const p = positions[id];
     const side = isTerminal(id) ? TERMINAL : 0;

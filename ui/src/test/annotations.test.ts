@@ -8,7 +8,7 @@ import type { DocumentView } from "../bindings";
 import { annotationUnderlay, collapsedFlow, collapsedOf, collapsedScene } from "../annotations/collapsedCanvas";
 import { BOX_H, BOX_W, PAD, TITLE, boxId, framesOf, membershipAfterDrag, moveGroups } from "../annotations/frames";
 import { FlowCache, problemsOf } from "../canvas/buildFlow";
-import { sceneInput } from "../canvas/sceneInput";
+import { nodeFields, sceneInput } from "../canvas/sceneInput";
 import { FindIndex } from "../find/findIndex";
 import { buildFragment, parseFragment, withAnnotations } from "../lib/clipboard";
 import { resolvePositions } from "../lib/geometry";
@@ -60,7 +60,10 @@ describe("a collapsed group", () => {
   it("is drawn the same on the overview canvas", () => {
     const c = collapsedOf(view, positions);
     const inp = collapsedScene(
-      sceneInput(view, positions, () => "#000", problemsOf(view.diagnostics), new Map()),
+      sceneInput(
+        view,
+        nodeFields(view, positions, () => "#000", problemsOf(view.diagnostics), new Map()),
+      ),
       c,
     );
     expect(inp.order).toContain(boxId("group_2"));

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { DocumentView } from "../bindings";
 import { MINIMAP, frameRect, openingView } from "../canvas/framing";
 import { OverviewRenderer, type Theme, buildScene, edgeFont, nodeText } from "../canvas/overview";
-import { configSummary, sceneInput } from "../canvas/sceneInput";
+import { configSummary, nodeFields, sceneInput } from "../canvas/sceneInput";
 import { problemsOf } from "../canvas/buildFlow";
 import deltas from "./fixtures/edit-deltas.json?raw";
 import { shortLabel } from "../lib/shortLabel";
@@ -116,7 +116,10 @@ describe("edge labels in every format", () => {
   const fixture = JSON.parse(deltas) as Record<string, { initial: DocumentView }>;
   it.each(["graphspec", "weaveflow", "graphmd"])("%s: the scene's edges are Rust's", (format) => {
     const view = fixture[format].initial;
-    const edges = sceneInput(view, view.layout.positions, () => "#888", problemsOf(view.diagnostics), new Map()).edges;
+    const edges = sceneInput(
+      view,
+      nodeFields(view, view.layout.positions, () => "#888", problemsOf(view.diagnostics), new Map()),
+    ).edges;
     const own = edges.filter((e) => (e.index ?? -1) >= 0);
     expect(own.map((e) => e.label)).toEqual(view.edgeLabels.map((l) => l?.text ?? ""));
     expect(edges.filter((e) => (e.index ?? -1) < 0).map(({ from, to, label, dashed }) => ({ from, to, label, dashed }))).toEqual(

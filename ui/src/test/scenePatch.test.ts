@@ -4,7 +4,7 @@
 // by field with `buildScene` of the view after it.
 import { describe, expect, it } from "vitest";
 import type { Diagnostic, DocumentView, EdgeSpec, ListEdit, NodeSpec, Point, TypeInfo, ViewDelta } from "../bindings";
-import { applyDelta } from "../api/delta";
+import { applyDelta, deltaOf } from "../api/delta";
 import { problemsOf } from "../canvas/buildFlow";
 import { type Scene, buildScene } from "../canvas/overview";
 import { nodeFields, sceneInput } from "../canvas/sceneInput";
@@ -136,7 +136,7 @@ function randomDelta(v: DocumentView, r: () => number): ViewDelta {
 
 function sceneOf(v: DocumentView): Scene {
   const positions = resolvePositions(v.spec, v.layout.positions);
-  return buildScene(sceneInput(v, positions, color, problemsOf(v.diagnostics), types));
+  return buildScene(sceneInput(v, nodeFields(v, positions, color, problemsOf(v.diagnostics), types)));
 }
 
 function plain(s: Scene) {
@@ -196,6 +196,17 @@ describe("patchScene", () => {
     const many = Array.from({ length: 3000 }, (_, i) => ({ id: `m${i}` }) as NodeSpec);
     const big = delta({ nodes: [{ at: 0, remove: 0, insert: many }] });
     expect(patchScene(scene, v, applyDelta(v, big), big, fields)).toBeNull();
+  });
+});
+
+describe("deltaOf", () => {
+  it("knows the last step only, so a view does not hold every view before it", () => {
+    const a = start(10);
+    const b = applyDelta(a, delta({}));
+    expect(deltaOf(b)?.from).toBe(a);
+    const c = applyDelta(b, delta({}));
+    expect(deltaOf(c)?.from).toBe(b);
+    expect(deltaOf(b)).toBeUndefined();
   });
 });
 

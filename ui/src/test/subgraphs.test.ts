@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { DocumentView } from "../bindings";
 import { FlowCache, type GraphNodeData, problemsOf } from "../canvas/buildFlow";
 import { buildScene } from "../canvas/overview";
-import { sceneInput } from "../canvas/sceneInput";
+import { nodeFields, sceneInput } from "../canvas/sceneInput";
 import { type Crumbs, trail, withOpened } from "../subgraphs/breadcrumbs";
 import { isSubgraphNode, marksOf } from "../subgraphs/mark";
 import text from "./fixtures/subgraphs.json?raw";
@@ -43,7 +43,12 @@ describe("subgraph nodes (views from Rust)", () => {
 
   it("the overview draws them stacked, the unresolved ones marked, with the mark as their second line", () => {
     const v = rust.weaveflow;
-    const s = buildScene(sceneInput(v, v.layout.positions, () => "#888", problemsOf(v.diagnostics), new Map()));
+    const s = buildScene(
+      sceneInput(
+        v,
+        nodeFields(v, v.layout.positions, () => "#888", problemsOf(v.diagnostics), new Map()),
+      ),
+    );
     const at = (id: string) => s.index.get(id) ?? -1;
     expect(s.subgraph[at("run")]).toBe(1);
     expect(s.subgraph[at("gone")]).toBe(2);
