@@ -42,8 +42,8 @@ const MAX_WALK_DEPTH: usize = 256;
 /// Every analysis warning for a document.
 pub fn analyze(spec: &GraphSpec) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    topology(spec, &mut out);
-    duplicate_edges(spec, &mut out);
+    let ends = topology(spec, &mut out);
+    duplicate_edges(spec, &ends, &mut out);
     crate::shape_warnings::check(spec, &mut out);
     for (i, e) in spec.edges.iter().enumerate() {
         if let Some(p) = &e.when {
@@ -127,8 +127,9 @@ fn article(v: &Value) -> &'static str {
     }
 }
 
-/// Unreachable nodes and endless (unguarded) cycles.
-fn topology(spec: &GraphSpec, out: &mut Vec<Diagnostic>) {
+/// Unreachable nodes and endless (unguarded) cycles. Answers each edge's ends as graph indices
+/// (`None` for an edge with a dangling end), so the duplicate search hashes no id again.
+fn topology(spec: &GraphSpec, out: &mut Vec<Diagnostic>) -> Vec<Option<(u32, u32)>> {
     let mut g: DiGraph<(), ()> = DiGraph::with_capacity(spec.nodes.len() + 2, spec.edges.len());
     let start = g.add_node(());
     let end = g.add_node(());
@@ -152,10 +153,13 @@ fn topology(spec: &GraphSpec, out: &mut Vec<Diagnostic>) {
         static_g.add_node(());
     }
     let mut has_entry = false;
+    let mut ends = Vec::with_capacity(spec.edges.len());
     for e in &spec.edges {
         let (Some(&a), Some(&b)) = (index.get(e.from.as_str()), index.get(e.to.as_str())) else {
+            ends.push(None);
             continue; // a dangling edge: a compile error already
         };
+        ends.push(Some((a.index() as u32, b.index() as u32)));
         if a == end || b == start {
             continue;
         }
@@ -223,17 +227,24 @@ fn topology(spec: &GraphSpec, out: &mut Vec<Diagnostic>) {
     // In document order of each cycle's first node, not in the order the search finds them.
     cycles.sort_by_key(|c| c.0);
     out.extend(cycles.into_iter().map(|c| c.1));
+    ends
 }
 
 /// A second edge between the same two nodes with the same guard (or where one is static).
-fn duplicate_edges(spec: &GraphSpec, out: &mut Vec<Diagnostic>) {
+/// `ends` are the edges' ends as graph indices from [`topology`]: equal ids have equal
+/// indices, so a pair is keyed by one `u64`; an edge with a dangling end is keyed by its ids.
+fn duplicate_edges(spec: &GraphSpec, ends: &[Option<(u32, u32)>], out: &mut Vec<Diagnostic>) {
     // First edge of each (from, to) pair, and a chain to the next edge of the same pair: no
     // allocation per pair on the common path where every pair is unique.
-    let mut first: HashMap<(&str, &str), usize, Hasher> =
+    let mut first: HashMap<u64, usize, Hasher> =
         HashMap::with_capacity_and_hasher(spec.edges.len(), Hasher::default());
+    let mut first_dangling: HashMap<(&str, &str), usize, Hasher> = HashMap::default();
     let mut next: Vec<usize> = vec![usize::MAX; spec.edges.len()];
     for (i, e) in spec.edges.iter().enumerate() {
-        let head = *first.entry((e.from.as_str(), e.to.as_str())).or_insert(i);
+        let head = match ends.get(i).copied().flatten() {
+            Some((a, b)) => *first.entry(u64::from(a) << 32 | u64::from(b)).or_insert(i),
+            None => *first_dangling.entry((e.from.as_str(), e.to.as_str())).or_insert(i),
+        };
         if head == i {
             continue;
         }

@@ -75,6 +75,9 @@ fn is_blank(name: &str) -> bool {
 /// what the TypeScript runtime uses (the first operator present) and what .NET uses (the first
 /// that is not `null`). A `null` after the operator that decides changes nothing in either.
 fn legacy_routing(p: &Predicate) -> Option<String> {
+    // Runs for every guarded edge: a predicate with fewer than two operator keys (nearly all)
+    // is told apart by one walk over its two or three keys, with no hashed look-up.
+    p.0.keys().filter(|k| OPERATORS.contains(&k.as_str())).nth(1)?;
     let present: Vec<(&str, &Value)> =
         OPERATORS.iter().filter_map(|op| p.0.get(*op).map(|v| (*op, v))).collect();
     if present.len() < 2 || !present[0].1.is_null() {

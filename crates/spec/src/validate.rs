@@ -14,26 +14,101 @@ use crate::registry::Registry;
 
 pub use crate::checks::codes;
 
+/// Below this many nodes and edges the stages run on the calling thread: a thread costs more
+/// than it saves on a small document (and most documents are small).
+const PARALLEL_FROM: usize = 4_000;
+
 /// Every problem in `spec`, in document order within each stage (fromSpec checks, compile
 /// checks, analysis, config schemas).
 pub fn validate(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
-    let mut out = checks::check_channels(spec);
-    {
-        // The node checks' id set serves the edge checks too; dropped before the analysis
-        // builds its own maps.
-        let (nodes, ids) = checks::check_nodes_keeping_ids(spec, registry);
-        out.extend(nodes);
-        out.extend(checks::check_predicates(spec));
-        out.extend(checks::check_topology(
-            &ids,
-            spec.edges.iter().map(|e| (e.from.as_str(), e.to.as_str())),
-            std::iter::empty(),
-        ));
-    }
-    out.extend(analysis::analyze(spec));
-    if let Some(registry) = registry {
-        out.extend(config_check::check_configs(spec, registry));
-        out.extend(crate::channel_refs::check_config_channels(spec, registry));
-    }
+    // The analysis is about half the work and reads nothing the other stages make, so on a
+    // large document it runs beside them (the app validates after every edit; the machines
+    // this runs on have at least two cores). The output order is the same either way.
+    let (mut out, analysis, configs) = if spec.nodes.len() + spec.edges.len() >= PARALLEL_FROM {
+        std::thread::scope(|s| {
+            let analysis = s.spawn(|| analysis::analyze(spec));
+            let checks = checks_of(spec, registry);
+            let configs = configs_of(spec, registry);
+            let analysis = analysis.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (checks, analysis, configs)
+        })
+    } else {
+        (checks_of(spec, registry), analysis::analyze(spec), configs_of(spec, registry))
+    };
+    out.extend(analysis);
+    out.extend(configs);
     out
+}
+
+/// The fromSpec and compile checks: channels, nodes, predicates, topology.
+fn checks_of(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
+    let mut out = checks::check_channels(spec);
+    // The node checks' id set serves the edge checks too.
+    let (nodes, ids) = checks::check_nodes_keeping_ids(spec, registry);
+    out.extend(nodes);
+    out.extend(checks::check_predicates(spec));
+    out.extend(checks::check_topology(
+        &ids,
+        spec.edges.iter().map(|e| (e.from.as_str(), e.to.as_str())),
+        std::iter::empty(),
+    ));
+    out
+}
+
+/// The registry's checks of the configs: their schemas, and the channels they name.
+fn configs_of(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
+    let Some(registry) = registry else { return Vec::new() };
+    let mut out = config_check::check_configs(spec, registry);
+    out.extend(crate::channel_refs::check_config_channels(spec, registry));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::parse_spec;
+
+    /// A document over the parallel threshold with findings from every stage: the split run
+    /// gives what the stages give one after another, in the same order.
+    #[test]
+    fn a_large_document_gets_the_stages_findings_in_order() {
+        let n = PARALLEL_FROM;
+        let mut nodes: Vec<String> = (0..n).map(|i| format!(r#"{{"id":"n{i}","type":"t"}}"#)).collect();
+        nodes.push(r#"{"id":"n0","type":"t"}"#.to_owned()); // a duplicate id
+        let mut edges = vec![r#"{"from":"__start__","to":"n0"}"#.to_owned()];
+        // Every tenth node is left unreachable; every hundredth edge is declared twice.
+        for i in 1..n {
+            if i % 10 != 0 {
+                edges.push(format!(r#"{{"from":"n{}","to":"n{i}"}}"#, i - 1));
+            }
+            if i % 100 == 0 {
+                edges.push(format!(r#"{{"from":"n{}","to":"n{i}"}}"#, i - 1));
+            }
+        }
+        // A dangling edge declared twice: a duplicate keyed by its ids, not graph indices.
+        edges.push(r#"{"from":"n1","to":"ghost","when":{"channel":"nope","eq":1}}"#.to_owned());
+        edges.push(r#"{"from":"n1","to":"ghost"}"#.to_owned());
+        let text = format!(
+            r#"{{"channels":{{"c":{{}}}},"nodes":[{}],"edges":[{}]}}"#,
+            nodes.join(","),
+            edges.join(",")
+        );
+        let spec = parse_spec(&text).spec.expect("the document reads");
+        assert!(spec.nodes.len() + spec.edges.len() >= PARALLEL_FROM);
+        let mut one_by_one = checks_of(&spec, None);
+        one_by_one.extend(analysis::analyze(&spec));
+        one_by_one.extend(configs_of(&spec, None));
+        let got = validate(&spec, None);
+        assert_eq!(got, one_by_one);
+        let codes: std::collections::HashSet<&str> = got.iter().map(|d| d.code.as_str()).collect();
+        for code in [
+            checks::codes::DUPLICATE_NODE,
+            checks::codes::UNKNOWN_EDGE_TARGET,
+            checks::codes::UNDECLARED_CHANNEL,
+            analysis::codes::UNREACHABLE_NODE,
+            analysis::codes::DUPLICATE_EDGE,
+        ] {
+            assert!(codes.contains(code), "{code} missing from {codes:?}");
+        }
+    }
 }
