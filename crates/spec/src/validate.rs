@@ -93,6 +93,7 @@ mod tests {
             nodes.join(","),
             edges.join(",")
         );
+        let last_edge = edges.len() - 1;
         let spec = parse_spec(&text).spec.expect("the document reads");
         assert!(spec.nodes.len() + spec.edges.len() >= PARALLEL_FROM);
         let mut one_by_one = checks_of(&spec, None);
@@ -110,5 +111,10 @@ mod tests {
         ] {
             assert!(codes.contains(code), "{code} missing from {codes:?}");
         }
+        let ghost_twin = format!("/edges/{last_edge}");
+        assert!(
+            got.iter().any(|d| d.code == analysis::codes::DUPLICATE_EDGE && d.pointer == ghost_twin),
+            "the dangling edge's twin is not reported as a duplicate"
+        );
     }
 }
