@@ -52,6 +52,10 @@ pub struct Launch {
     /// screenshot command never answers (WebKitGTK 2.50 under Xvfb). The measurements
     /// (`tests/perf`, `tests/canvas_frames.rs`) and one smoke test run as shipped.
     pub as_shipped: bool,
+    /// The longest one WebDriver command may take (thirtyfour's 120 s when `None`). The perf
+    /// test's elkjs baseline computes on the page's main thread, which answers no command until
+    /// the layout is done.
+    pub request_timeout: Option<Duration>,
 }
 
 /// Processes started for one app session, stopped on drop (SIGTERM, then wait).
@@ -190,7 +194,11 @@ impl Desktop {
         caps.set("browserName", "wry").expect("caps");
         let args: Vec<String> = opts.files.iter().map(|p| p.display().to_string()).collect();
         caps.set("tauri:options", json!({ "application": app_binary(), "args": args })).expect("caps");
-        let driver = match WebDriver::new(format!("http://127.0.0.1:{port}"), caps).await {
+        let mut builder = WebDriver::builder(format!("http://127.0.0.1:{port}"), caps);
+        if let Some(t) = opts.request_timeout {
+            builder = builder.request_timeout(t);
+        }
+        let driver = match builder.await {
             Ok(d) => d,
             Err(e) => {
                 panic!("no WebDriver session: {e}\n{}", std::fs::read_to_string(&log).unwrap_or_default())

@@ -421,9 +421,11 @@ pub async fn baseline(app: &Desktop, origin: &str, n: usize) -> Value {
 }
 
 /// The real-file baseline (issue 13): plain React Flow on `baseline.html?external=1`, handed the
-/// document's nodes and edges, laid out by elkjs in a worker (given up after `limit_ms`), then
-/// the same drag and zoom as the app's at zoom 1. `{layout_ms, timed_out, open_ms, pan, zoom,
-/// all}`; without the frame figures when elkjs gave up.
+/// document's nodes and edges (and trellis-layout's positions), laid out by elkjs in a worker
+/// (given up after `limit_ms`), then the same drag and zoom as the app's at zoom 1.
+/// `{layout_ms, timed_out, error, drawn, open_ms, pan, zoom, all}`: when elkjs gave up or failed
+/// the page draws the positions handed over (`drawn: "trellis-layout"`); without the frame
+/// figures when nothing was drawn.
 pub async fn baseline_real(app: &Desktop, origin: &str, graph: &Value, limit_ms: u64) -> Value {
     let t0 = std::time::Instant::now();
     app.driver.goto(format!("{origin}/baseline.html?external=1")).await.expect("baseline page");
@@ -439,8 +441,12 @@ pub async fn baseline_real(app: &Desktop, origin: &str, graph: &Value, limit_ms:
         .expect("the baseline layout")
         .json()
         .clone();
-    if loaded["layout_ms"].is_null() {
-        return json!({"layout_ms": null, "timed_out": loaded["timed_out"], "limit_ms": limit_ms, "error": loaded["error"]});
+    let outcome = json!({
+        "layout_ms": loaded["layout_ms"], "timed_out": loaded["timed_out"], "limit_ms": limit_ms,
+        "error": loaded["error"], "drawn": loaded["drawn"],
+    });
+    if loaded["drawn"].is_null() {
+        return outcome;
     }
     let n = graph["nodes"].as_array().map_or(0, Vec::len);
     app.wait_js(
@@ -452,7 +458,8 @@ pub async fn baseline_real(app: &Desktop, origin: &str, graph: &Value, limit_ms:
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let mut v = pan_and_zoom_anywhere(app, n).await;
     v["open_ms"] = json!(open_ms);
-    v["layout_ms"] = loaded["layout_ms"].clone();
-    v["timed_out"] = json!(false);
+    for key in ["layout_ms", "timed_out", "limit_ms", "error", "drawn"] {
+        v[key] = outcome[key].clone();
+    }
     v
 }
