@@ -53,8 +53,8 @@ pub struct Launch {
     /// (`tests/perf`, `tests/canvas_frames.rs`) and one smoke test run as shipped.
     pub as_shipped: bool,
     /// The longest one WebDriver command may take (thirtyfour's 120 s when `None`). The perf
-    /// test's elkjs baseline computes on the page's main thread, which answers no command until
-    /// the layout is done.
+    /// test's elkjs baseline is one asynchronous script that answers when elkjs has laid the
+    /// graph out or been given up (`TRELLIS_BENCH_ELK_LIMIT_S`, 300 s by default).
     pub request_timeout: Option<Duration>,
 }
 

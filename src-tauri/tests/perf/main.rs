@@ -237,7 +237,7 @@ async fn real_files_without_a_sidecar() {
             dialog_path: Some(doc.clone()),
             data_dir: Some(data.path().to_path_buf()),
             as_shipped: true,
-            // The baseline's layout holds the page (and so the command waiting on it) that long.
+            // The baseline's command waits for elkjs up to its limit, then for the drawing.
             request_timeout: Some(Duration::from_secs(elk_limit_s + 120)),
             ..Launch::default()
         })
