@@ -341,6 +341,15 @@ if (real.length || realFail.length) {
             `${fmtMs(at("scene"))} (${fmtMs(own("scene"))}) | ${fmtMs(at("drawn"))} (${fmtMs(own("drawn"))}) | ${fmtMs(last)} |`,
         );
       }
+    // What of "answered" is the IPC itself: 30 round trips of a command that does next to nothing.
+    const ipc = traced.filter((r) => typeof r.ipc?.median === "number");
+    if (ipc.length)
+      realLines.push(
+        "",
+        "IPC round trip of a command that does next to nothing (`list_documents`, 30 from the page, after the edits): " +
+          ipc.map((r) => `${n(r.nodes)} nodes: median ${fmtMs(r.ipc.median)}, ${fmtMs(r.ipc.min)}–${fmtMs(r.ipc.max)} ms`).join("; ") +
+          " (WebKit's clock in the page counts whole milliseconds).",
+      );
   }
   const atReal = (k) => real.filter((r) => r.nodes === k);
   const realTargets = [

@@ -62,8 +62,22 @@ fn main() {
             let t0 = Instant::now();
             let configs = trellis_spec::config_check::check_configs(spec, registry).len();
             let cfg = t0.elapsed().as_secs_f64() * 1e3;
+            // The stages one by one (`validate` runs the analysis beside the rest).
+            let t0 = Instant::now();
+            let analysis = trellis_spec::analysis::analyze(spec).len();
+            let an = t0.elapsed().as_secs_f64() * 1e3;
+            let t0 = Instant::now();
+            let (nodes, ids) = trellis_spec::checks::check_nodes_keeping_ids(spec, Some(registry));
+            let topology = trellis_spec::checks::check_topology(
+                &ids,
+                spec.edges.iter().map(|e| (e.from.as_str(), e.to.as_str())),
+                std::iter::empty(),
+            );
+            let checks = nodes.len() + topology.len();
+            let ch = t0.elapsed().as_secs_f64() * 1e3;
             print!(
-                "| validate {all:.2} ms ({found} findings), of which config checks {cfg:.2} ms ({configs})"
+                "| validate {all:.2} ms ({found} findings); alone: config checks {cfg:.2} ms ({configs}), \
+                 analysis {an:.2} ms ({analysis}), node and topology checks {ch:.2} ms ({checks})"
             );
         }
         println!();

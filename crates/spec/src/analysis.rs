@@ -11,9 +11,9 @@ use foldhash::fast::RandomState as Hasher;
 
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
-use petgraph::visit::Dfs;
 use serde_json::{Number, Value};
 
+use crate::adjacency::Adjacency;
 use crate::diagnostic::{pointer, Diagnostic};
 use crate::model::{GraphSpec, Predicate, END, START};
 use crate::predicate::{self, js_f64, Op};
@@ -130,54 +130,52 @@ fn article(v: &Value) -> &'static str {
 /// Unreachable nodes and endless (unguarded) cycles. Answers each edge's ends as graph indices
 /// (`None` for an edge with a dangling end), so the duplicate search hashes no id again.
 fn topology(spec: &GraphSpec, out: &mut Vec<Diagnostic>) -> Vec<Option<(u32, u32)>> {
-    let mut g: DiGraph<(), ()> = DiGraph::with_capacity(spec.nodes.len() + 2, spec.edges.len());
-    let start = g.add_node(());
-    let end = g.add_node(());
-    let mut index: HashMap<&str, NodeIndex, Hasher> =
+    // Graph indices: 0 `__start__`, 1 `__end__`, then each node id at its first occurrence.
+    const START_IX: u32 = 0;
+    const END_IX: u32 = 1;
+    let mut index: HashMap<&str, u32, Hasher> =
         HashMap::with_capacity_and_hasher(spec.nodes.len() + 2, Hasher::default());
-    index.insert(START, start);
-    index.insert(END, end);
+    index.insert(START, START_IX);
+    index.insert(END, END_IX);
     // First occurrence of an id wins (duplicates are an error reported elsewhere).
-    let mut first: Vec<Option<NodeIndex>> = Vec::with_capacity(spec.nodes.len());
+    let mut first: Vec<Option<u32>> = Vec::with_capacity(spec.nodes.len());
+    let mut count = 2u32;
     for n in &spec.nodes {
         if index.contains_key(n.id.as_str()) {
             first.push(None);
             continue;
         }
-        let ix = g.add_node(());
-        index.insert(&n.id, ix);
-        first.push(Some(ix));
+        index.insert(&n.id, count);
+        first.push(Some(count));
+        count += 1;
     }
-    let mut static_g: DiGraph<(), ()> = DiGraph::with_capacity(g.node_count(), spec.edges.len());
-    for _ in 0..g.node_count() {
-        static_g.add_node(());
-    }
+    let count = count as usize;
     let mut has_entry = false;
     let mut ends = Vec::with_capacity(spec.edges.len());
+    // Edges the walk follows (none leaves `__end__` or enters `__start__`), and the unguarded
+    // ones among them.
+    let mut walked = Vec::with_capacity(spec.edges.len());
+    let mut unguarded = Vec::with_capacity(spec.edges.len());
     for e in &spec.edges {
         let (Some(&a), Some(&b)) = (index.get(e.from.as_str()), index.get(e.to.as_str())) else {
             ends.push(None);
             continue; // a dangling edge: a compile error already
         };
-        ends.push(Some((a.index() as u32, b.index() as u32)));
-        if a == end || b == start {
+        ends.push(Some((a, b)));
+        if a == END_IX || b == START_IX {
             continue;
         }
-        has_entry |= a == start;
-        g.add_edge(a, b, ());
+        has_entry |= a == START_IX;
+        walked.push((a, b));
         if e.when.is_none() {
-            static_g.add_edge(a, b, ());
+            unguarded.push((a, b));
         }
     }
     if has_entry {
-        let mut seen = vec![false; g.node_count()];
-        let mut dfs = Dfs::new(&g, start);
-        while let Some(nx) = dfs.next(&g) {
-            seen[nx.index()] = true;
-        }
+        let seen = Adjacency::new(count, &walked).reachable_from(START_IX as usize);
         for (i, n) in spec.nodes.iter().enumerate() {
             if let Some(ix) = first[i] {
-                if !seen[ix.index()] {
+                if !seen[ix as usize] {
                     out.push(
                         Diagnostic::warning(
                             codes::UNREACHABLE_NODE,
@@ -190,11 +188,32 @@ fn topology(spec: &GraphSpec, out: &mut Vec<Diagnostic>) -> Vec<Option<(u32, u32
             }
         }
     }
+    // Nearly every document has no unguarded cycle: its components are not worked out.
+    if Adjacency::new(count, &unguarded).has_cycle() {
+        out.extend(endless_cycles(spec, &first, count, &unguarded));
+    }
+    ends
+}
+
+/// One warning per cycle of unguarded edges, in document order of each cycle's first node.
+fn endless_cycles(
+    spec: &GraphSpec,
+    first: &[Option<u32>],
+    count: usize,
+    unguarded: &[(u32, u32)],
+) -> Vec<Diagnostic> {
+    let mut static_g: DiGraph<(), ()> = DiGraph::with_capacity(count, unguarded.len());
+    for _ in 0..count {
+        static_g.add_node(());
+    }
+    for &(a, b) in unguarded {
+        static_g.add_edge(NodeIndex::new(a as usize), NodeIndex::new(b as usize), ());
+    }
     // Ids by graph index, to name cycle members.
-    let mut names: Vec<(&str, usize)> = vec![("", 0); g.node_count()];
+    let mut names: Vec<(&str, usize)> = vec![("", 0); count];
     for (i, n) in spec.nodes.iter().enumerate() {
         if let Some(ix) = first[i] {
-            names[ix.index()] = (n.id.as_str(), i);
+            names[ix as usize] = (n.id.as_str(), i);
         }
     }
     let mut cycles = Vec::new();
@@ -226,8 +245,7 @@ fn topology(spec: &GraphSpec, out: &mut Vec<Diagnostic>) -> Vec<Option<(u32, u32
     }
     // In document order of each cycle's first node, not in the order the search finds them.
     cycles.sort_by_key(|c| c.0);
-    out.extend(cycles.into_iter().map(|c| c.1));
-    ends
+    cycles.into_iter().map(|c| c.1).collect()
 }
 
 /// A second edge between the same two nodes with the same guard (or where one is static).

@@ -3,6 +3,7 @@
 //! Pure: this crate takes text and values and returns values, text and diagnostics. It never
 //! touches files, the clock or the network. See `docs/ARCHITECTURE.md`.
 
+pub mod adjacency;
 pub mod analysis;
 pub mod builder;
 pub mod builtin;

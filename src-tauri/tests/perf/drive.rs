@@ -402,6 +402,18 @@ pub async fn edit_to_screen(app: &Desktop, n: usize, runs: usize, layout: Layout
     json!({"delete": stats(&delete), "undo": stats(&undo), "config_field": stats(&config), "runs": runs, "stages": stages})
 }
 
+/// The IPC floor: a command that does next to nothing (`list_documents`), invoked from the page
+/// 30 times one after another: the part of every edit's "answered" that is not Rust's work.
+pub async fn ipc_round_trip(app: &Desktop) -> Value {
+    let js = "const done = arguments[0]; const I = window.__TAURI_INTERNALS__; const ms = [];
+      (async () => {
+        for (let i = 0; i < 30; i++) { const t0 = performance.now(); await I.invoke('list_documents'); ms.push(performance.now() - t0); }
+        ms.sort((a, b) => a - b);
+        done({ median: ms[15], min: ms[0], max: ms[29] });
+      })().catch((e) => done({ error: String(e) }));";
+    app.driver.execute_async(js, vec![]).await.expect("IPC round trips").json().clone()
+}
+
 /// The baseline page in the same webview: plain React Flow, same size and grid.
 pub async fn baseline(app: &Desktop, origin: &str, n: usize) -> Value {
     let t0 = std::time::Instant::now();

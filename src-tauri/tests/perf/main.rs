@@ -272,6 +272,8 @@ async fn real_files_without_a_sidecar() {
         let trellis = drive::pan_and_zoom_anywhere(&app, n).await;
         assert!(trellis["pan"]["frames"].as_u64().unwrap_or(0) >= 10, "too few frames: {trellis}");
         let edit = drive::edit_to_screen(&app, n, if bench { 5 } else { 2 }, drive::Layout::Drawn).await;
+        let ipc = drive::ipc_round_trip(&app).await;
+        assert!(ipc["median"].is_number(), "no IPC round trip: {ipc}");
         tokio::time::sleep(Duration::from_millis(1000)).await;
         let memory_used = memory::memory_of(data.path());
 
@@ -279,7 +281,7 @@ async fn real_files_without_a_sidecar() {
             "kind": "real", "nodes": n, "edges": spec["edges"].as_array().map_or(0, Vec::len),
             "release": !cfg!(debug_assertions), "load_before": load_before, "layout_ms": layout_ms,
             "open": open, "opening_view": opening, "memory_before_open": memory_before,
-            "memory": memory_open, "memory_after_use": memory_used, "trellis": trellis, "edit": edit,
+            "memory": memory_open, "memory_after_use": memory_used, "trellis": trellis, "edit": edit, "ipc": ipc,
         });
         if n <= BASELINE_MAX {
             let graph = json!({

@@ -5,6 +5,7 @@
 import type { Rect } from "../lib/geometry";
 import type { Scene } from "./overview";
 import { edgeFont, labelWidth } from "./overviewText";
+import { type PatchOrigin, patchOrigin } from "./sceneOrigin";
 
 /** Beyond this many places, painting everything again is simpler and not slower. */
 const MAX_PLACES = 256;
@@ -90,17 +91,84 @@ export function union(a: Rect, b: Rect): Rect {
   return { x, y, w: Math.max(a.x + a.w, b.x + b.w) - x, h: Math.max(a.y + a.h, b.y + b.h) - y };
 }
 
+export type SceneChanges = { places: Rect[]; removed: string[] };
+
+function nodeBox(s: Scene, i: number, zoom: number): Rect {
+  const m = NODE_MARGIN + 2 / zoom;
+  return { x: s.x[i] - m, y: s.y[i] - m, w: s.w[i] + 2 * m, h: s.h[i] + 2 * m };
+}
+
 /** The places where `next` draws differently from `prev` at `zoom`, or null when a whole
  * repaint is called for (the underlay changed, or too many places). Removed ids are listed
  * so the names drawn can forget them. */
-export function sceneChanges(prev: Scene, next: Scene, zoom: number): { places: Rect[]; removed: string[] } | null {
+export function sceneChanges(prev: Scene, next: Scene, zoom: number): SceneChanges | null {
+  if (!sameUnderlay(prev.underlay, next.underlay)) return null;
+  const origin = patchOrigin(next);
+  return origin && origin.prev === prev ? changesAlong(prev, next, zoom, origin) : changesMatched(prev, next, zoom);
+}
+
+/** `sceneChanges` of a scene patched from `prev`: each element compared with the one it was
+ * patched from. It paints again at least the places `changesMatched` finds (a test holds
+ * them side by side after random edits); an edge it cannot pair is painted in both scenes. */
+function changesAlong(prev: Scene, next: Scene, zoom: number, o: PatchOrigin): SceneChanges | null {
+  const places: Rect[] = [];
+  const removed: string[] = [];
+  const movedPrev = new Uint8Array(prev.ids.length);
+  const movedNext = new Uint8Array(next.ids.length);
+  const kept = new Uint8Array(next.ids.length);
+  for (let i = 0; i < prev.ids.length; i++) {
+    const j = o.nodeTo[i];
+    if (j < 0) {
+      removed.push(prev.ids[i]);
+      places.push(nodeBox(prev, i, zoom));
+      movedPrev[i] = 1;
+      if (places.length > MAX_PLACES) return null;
+      continue;
+    }
+    kept[j] = 1;
+    if (sameNode(prev, i, next, j)) continue;
+    places.push(nodeBox(prev, i, zoom), nodeBox(next, j, zoom));
+    if (prev.x[i] !== next.x[j] || prev.y[i] !== next.y[j] || prev.w[i] !== next.w[j] || prev.h[i] !== next.h[j]) {
+      movedPrev[i] = 1;
+      movedNext[j] = 1;
+    }
+    if (places.length > MAX_PLACES) return null;
+  }
+  for (let j = 0; j < next.ids.length; j++)
+    if (!kept[j]) {
+      places.push(nodeBox(next, j, zoom));
+      movedNext[j] = 1;
+      if (places.length > MAX_PLACES) return null;
+    }
+  const box = (s: Scene, k: number) => {
+    const r = edgeBox(s, k, zoom);
+    if (r) places.push(r);
+  };
+  const paired = new Uint8Array(prev.edgeFrom.length);
+  for (let k = 0; k < next.edgeFrom.length; k++) {
+    const i = o.edgeFrom[k];
+    const moved = movedNext[next.edgeFrom[k]] || movedNext[next.edgeTo[k]];
+    if (i >= 0 && !moved && !(movedPrev[prev.edgeFrom[i]] || movedPrev[prev.edgeTo[i]]) && sameLook(prev, i, next, k)) {
+      paired[i] = 1;
+      continue;
+    }
+    box(next, k);
+    if (places.length > MAX_PLACES) return null;
+  }
+  for (let i = 0; i < prev.edgeFrom.length; i++)
+    if (!paired[i]) {
+      box(prev, i);
+      if (places.length > MAX_PLACES) return null;
+    }
+  return { places, removed };
+}
+
+/** `sceneChanges` of any two scenes: nodes matched by id, edges by the document's edge
+ * objects or their look. */
+export function changesMatched(prev: Scene, next: Scene, zoom: number): SceneChanges | null {
   if (!sameUnderlay(prev.underlay, next.underlay)) return null;
   const places: Rect[] = [];
   const removed: string[] = [];
-  const nodeBox = (s: Scene, i: number): Rect => {
-    const m = NODE_MARGIN + 2 / zoom;
-    return { x: s.x[i] - m, y: s.y[i] - m, w: s.w[i] + 2 * m, h: s.h[i] + 2 * m };
-  };
   // Nodes whose drawing changed, in either scene (moved ones drag their edges along).
   const movedPrev = new Uint8Array(prev.ids.length);
   const movedNext = new Uint8Array(next.ids.length);
@@ -108,10 +176,10 @@ export function sceneChanges(prev: Scene, next: Scene, zoom: number): { places: 
     const j = next.index.get(prev.ids[i]);
     if (j === undefined) {
       removed.push(prev.ids[i]);
-      places.push(nodeBox(prev, i));
+      places.push(nodeBox(prev, i, zoom));
       movedPrev[i] = 1;
     } else if (!sameNode(prev, i, next, j)) {
-      places.push(nodeBox(prev, i), nodeBox(next, j));
+      places.push(nodeBox(prev, i, zoom), nodeBox(next, j, zoom));
       if (prev.x[i] !== next.x[j] || prev.y[i] !== next.y[j] || prev.w[i] !== next.w[j] || prev.h[i] !== next.h[j]) {
         movedPrev[i] = 1;
         movedNext[j] = 1;
@@ -121,7 +189,7 @@ export function sceneChanges(prev: Scene, next: Scene, zoom: number): { places: 
   }
   for (let j = 0; j < next.ids.length; j++)
     if (!prev.index.has(next.ids[j])) {
-      places.push(nodeBox(next, j));
+      places.push(nodeBox(next, j, zoom));
       movedNext[j] = 1;
       if (places.length > MAX_PLACES) return null;
     }

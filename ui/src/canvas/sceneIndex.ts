@@ -39,6 +39,13 @@ function meets(s: Scene, i: number, r: Rect) {
   return s.x[i] < r.x + r.w && s.x[i] + s.w[i] > r.x && s.y[i] < r.y + r.h && s.y[i] + s.h[i] > r.y;
 }
 
+/** `s`'s grid is `prev`'s: the caller knows every node has the same index and box in both
+ * (an edit that changed a config, a label or a finding). Nothing is built when `prev` had none. */
+export function shareGrid(s: Scene, prev: Scene) {
+  const grid = grids.get(prev);
+  if (grid) grids.set(s, grid);
+}
+
 /** Node indices whose box meets the rectangle (flow coordinates), without duplicates. */
 export function sceneQuery(s: Scene, r: Rect): number[] {
   const out: number[] = [];

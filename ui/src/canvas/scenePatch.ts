@@ -8,6 +8,8 @@ import type { DocumentView, ListEdit, ViewDelta } from "../bindings";
 import type { Scene } from "./overview";
 import { emptyScene, fillEdge, fillNode } from "./overview";
 import { type NodeFields, docEdge } from "./sceneInput";
+import { shareGrid } from "./sceneIndex";
+import { recordOrigin } from "./sceneOrigin";
 
 /** Beyond this many elements added or removed, building anew costs about the same. */
 const MAX_EDITED = 2000;
@@ -147,23 +149,37 @@ export function patchScene(prev: Scene, before: DocumentView, after: DocumentVie
   for (let o = 0; o < nOld; o++) if (toNew[o] < 0) toNew[o] = s.index.get(prev.ids[o]) ?? -1;
   // An end that was no node may be one now (a node of that id added).
   const refOf = (o: number) => prev.edgeRef[o] as { from?: string; to?: string } | undefined;
-  const copyEdge = (o: number, k: number, index: number) => {
+  // Old edge `o`'s ends as node indices of the new scene, written to edge `k`.
+  const renumberEnds = (o: number, k: number) => {
     const from = prev.edgeFrom[o] >= 0 ? toNew[prev.edgeFrom[o]] : -1;
     const to = prev.edgeTo[o] >= 0 ? toNew[prev.edgeTo[o]] : -1;
     s.edgeFrom[k] = from >= 0 || !added ? from : (s.index.get(refOf(o)?.from ?? "") ?? -1);
     s.edgeTo[k] = to >= 0 || !added ? to : (s.index.get(refOf(o)?.to ?? "") ?? -1);
+  };
+  const copyEdge = (o: number, k: number, index: number) => {
+    renumberEnds(o, k);
     s.guarded[k] = prev.guarded[o];
     s.dashed[k] = prev.dashed[o];
     s.edgeIndex[k] = index;
     s.edgeLabel[k] = prev.edgeLabel[o];
     s.edgeRef[k] = prev.edgeRef[o];
   };
-  // Document edges: kept with their label, or worked out again; then the drawn-only ones.
+  // Document edges: kept with their label (copied a span at a time; their ends renumbered
+  // where nodes changed places or were added), or worked out again; then the drawn-only ones.
   for (let k = 0; k < mNew; k++) {
     const o = edgeFrom[k];
     if (o >= 0 && labelFrom[k] === o) copyEdge(o, k, k);
     else fillEdge(s, k, docEdge(after, k));
   }
   for (let x = 0; x < extras; x++) copyEdge(mOld + x, mNew + x, -1);
+  // Every node where it was (same ids, same boxes): the grid of node places holds as it was.
+  let samePlaces = sameIds;
+  for (let i = 0; samePlaces && i < ids.length; i++)
+    samePlaces = s.x[i] === prev.x[i] && s.y[i] === prev.y[i] && s.w[i] === prev.w[i] && s.h[i] === prev.h[i];
+  if (samePlaces) shareGrid(s, prev);
+  const edgeOld = new Int32Array(mNew + extras);
+  edgeOld.set(edgeFrom);
+  for (let x = 0; x < extras; x++) edgeOld[mNew + x] = mOld + x;
+  recordOrigin(s, { prev, nodeTo: toNew, edgeFrom: edgeOld });
   return s;
 }

@@ -32,9 +32,31 @@ export function everyNodeStored(resolved: Record<string, Point>): boolean {
   return allStored.has(resolved);
 }
 
+function isPlaced(p: Point | undefined): p is Point {
+  return !!p && Number.isFinite(p.x) && Number.isFinite(p.y);
+}
+
+/** Whether `stored` holds a place for every node and both terminals, and nothing else: then
+ * it is its own resolution. The usual case (Rust lays out what it opens and places what an
+ * edit adds), and the one that matters: a large graph's edit would otherwise copy every
+ * position into a new object (4 ms at 10,000 nodes in the webview, 30 at 100,000). */
+function storesExactly(spec: GraphSpec, stored: Record<string, Point>): boolean {
+  let keys = 0;
+  for (const _ in stored) keys++;
+  // Duplicate node ids, or a node named like a terminal, miss the count: the slow path.
+  if (keys !== spec.nodes.length + 2) return false;
+  for (const n of spec.nodes) if (!isPlaced(stored[n.id])) return false;
+  return isPlaced(stored[START]) && isPlaced(stored[END]);
+}
+
 /** Every drawn element's position: stored ones, and a fallback for any node the layout does
- * not place yet (a grid below the placed ones; terminals beside their neighbours). */
+ * not place yet (a grid below the placed ones; terminals beside their neighbours). The answer
+ * is not to be changed: it may be `stored` itself. */
 export function resolvePositions(spec: GraphSpec, stored: Record<string, Point>): Record<string, Point> {
+  if (storesExactly(spec, stored)) {
+    allStored.add(stored);
+    return stored;
+  }
   const out: Record<string, Point> = {};
   let maxY = 0;
   let minX = Infinity;
@@ -43,7 +65,7 @@ export function resolvePositions(spec: GraphSpec, stored: Record<string, Point>)
   let placed = 0;
   for (const n of spec.nodes) {
     const p = stored[n.id];
-    if (p && Number.isFinite(p.x) && Number.isFinite(p.y)) {
+    if (isPlaced(p)) {
       out[n.id] = p;
       any = true;
       placed++;
@@ -68,7 +90,7 @@ export function resolvePositions(spec: GraphSpec, stored: Record<string, Point>)
   }
   for (const t of terminalsInUse(spec)) {
     const p = stored[t];
-    if (p && Number.isFinite(p.x) && Number.isFinite(p.y)) {
+    if (isPlaced(p)) {
       out[t] = p;
       continue;
     }

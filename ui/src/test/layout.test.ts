@@ -1,7 +1,7 @@
 import ELK from "elkjs/lib/elk.bundled.js";
 import { describe, expect, it } from "vitest";
 import type { GraphSpec } from "../bindings";
-import { overlappingPairs, resolvePositions } from "../lib/geometry";
+import { everyNodeStored, overlappingPairs, resolvePositions } from "../lib/geometry";
 import { layoutGraph, toElkGraph } from "../lib/layout";
 import { generateGraph } from "../perf/generate";
 
@@ -82,5 +82,30 @@ describe("overlap check and fallback positions", () => {
     expect(Object.keys(p).sort()).toEqual(["__end__", "__start__", "a", "b", "c", "d"]);
     expect(overlappingPairs(p)).toEqual([]);
     expect(p.b.y).toBeGreaterThan(0);
+  });
+  it("answers the stored positions themselves only when they place exactly the drawn elements", () => {
+    const spec: GraphSpec = {
+      name: null,
+      channels: {},
+      nodes: ["a", "b"].map((id) => ({ id, type: "x", config: {} })),
+      edges: [{ from: "__start__", to: "a" }],
+    };
+    const exact = { a: { x: 0, y: 0 }, b: { x: 300, y: 0 }, __start__: { x: -100, y: 0 }, __end__: { x: 600, y: 0 } };
+    expect(resolvePositions(spec, exact)).toBe(exact);
+    expect(everyNodeStored(resolvePositions(spec, exact))).toBe(true);
+    // A place left behind by a removed node is not drawn.
+    const stale = { ...exact, gone: { x: 9000, y: 9000 } };
+    const fromStale = resolvePositions(spec, stale);
+    expect(fromStale).not.toBe(stale);
+    expect(Object.keys(fromStale).sort()).toEqual(["__end__", "__start__", "a", "b"]);
+    // A place that is no number is worked out again.
+    const broken = { ...exact, b: { x: Number.NaN, y: 0 } };
+    const fromBroken = resolvePositions(spec, broken);
+    expect(Number.isFinite(fromBroken.b.x)).toBe(true);
+    expect(everyNodeStored(fromBroken)).toBe(false);
+    // Duplicate ids miss the count: the terminals are still placed.
+    const twice = { ...spec, nodes: [...spec.nodes, { id: "a", type: "x", config: {} }] };
+    const fromTwice = resolvePositions(twice, { a: exact.a, b: exact.b, __start__: exact.__start__ });
+    expect(Object.keys(fromTwice).sort()).toEqual(["__end__", "__start__", "a", "b"]);
   });
 });

@@ -9,6 +9,9 @@ import { problemsOf } from "../canvas/buildFlow";
 import { type Scene, buildScene } from "../canvas/overview";
 import { nodeFields, sceneInput } from "../canvas/sceneInput";
 import { patchScene, placesAfter } from "../canvas/scenePatch";
+import { changesMatched, sceneChanges } from "../canvas/sceneChanges";
+import { patchOrigin } from "../canvas/sceneOrigin";
+import { gridOf, sceneQuery } from "../canvas/sceneIndex";
 import { everyNodeStored, resolvePositions } from "../lib/geometry";
 import { generateGraph } from "../perf/generate";
 
@@ -163,6 +166,8 @@ describe("patchScene", () => {
     let v = start(150);
     let scene = sceneOf(v);
     let patched = 0;
+    let changed = 0;
+    let shared = 0;
     for (let step = 0; step < 300; step++) {
       const d = randomDelta(v, r);
       const next = applyDelta(v, d);
@@ -173,11 +178,35 @@ describe("patchScene", () => {
       expect(got, `step ${step}: the patch gave up`).not.toBeNull();
       const want = sceneOf(next);
       expect(plain(got as Scene), `step ${step}`).toEqual(plain(want));
+      // What the renderer paints again: along the patch, at least the places that matching
+      // the two scenes by ids and edge objects finds.
+      expect(patchOrigin(got as Scene)?.prev, `step ${step}: the patch left no origin`).toBe(scene);
+      // The grid of node places (shared with the scene before when no node moved) finds what
+      // a fresh scene's grid finds.
+      for (let q = 0; q < 3; q++) {
+        const rect = { x: r() * 4000 - 500, y: r() * 4000 - 500, w: 200 + r() * 1500, h: 200 + r() * 1500 };
+        expect(sceneQuery(got as Scene, rect).sort(), `step ${step}: query`).toEqual(sceneQuery(want, rect).sort());
+      }
+      if (gridOf(got as Scene) === gridOf(scene)) shared++;
+      for (const zoom of [0.05, 1]) {
+        const along = sceneChanges(scene, got as Scene, zoom);
+        const matched = changesMatched(scene, got as Scene, zoom);
+        expect(along, `step ${step}: no changes along the patch`).not.toBeNull();
+        if (!along || !matched) continue;
+        expect([...along.removed].sort(), `step ${step}`).toEqual([...matched.removed].sort());
+        const key = (r: { x: number; y: number; w: number; h: number }) => `${r.x},${r.y},${r.w},${r.h}`;
+        const painted = new Set(along.places.map(key));
+        for (const r of matched.places) expect(painted.has(key(r)), `step ${step}: ${key(r)} not painted again`).toBe(true);
+        const drawnDifferently = d.nodes.length || d.edges.length || d.edgeLabels.length || Object.keys(d.positions).length;
+        if (drawnDifferently && along.places.length) changed++;
+      }
       patched++;
       v = next;
       scene = got as Scene;
     }
     expect(patched).toBe(300);
+    expect(shared, "edits that moved no node kept the grid").toBeGreaterThan(30);
+    expect(changed, "edits that changed the drawing found places to paint").toBeGreaterThan(300);
     // The walk did reach the cases that matter: a node named by an edge before it existed.
     expect(v.spec.edges.some((e) => e.to === "ghost")).toBe(true);
   });
