@@ -2,16 +2,42 @@
 // the view the UI holds. Pure: the old view is not touched, unchanged parts are shared (the
 // canvas redraws only what changed). The Rust side proves that its deltas rebuild its full
 // view; `src/test/delta.test.ts` proves that this function does the same on Rust's fixtures.
-import type { DocumentView, ListEdit, ViewDelta } from "../bindings";
+import type { DocumentView, ListEdit, NodeSpec, Point, ViewDelta } from "../bindings";
+import { isPlaced, knownExact, markExact } from "../lib/geometry";
+import { END, START } from "../lib/ids";
 
-function edited<T>(list: T[], edits: ListEdit<T>[]): T[] {
+/** `list` after `edits`; what they removed is pushed to `removed` when given. */
+function edited<T>(list: T[], edits: ListEdit<T>[], removed?: T[]): T[] {
   if (!edits.length) return list;
   const out = list.slice();
   for (const e of edits) {
     const at = Math.min(e.at, out.length);
-    out.splice(at, e.remove, ...e.insert);
+    const gone = out.splice(at, e.remove, ...e.insert);
+    if (removed) for (const x of gone) removed.push(x);
   }
   return out;
+}
+
+/** Whether positions that placed exactly the nodes before an edit (and both terminals) still
+ * do after it, from what the delta changed alone: each id whose node count changed is placed
+ * exactly when it is a node now, and each position set or removed belongs to a node (or a
+ * terminal) as before. The position objects are JSON maps: own keys only (`Object.hasOwn`). */
+function stillExact(before: Record<string, Point>, after: Record<string, Point>, d: ViewDelta, removed: NodeSpec[]): boolean {
+  const net = new Map<string, number>();
+  for (const e of d.nodes) for (const n of e.insert) net.set(n.id, (net.get(n.id) ?? 0) + 1);
+  for (const n of removed) net.set(n.id, (net.get(n.id) ?? 0) - 1);
+  for (const [id, k] of net) {
+    if (id === START || id === END) return false;
+    // Before, an id had a place exactly when it was a node (once).
+    const now = (Object.hasOwn(before, id) ? 1 : 0) + k;
+    if (now === 1 ? !isPlaced(after[id]) : now !== 0 || Object.hasOwn(after, id)) return false;
+  }
+  for (const id in d.positions) {
+    if (net.has(id)) continue;
+    const node = Object.hasOwn(before, id);
+    if (node ? !isPlaced(after[id]) : Object.hasOwn(after, id)) return false;
+  }
+  return true;
 }
 
 /** Each view `applyDelta` made: the view it came from and the delta (weakly held), so what
@@ -36,9 +62,13 @@ export function applyDelta(view: DocumentView, d: ViewDelta): DocumentView {
   const notes = d.annotations ? d.annotations.notes : view.layout.notes;
   const groups = d.annotations ? d.annotations.groups : view.layout.groups;
   const layout = { positions, ...(d.viewport ? { viewport: d.viewport } : {}), notes, groups };
+  const removed: NodeSpec[] = [];
+  const nodes = edited(view.spec.nodes, d.nodes, removed);
+  if (knownExact(view.layout.positions, view.spec.nodes) && stillExact(view.layout.positions, positions, d, removed))
+    markExact(positions, nodes);
   const next: DocumentView = {
     ...view,
-    spec: { name: d.name, channels: d.channels, nodes: edited(view.spec.nodes, d.nodes), edges: edited(view.spec.edges, d.edges) },
+    spec: { name: d.name, channels: d.channels, nodes, edges: edited(view.spec.edges, d.edges) },
     edgeLabels: edited(view.edgeLabels, d.edgeLabels),
     extraEdges: d.extraEdges ?? view.extraEdges,
     layout,

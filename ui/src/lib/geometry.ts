@@ -32,8 +32,22 @@ export function everyNodeStored(resolved: Record<string, Point>): boolean {
   return allStored.has(resolved);
 }
 
-function isPlaced(p: Point | undefined): p is Point {
+export function isPlaced(p: Point | undefined): p is Point {
   return !!p && Number.isFinite(p.x) && Number.isFinite(p.y);
+}
+
+/** Stored positions known to place exactly the nodes of a node list (that very array) and both
+ * terminals: found by `storesExactly`, or carried along an edit's delta (`api/delta.ts`), which
+ * knows it from what the edit changed without looking at every node (12–19 ms at 100,000). */
+const exactFor = new WeakMap<Record<string, Point>, GraphSpec["nodes"]>();
+
+export function knownExact(stored: Record<string, Point>, nodes: GraphSpec["nodes"]): boolean {
+  return exactFor.get(stored) === nodes;
+}
+
+/** Records that `stored` places exactly `nodes` and both terminals (the caller has made sure). */
+export function markExact(stored: Record<string, Point>, nodes: GraphSpec["nodes"]) {
+  exactFor.set(stored, nodes);
 }
 
 /** Whether `stored` holds a place for every node and both terminals, and nothing else: then
@@ -53,7 +67,8 @@ function storesExactly(spec: GraphSpec, stored: Record<string, Point>): boolean 
  * not place yet (a grid below the placed ones; terminals beside their neighbours). The answer
  * is not to be changed: it may be `stored` itself. */
 export function resolvePositions(spec: GraphSpec, stored: Record<string, Point>): Record<string, Point> {
-  if (storesExactly(spec, stored)) {
+  if (knownExact(stored, spec.nodes) || storesExactly(spec, stored)) {
+    exactFor.set(stored, spec.nodes);
     allStored.add(stored);
     return stored;
   }

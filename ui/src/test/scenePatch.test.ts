@@ -12,7 +12,7 @@ import { patchScene, placesAfter } from "../canvas/scenePatch";
 import { changesMatched, sceneChanges } from "../canvas/sceneChanges";
 import { patchOrigin } from "../canvas/sceneOrigin";
 import { gridOf, sceneQuery } from "../canvas/sceneIndex";
-import { everyNodeStored, resolvePositions } from "../lib/geometry";
+import { everyNodeStored, knownExact, resolvePositions } from "../lib/geometry";
 import { generateGraph } from "../perf/generate";
 
 function rng(seed: number) {
@@ -225,6 +225,62 @@ describe("patchScene", () => {
     const many = Array.from({ length: 3000 }, (_, i) => ({ id: `m${i}` }) as NodeSpec);
     const big = delta({ nodes: [{ at: 0, remove: 0, insert: many }] });
     expect(patchScene(scene, v, applyDelta(v, big), big, fields)).toBeNull();
+  });
+});
+
+describe("resolved positions along deltas", () => {
+  it("are what they are from scratch after each of 300 random edits, and stay known exact without a scan", () => {
+    const r = rng(29);
+    const first = start(150);
+    let v: DocumentView = {
+      ...first,
+      layout: { ...first.layout, positions: { ...first.layout.positions, __start__: { x: -300, y: 0 }, __end__: { x: 9000, y: 0 } } },
+    };
+    expect(resolvePositions(v.spec, v.layout.positions)).toBe(v.layout.positions);
+    let carried = 0;
+    for (let step = 0; step < 300; step++) {
+      const d = randomDelta(v, r);
+      const next = applyDelta(v, d);
+      const wasKnown = knownExact(next.layout.positions, next.spec.nodes);
+      const got = resolvePositions(next.spec, next.layout.positions);
+      // From scratch: a copy of the stored positions, which nothing is known of.
+      const want = resolvePositions(next.spec, { ...next.layout.positions });
+      expect(got, `step ${step}`).toEqual(want);
+      if (wasKnown) {
+        carried++;
+        expect(got, `step ${step}: known exact, so its own resolution`).toBe(next.layout.positions);
+      }
+      v = next;
+    }
+    // Most edits keep every node placed (the generator's additions come with a place).
+    expect(carried).toBeGreaterThan(250);
+  });
+
+  it("are not taken as exact when an edit leaves a node without a place or a place without a node", () => {
+    const first = start(20);
+    const v: DocumentView = {
+      ...first,
+      layout: { ...first.layout, positions: { ...first.layout.positions, __start__: { x: -300, y: 0 }, __end__: { x: 9000, y: 0 } } },
+    };
+    resolvePositions(v.spec, v.layout.positions);
+    const id = v.spec.nodes[2].id;
+    // The node removed, its place kept.
+    const kept = applyDelta(v, delta({ nodes: [{ at: 2, remove: 1, insert: [] }] }));
+    expect(knownExact(kept.layout.positions, kept.spec.nodes)).toBe(false);
+    expect(Object.keys(resolvePositions(kept.spec, kept.layout.positions))).not.toContain(id);
+    // A node added without a place.
+    const bare = applyDelta(v, delta({ nodes: [{ at: 0, remove: 0, insert: [{ id: "bare", type: "t", config: {} } as NodeSpec] }] }));
+    expect(knownExact(bare.layout.positions, bare.spec.nodes)).toBe(false);
+    expect(Number.isFinite(resolvePositions(bare.spec, bare.layout.positions).bare.x)).toBe(true);
+    // A place for an id that is no node; a node's place removed.
+    const stray = applyDelta(v, delta({ positions: { nobody: { x: 1, y: 1 } } }));
+    expect(knownExact(stray.layout.positions, stray.spec.nodes)).toBe(false);
+    expect(resolvePositions(stray.spec, stray.layout.positions).nobody).toBeUndefined();
+    const unplaced = applyDelta(v, delta({ positions: { [id]: null } }));
+    expect(knownExact(unplaced.layout.positions, unplaced.spec.nodes)).toBe(false);
+    // A second node of an existing id.
+    const twin = applyDelta(v, delta({ nodes: [{ at: 0, remove: 0, insert: [{ ...v.spec.nodes[5] }] }] }));
+    expect(knownExact(twin.layout.positions, twin.spec.nodes)).toBe(false);
   });
 });
 
