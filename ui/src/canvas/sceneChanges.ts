@@ -107,30 +107,32 @@ export function sceneChanges(prev: Scene, next: Scene, zoom: number): SceneChang
   return origin && origin.prev === prev ? changesAlong(prev, next, zoom, origin) : changesMatched(prev, next, zoom);
 }
 
-/** `sceneChanges` of a scene patched from `prev`: each element compared with the one it was
- * patched from. It paints again at least the places `changesMatched` finds (a test holds
- * them side by side after random edits); an edge it cannot pair is painted in both scenes. */
-function changesAlong(prev: Scene, next: Scene, zoom: number, o: PatchOrigin): SceneChanges | null {
+/** Places, names gone, and the nodes that moved (their edges are painted again too). */
+type Found = SceneChanges & { movedPrev: Uint8Array; movedNext: Uint8Array };
+
+/** The nodes' part of the changes: node `i` of `prev` is node `to(i)` of `next` (-1: gone);
+ * a node of `next` that no node of `prev` is was added. Null when there are too many places. */
+function nodeChanges(prev: Scene, next: Scene, zoom: number, to: (i: number) => number): Found | null {
   const places: Rect[] = [];
   const removed: string[] = [];
   const movedPrev = new Uint8Array(prev.ids.length);
   const movedNext = new Uint8Array(next.ids.length);
   const kept = new Uint8Array(next.ids.length);
   for (let i = 0; i < prev.ids.length; i++) {
-    const j = o.nodeTo[i];
+    const j = to(i);
     if (j < 0) {
       removed.push(prev.ids[i]);
       places.push(nodeBox(prev, i, zoom));
       movedPrev[i] = 1;
-      if (places.length > MAX_PLACES) return null;
-      continue;
-    }
-    kept[j] = 1;
-    if (sameNode(prev, i, next, j)) continue;
-    places.push(nodeBox(prev, i, zoom), nodeBox(next, j, zoom));
-    if (prev.x[i] !== next.x[j] || prev.y[i] !== next.y[j] || prev.w[i] !== next.w[j] || prev.h[i] !== next.h[j]) {
-      movedPrev[i] = 1;
-      movedNext[j] = 1;
+    } else {
+      kept[j] = 1;
+      if (!sameNode(prev, i, next, j)) {
+        places.push(nodeBox(prev, i, zoom), nodeBox(next, j, zoom));
+        if (prev.x[i] !== next.x[j] || prev.y[i] !== next.y[j] || prev.w[i] !== next.w[j] || prev.h[i] !== next.h[j]) {
+          movedPrev[i] = 1;
+          movedNext[j] = 1;
+        }
+      }
     }
     if (places.length > MAX_PLACES) return null;
   }
@@ -140,6 +142,16 @@ function changesAlong(prev: Scene, next: Scene, zoom: number, o: PatchOrigin): S
       movedNext[j] = 1;
       if (places.length > MAX_PLACES) return null;
     }
+  return { places, removed, movedPrev, movedNext };
+}
+
+/** `sceneChanges` of a scene patched from `prev`: each element compared with the one it was
+ * patched from. It paints again at least the places `changesMatched` finds (a test holds
+ * them side by side after random edits); an edge it cannot pair is painted in both scenes. */
+function changesAlong(prev: Scene, next: Scene, zoom: number, o: PatchOrigin): SceneChanges | null {
+  const found = nodeChanges(prev, next, zoom, (i) => o.nodeTo[i]);
+  if (!found) return null;
+  const { places, removed, movedPrev, movedNext } = found;
   const box = (s: Scene, k: number) => {
     const r = edgeBox(s, k, zoom);
     if (r) places.push(r);
@@ -167,32 +179,10 @@ function changesAlong(prev: Scene, next: Scene, zoom: number, o: PatchOrigin): S
  * objects or their look. */
 export function changesMatched(prev: Scene, next: Scene, zoom: number): SceneChanges | null {
   if (!sameUnderlay(prev.underlay, next.underlay)) return null;
-  const places: Rect[] = [];
-  const removed: string[] = [];
   // Nodes whose drawing changed, in either scene (moved ones drag their edges along).
-  const movedPrev = new Uint8Array(prev.ids.length);
-  const movedNext = new Uint8Array(next.ids.length);
-  for (let i = 0; i < prev.ids.length; i++) {
-    const j = next.index.get(prev.ids[i]);
-    if (j === undefined) {
-      removed.push(prev.ids[i]);
-      places.push(nodeBox(prev, i, zoom));
-      movedPrev[i] = 1;
-    } else if (!sameNode(prev, i, next, j)) {
-      places.push(nodeBox(prev, i, zoom), nodeBox(next, j, zoom));
-      if (prev.x[i] !== next.x[j] || prev.y[i] !== next.y[j] || prev.w[i] !== next.w[j] || prev.h[i] !== next.h[j]) {
-        movedPrev[i] = 1;
-        movedNext[j] = 1;
-      }
-    }
-    if (places.length > MAX_PLACES) return null;
-  }
-  for (let j = 0; j < next.ids.length; j++)
-    if (!prev.index.has(next.ids[j])) {
-      places.push(nodeBox(next, j, zoom));
-      movedNext[j] = 1;
-      if (places.length > MAX_PLACES) return null;
-    }
+  const found = nodeChanges(prev, next, zoom, (i) => next.index.get(prev.ids[i]) ?? -1);
+  if (!found) return null;
+  const { places, removed, movedPrev, movedNext } = found;
   // Edges: those touching a node that moved (both drawings), and those only one scene draws.
   // An edge is known by the document's edge object (`edgeRef`: the UI keeps the objects of
   // edges an edit did not touch, whatever their index now), else by its ends and look. The
