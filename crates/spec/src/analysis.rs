@@ -379,3 +379,96 @@ fn number_problem(n: &Number) -> Option<NumberProblem> {
     }
     None
 }
+
+#[cfg(test)]
+mod topology_tests {
+    //! The topology warnings against petgraph run the plain way (a graph, a depth-first walk
+    //! from `__start__`, every strongly connected component) on random small graphs with
+    //! guards, self-loops, dangling ends, twice-declared edges and repeated ids.
+    use super::*;
+    use crate::read::parse_spec;
+    use petgraph::visit::Dfs;
+    use proptest::prelude::*;
+
+    /// Unreachable node places and the first node place of each unguarded cycle.
+    fn by_petgraph(spec: &GraphSpec) -> (Vec<usize>, Vec<usize>) {
+        let mut all: DiGraph<(), ()> = DiGraph::new();
+        let mut unguarded: DiGraph<(), ()> = DiGraph::new();
+        let mut index: HashMap<&str, NodeIndex> = HashMap::new();
+        let mut place = Vec::new();
+        for id in [START, END].into_iter().chain(spec.nodes.iter().map(|n| n.id.as_str())) {
+            if !index.contains_key(id) {
+                index.insert(id, all.add_node(()));
+                unguarded.add_node(());
+                place.push(spec.nodes.iter().position(|n| n.id == id));
+            }
+        }
+        let mut entry = false;
+        for e in &spec.edges {
+            let (Some(&a), Some(&b)) = (index.get(e.from.as_str()), index.get(e.to.as_str())) else {
+                continue;
+            };
+            if a == index[END] || b == index[START] {
+                continue;
+            }
+            entry |= a == index[START];
+            all.add_edge(a, b, ());
+            if e.when.is_none() {
+                unguarded.add_edge(a, b, ());
+            }
+        }
+        let mut unreachable = Vec::new();
+        if entry {
+            let mut seen = std::collections::HashSet::new();
+            let mut dfs = Dfs::new(&all, index[START]);
+            while let Some(x) = dfs.next(&all) {
+                seen.insert(x);
+            }
+            unreachable = (0..all.node_count())
+                .filter(|&i| !seen.contains(&NodeIndex::new(i)))
+                .filter_map(|i| place[i])
+                .collect();
+            unreachable.sort_unstable();
+        }
+        let mut cycles: Vec<usize> = kosaraju_scc(&unguarded)
+            .into_iter()
+            .filter(|c| c.len() > 1 || unguarded.contains_edge(c[0], c[0]))
+            .filter_map(|c| c.iter().filter_map(|x| place[x.index()]).min())
+            .collect();
+        cycles.sort_unstable();
+        (unreachable, cycles)
+    }
+
+    fn places(found: &[Diagnostic], code: &str) -> Vec<usize> {
+        found
+            .iter()
+            .filter(|d| d.code == code)
+            .map(|d| d.pointer.trim_start_matches("/nodes/").parse().expect("a node pointer"))
+            .collect()
+    }
+
+    proptest! {
+        #[test]
+        fn unreachable_nodes_and_endless_cycles_are_petgraphs(
+            ids in proptest::collection::vec(0usize..8, 1..9),
+            edges in proptest::collection::vec((0usize..11, 0usize..11, any::<bool>()), 0..24),
+        ) {
+            // Ends: 0 `__start__`, 1 `__end__`, 2 a node that does not exist, then n0..n7.
+            let end = |k: usize| match k { 0 => START.to_owned(), 1 => END.to_owned(), 2 => "ghost".to_owned(), k => format!("n{}", k - 3) };
+            let nodes: Vec<String> = ids.iter().map(|i| format!(r#"{{"id":"n{i}","type":"t"}}"#)).collect();
+            let edges: Vec<String> = edges
+                .iter()
+                .map(|&(a, b, guarded)| {
+                    let when = if guarded { r#","when":{"channel":"c","eq":1}"# } else { "" };
+                    format!(r#"{{"from":"{}","to":"{}"{when}}}"#, end(a), end(b))
+                })
+                .collect();
+            let text = format!(r#"{{"channels":{{"c":{{}}}},"nodes":[{}],"edges":[{}]}}"#, nodes.join(","), edges.join(","));
+            let spec = parse_spec(&text).spec.expect("the document reads");
+            let found = analyze(&spec);
+            let (unreachable, cycles) = by_petgraph(&spec);
+            prop_assert_eq!(places(&found, codes::UNREACHABLE_NODE), unreachable);
+            prop_assert_eq!(places(&found, codes::ENDLESS_CYCLE), cycles);
+        }
+    }
+}
