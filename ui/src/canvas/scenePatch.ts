@@ -164,8 +164,8 @@ export function patchScene(prev: Scene, before: DocumentView, after: DocumentVie
     s.edgeLabel[k] = prev.edgeLabel[o];
     s.edgeRef[k] = prev.edgeRef[o];
   };
-  // Document edges: kept with their label (copied a span at a time; their ends renumbered
-  // where nodes changed places or were added), or worked out again; then the drawn-only ones.
+  // Document edges: kept with their label (their ends renumbered), or worked out again; then
+  // the drawn-only ones.
   for (let k = 0; k < mNew; k++) {
     const o = edgeFrom[k];
     if (o >= 0 && labelFrom[k] === o) copyEdge(o, k, k);
