@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{json, Value};
 use thirtyfour::components::SelectElement;
+use thirtyfour::error::WebDriverErrorInner;
 use thirtyfour::prelude::*;
 
 use crate::harness::{read, repo_root, wait_fs, Desktop, Launch};
@@ -25,13 +26,29 @@ fn copy_fixture(dir: &Path, rel: &str, name: &str) -> PathBuf {
 }
 
 /// Replaces the text of an input or textarea the way a user does (select all, type), then
-/// leaves it with Tab, which commits it.
+/// leaves it with Tab, which commits it. A field may be drawn anew between being found and
+/// being typed into (a committed app setting remounts its field with the value Rust kept, a
+/// moment after the document's view already shows the change): then it is found again and
+/// the typing starts over.
 async fn type_and_leave(app: &Desktop, css: &str, text: &str) {
-    let el = app.visible(css).await;
-    el.click().await.expect("focus");
-    app.chord(&[Key::Control], "a").await;
-    el.send_keys(text).await.expect("type");
-    app.chord(&[], &Key::Tab.value().to_string()).await;
+    for _ in 0..5 {
+        let el = app.visible(css).await;
+        let typed = async {
+            el.click().await?;
+            app.chord(&[Key::Control], "a").await;
+            el.send_keys(text).await
+        }
+        .await;
+        match typed {
+            Ok(()) => {
+                app.chord(&[], &Key::Tab.value().to_string()).await;
+                return;
+            }
+            Err(e) if matches!(e.as_inner(), WebDriverErrorInner::StaleElementReference(_)) => continue,
+            Err(e) => panic!("typing into {css}: {e:?}"),
+        }
+    }
+    panic!("{css} was drawn anew at each of five tries");
 }
 
 /// The lines where `before` and `after` differ, as (line number, old, new); the files must have
