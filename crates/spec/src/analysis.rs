@@ -1,6 +1,7 @@
-//! Warnings from looking at the graph as a whole (petgraph) and at the values in it. None of
-//! these stop a document from compiling in the reference; each points at something that is
-//! almost certainly a mistake, or that another runtime would read differently.
+//! Warnings from looking at the graph as a whole (`crate::adjacency`, petgraph for cycles) and
+//! at the values in it. None of these stop a document from compiling in the reference; each
+//! points at something that is almost certainly a mistake, or that another runtime would read
+//! differently.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
