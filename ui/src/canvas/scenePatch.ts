@@ -149,23 +149,18 @@ export function patchScene(prev: Scene, before: DocumentView, after: DocumentVie
   for (let o = 0; o < nOld; o++) if (toNew[o] < 0) toNew[o] = s.index.get(prev.ids[o]) ?? -1;
   // An end that was no node may be one now (a node of that id added).
   const refOf = (o: number) => prev.edgeRef[o] as { from?: string; to?: string } | undefined;
-  // Old edge `o`'s ends as node indices of the new scene, written to edge `k`.
-  const renumberEnds = (o: number, k: number) => {
+  const copyEdge = (o: number, k: number, index: number) => {
     const from = prev.edgeFrom[o] >= 0 ? toNew[prev.edgeFrom[o]] : -1;
     const to = prev.edgeTo[o] >= 0 ? toNew[prev.edgeTo[o]] : -1;
     s.edgeFrom[k] = from >= 0 || !added ? from : (s.index.get(refOf(o)?.from ?? "") ?? -1);
     s.edgeTo[k] = to >= 0 || !added ? to : (s.index.get(refOf(o)?.to ?? "") ?? -1);
-  };
-  const copyEdge = (o: number, k: number, index: number) => {
-    renumberEnds(o, k);
     s.guarded[k] = prev.guarded[o];
     s.dashed[k] = prev.dashed[o];
     s.edgeIndex[k] = index;
     s.edgeLabel[k] = prev.edgeLabel[o];
     s.edgeRef[k] = prev.edgeRef[o];
   };
-  // Document edges: kept with their label (their ends renumbered), or worked out again; then
-  // the drawn-only ones.
+  // Document edges: kept with their label, or worked out again; then the drawn-only ones.
   for (let k = 0; k < mNew; k++) {
     const o = edgeFrom[k];
     if (o >= 0 && labelFrom[k] === o) copyEdge(o, k, k);

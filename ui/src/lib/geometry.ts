@@ -68,7 +68,7 @@ function storesExactly(spec: GraphSpec, stored: Record<string, Point>): boolean 
  * is not to be changed: it may be `stored` itself. */
 export function resolvePositions(spec: GraphSpec, stored: Record<string, Point>): Record<string, Point> {
   if (knownExact(stored, spec.nodes) || storesExactly(spec, stored)) {
-    exactFor.set(stored, spec.nodes);
+    markExact(stored, spec.nodes);
     allStored.add(stored);
     return stored;
   }
