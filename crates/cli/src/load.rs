@@ -6,7 +6,6 @@
 //! I/O failures (missing file, a directory, no permission) exit 2; a file that is there but
 //! is not valid text or not a document exits 1, with a diagnostic.
 
-use std::fs;
 use std::io::Read;
 use std::path::Path;
 
@@ -14,6 +13,7 @@ use trellis_spec::read::Parsed;
 use trellis_spec::{json, Diagnostic, GraphSpec};
 
 use crate::report::{codes, Exit, FileReport};
+use crate::source_text::SourceText;
 
 /// The formats the command line reads, as `trellis_formats::detect` tells them apart.
 pub use trellis_formats::detect::Format;
@@ -23,7 +23,7 @@ pub use trellis_formats::detect::Format;
 pub struct Source {
     /// The path as the user wrote it (what diagnostics print).
     pub display: String,
-    pub text: String,
+    pub text: SourceText,
 }
 
 /// Why a file could not be loaded: the report to print and the exit it implies.
@@ -50,23 +50,27 @@ pub fn read_source(path: &Path) -> Result<Source, Failure> {
     }
     let read = if is_stdin(path) {
         let mut bytes = Vec::new();
-        std::io::stdin().lock().read_to_end(&mut bytes).map(|_| bytes)
+        std::io::stdin()
+            .lock()
+            .read_to_end(&mut bytes)
+            .map(|_| String::from_utf8(bytes).map(SourceText::from).map_err(|e| e.into_bytes()))
     } else {
-        fs::read(path)
+        SourceText::read_file(path)
     };
-    let bytes = read.map_err(|e| io_failure(format!("cannot read: {}", io_reason(&e))))?;
-    // Taking the bytes as the string avoids a second copy of a large file.
-    match String::from_utf8(bytes) {
+    let read = read.map_err(|e| io_failure(format!("cannot read: {}", io_reason(&e))))?;
+    match read {
         Ok(text) => Ok(Source { display, text }),
-        Err(e) => {
-            let bytes = e.into_bytes();
+        Err(bytes) => {
             let d = match json::decode_utf8(&bytes) {
                 Err(d) => d,
                 Ok(_) => Diagnostic::error(json::codes::INVALID_UTF8, "the file is not valid UTF-8"),
             };
             // The source line is still worth showing, with the bad bytes replaced.
             let text = String::from_utf8_lossy(&bytes).into_owned();
-            Err(Failure { report: FileReport::new(display, Some(text), vec![d]), exit: Exit::Problems })
+            Err(Failure {
+                report: FileReport::new(display, Some(text.into()), vec![d]),
+                exit: Exit::Problems,
+            })
         }
     }
 }

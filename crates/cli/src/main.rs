@@ -15,6 +15,7 @@ mod hints;
 mod load;
 mod registries;
 mod report;
+mod source_text;
 
 // The allocator: a document is a tree of many small allocations, which mimalloc serves
 // much faster than glibc malloc (issue 8).

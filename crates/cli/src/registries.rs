@@ -136,7 +136,8 @@ pub fn reports_of(diagnostics: Vec<FileDiagnostic>) -> (Vec<FileReport>, bool) {
                 Some(path) => {
                     // Only for printing the source line under a diagnostic; a file that cannot
                     // be read has a diagnostic saying so already.
-                    let text = std::fs::read(&path).ok().map(|b| String::from_utf8_lossy(&b).into_owned());
+                    let text =
+                        std::fs::read(&path).ok().map(|b| String::from_utf8_lossy(&b).into_owned().into());
                     FileReport::new(path.display().to_string(), text, diagnostics)
                 }
                 None => FileReport::new("registries", None, diagnostics),

@@ -20,6 +20,8 @@ use serde::Serialize;
 use trellis_spec::line_index::LineTable;
 use trellis_spec::{Diagnostic, Element, LineIndex, Severity, Span};
 
+use crate::source_text::SourceText;
+
 /// How a command ended. Ordered: a run over several files ends with the worst.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Exit {
@@ -55,7 +57,7 @@ pub enum OutputFormat {
 #[derive(Debug, Clone)]
 pub struct FileReport {
     pub path: String,
-    pub text: Option<String>,
+    pub text: Option<SourceText>,
     pub diagnostics: Vec<Diagnostic>,
     /// The line index of `text` when the check already built one (placing the diagnostics),
     /// taken by the human report instead of indexing the text again.
@@ -63,7 +65,7 @@ pub struct FileReport {
 }
 
 impl FileReport {
-    pub fn new(path: impl Into<String>, text: Option<String>, diagnostics: Vec<Diagnostic>) -> Self {
+    pub fn new(path: impl Into<String>, text: Option<SourceText>, diagnostics: Vec<Diagnostic>) -> Self {
         FileReport { path: path.into(), text, diagnostics, lines: Default::default() }
     }
 
@@ -324,7 +326,7 @@ mod tests {
         let span = LineIndex::new(&text).span(at, at + 1);
         assert_eq!(span.column, 313);
         let d = Diagnostic::error("spec/x", "m").with_span(span);
-        let out = human(&[FileReport::new("g.json", Some(text.clone()), vec![d])]);
+        let out = human(&[FileReport::new("g.json", Some(text.clone().into()), vec![d])]);
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines[0], "g.json:1:313: error spec/x: m");
         // The caret line is the gutter, then spaces up to the caret.

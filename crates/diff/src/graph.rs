@@ -227,7 +227,7 @@ impl Graph {
             spec.edges.into_iter().map(|e| {
                 let mut m = Map::new();
                 if let Some(when) = e.when {
-                    m.insert("when".into(), Value::Object(when.0));
+                    m.insert("when".into(), Value::Object(*when.0));
                 }
                 (e.from, e.to, m)
             }),
@@ -299,7 +299,7 @@ impl Graph {
             .into_iter()
             .map(|(k, mut e)| {
                 let when = match e.shift_remove("when") {
-                    Some(Value::Object(m)) => Some(Predicate(m)),
+                    Some(Value::Object(m)) => Some(Predicate::from(m)),
                     _ => None,
                 };
                 EdgeSpec { from: k.from, to: k.to, when }

@@ -193,7 +193,7 @@ impl GraphBuilder {
 /// A predicate from a JSON object value (anything else gives an empty, malformed predicate).
 pub fn when(v: Value) -> Predicate {
     match v {
-        Value::Object(m) => Predicate(m),
-        _ => Predicate(Map::new()),
+        Value::Object(m) => Predicate::from(m),
+        _ => Predicate::from(Map::new()),
     }
 }

@@ -26,6 +26,7 @@ use crate::config::{self, Config};
 use crate::json;
 use crate::model::{EdgeSpec, GraphSpec, NodeSpec, Predicate};
 use crate::read::Reader;
+use crate::span_locator::{ElementPlaces, ListPlaces};
 
 /// Nesting this path reads at most below the document (the parser's limit is
 /// [`json::MAX_DEPTH`] in all; a deeper value goes to the serde path, which words it).
@@ -33,15 +34,63 @@ const MAX_NESTING: usize = json::MAX_DEPTH - 8;
 
 /// The document, when the text is one this path reads (see the module): then the serde path
 /// would give the same document and no finding.
-pub(crate) fn read(text: &str, edges_hint: usize) -> Option<GraphSpec> {
-    read_keyed(text, edges_hint).map(|(spec, _)| spec)
+#[cfg(test)]
+pub(crate) fn read(text: &str) -> Option<GraphSpec> {
+    read_keyed(text).map(|(spec, ..)| spec)
 }
 
-/// [`read`], and whether the object had any key (`{}` is not detected as a GraphSpec).
-pub(crate) fn read_keyed(text: &str, edges_hint: usize) -> Option<(GraphSpec, bool)> {
-    let mut p = P { t: text, b: text.as_bytes(), i: 0, compact: String::new(), keys: Vec::new() };
+/// The document, whether the object had any key (`{}` is not detected as a GraphSpec), and
+/// where its nodes and edges are in the text.
+///
+/// A large text is read on two threads when it has the line that starts the edges in the
+/// canonical form (`\n  "edges": `): this one reads from the start, the other reads the edge
+/// list from that line at the same time (the edges are about two fifths of a generated
+/// document's text, and its fresh memory is zeroed by the kernel on that thread too). Reading
+/// a value depends on nothing before it, so the other thread's answer is what this one would
+/// have read there; it is taken only if this one arrives at a top-level `edges` list that
+/// starts at that very byte, else it is dropped and the list read here (a line like that inside
+/// a config, say). Strings hold no raw line break, so the line is never inside one.
+pub(crate) fn read_keyed(text: &str) -> Option<(GraphSpec, bool, ElementPlaces)> {
+    let ahead = (text.len() >= PARALLEL_FROM).then(|| edges_ahead(text)).flatten();
+    let Some(at) = ahead else { return read_top(text, None) };
+    std::thread::scope(|s| {
+        let edges = std::thread::Builder::new().name("read edges".into()).spawn_scoped(s, move || {
+            let mut p = P::new(text);
+            p.i = at;
+            let (mut edges, mut starts) = (Vec::new(), Vec::new());
+            p.edges(&mut edges, &mut starts)?;
+            Some((edges, starts, p.i))
+        });
+        // No thread to be had: all of it here.
+        read_top(text, edges.ok().map(|edges| (at, edges)))
+    })
+}
+
+/// From this size of text on, [`read_keyed`] reads the edges on a second thread.
+const PARALLEL_FROM: usize = 1 << 20;
+
+/// Where the edge list of a canonical text starts (its `[`), when the text has the line that
+/// starts it: the last such line, as the edges come last (searched from the end, so the other
+/// thread starts after a scan of the edges only, and a line like it in a config comes too early
+/// to be taken).
+fn edges_ahead(text: &str) -> Option<usize> {
+    const LINE: &[u8] = b"\n  \"edges\": ";
+    memchr::memmem::rfind(text.as_bytes(), LINE).map(|at| at + LINE.len())
+}
+
+/// The edges read on the other thread: where their list starts, and the thread's answer (the
+/// edges, where each starts and where the list ends).
+type EdgesAhead<'scope> =
+    (usize, std::thread::ScopedJoinHandle<'scope, Option<(Vec<EdgeSpec>, Vec<u32>, usize)>>);
+
+fn read_top(text: &str, mut ahead: Option<EdgesAhead<'_>>) -> Option<(GraphSpec, bool, ElementPlaces)> {
+    // Offsets are kept as `u32` (four bytes an element); a larger text is not read here.
+    u32::try_from(text.len()).ok()?;
+    let mut p = P::new(text);
     let mut spec = GraphSpec::default();
+    let mut places = ElementPlaces::default();
     p.ws();
+    let root_start = p.i;
     p.eat(b'{')?;
     let mut seen = 0u8;
     p.ws();
@@ -50,6 +99,7 @@ pub(crate) fn read_keyed(text: &str, edges_hint: usize) -> Option<(GraphSpec, bo
     } else {
         loop {
             p.ws();
+            let key_start = p.i;
             let key = p.plain_str()?;
             p.ws();
             p.eat(b':')?;
@@ -75,11 +125,28 @@ pub(crate) fn read_keyed(text: &str, edges_hint: usize) -> Option<(GraphSpec, bo
                     2
                 }
                 "nodes" => {
-                    p.nodes(&mut spec)?;
+                    let mut starts = Vec::new();
+                    p.nodes(&mut spec, &mut starts)?;
+                    places.nodes = Some(ListPlaces { member: (key_start, p.i), starts });
                     4
                 }
                 "edges" => {
-                    p.edges(&mut spec, edges_hint)?;
+                    match ahead.take() {
+                        Some((at, edges)) if at == p.i => {
+                            // Read there by the other thread (see `read_keyed`); a panic there
+                            // is one here.
+                            let (list, starts, end) =
+                                edges.join().unwrap_or_else(|e| std::panic::resume_unwind(e))?;
+                            spec.edges = list;
+                            p.i = end;
+                            places.edges = Some(ListPlaces { member: (key_start, p.i), starts });
+                        }
+                        _ => {
+                            let mut starts = Vec::new();
+                            p.edges(&mut spec.edges, &mut starts)?;
+                            places.edges = Some(ListPlaces { member: (key_start, p.i), starts });
+                        }
+                    }
                     8
                 }
                 _ => return None,
@@ -96,8 +163,9 @@ pub(crate) fn read_keyed(text: &str, edges_hint: usize) -> Option<(GraphSpec, bo
             }
         }
     }
+    places.root = (root_start, p.i);
     p.ws();
-    (p.i == p.b.len()).then_some((spec, seen != 0))
+    (p.i == p.b.len()).then_some((spec, seen != 0, places))
 }
 
 struct P<'a> {
@@ -114,6 +182,15 @@ struct P<'a> {
 const MAX_KEYS: usize = 64;
 
 impl<'a> P<'a> {
+    fn new(text: &'a str) -> Self {
+        P { t: text, b: text.as_bytes(), i: 0, compact: String::new(), keys: Vec::new() }
+    }
+
+    /// Where the reading is, as an offset into a text `read_top` has found to fit in `u32`.
+    fn at(&self) -> u32 {
+        u32::try_from(self.i).unwrap_or(u32::MAX)
+    }
+
     #[inline]
     fn ws(&mut self) {
         while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
@@ -480,12 +557,12 @@ impl<'a> P<'a> {
         if flat.is_some() {
             let mut m = Map::with_capacity(entries.len());
             m.extend(entries.into_iter().map(|(k, v)| (k.to_owned(), v)));
-            return Some(Predicate(m));
+            return Some(Predicate::from(m));
         }
         self.i = start;
         let text = self.value_slice()?;
         match json::parse(text).ok()? {
-            Value::Object(m) => Some(Predicate(m)),
+            Value::Object(m) => Some(Predicate::from(m)),
             _ => None,
         }
     }
@@ -510,9 +587,11 @@ impl<'a> P<'a> {
         })
     }
 
-    fn nodes(&mut self, spec: &mut GraphSpec) -> Option<()> {
+    /// The node list at `self.i`, into `spec`; where each node starts, into `starts`.
+    fn nodes(&mut self, spec: &mut GraphSpec, starts: &mut Vec<u32>) -> Option<()> {
         let nodes = &mut spec.nodes;
         self.elements(|p| {
+            starts.push(p.at());
             let (mut id, mut type_name, mut config) = (None, None, None);
             p.fields(|p, key| {
                 Some(match key {
@@ -550,10 +629,14 @@ impl<'a> P<'a> {
         Some(())
     }
 
-    fn edges(&mut self, spec: &mut GraphSpec, hint: usize) -> Option<()> {
-        let edges = &mut spec.edges;
+    /// The edge list at `self.i`, into `edges`; where each edge starts, into `starts`.
+    fn edges(&mut self, edges: &mut Vec<EdgeSpec>, starts: &mut Vec<u32>) -> Option<()> {
+        // Counted from here: the nodes before hold no edge.
+        let hint = crate::read_stream::edges_hint(&self.t[self.i..]);
         edges.reserve(hint);
+        starts.reserve(hint);
         self.elements(|p| {
+            starts.push(p.at());
             let (mut from, mut to, mut when) = (None, None, None);
             p.fields(|p, key| {
                 Some(match key {

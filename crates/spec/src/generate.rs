@@ -70,7 +70,7 @@ fn predicate(rng: &mut Rng) -> Predicate {
     };
     m.insert("channel".into(), Value::String(channel.into()));
     m.insert(op.into(), value);
-    Predicate(m)
+    Predicate::from(m)
 }
 
 /// A valid document with `nodes` nodes.

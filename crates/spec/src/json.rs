@@ -263,6 +263,18 @@ pub fn fill_spans_dropping<T: Send>(
     diagnostics: &mut [Diagnostic],
     garbage: T,
 ) -> Option<crate::line_index::LineTable> {
+    fill_spans_placed(text, diagnostics, None, garbage)
+}
+
+/// [`fill_spans_dropping`], with where the reader found the document's nodes and edges
+/// ([`crate::read::Parsed::places`]): then only the elements the findings point into are
+/// scanned ([`Targets::scan_placed`]), not the whole text.
+pub fn fill_spans_placed<T: Send>(
+    text: &str,
+    diagnostics: &mut [Diagnostic],
+    places: Option<&crate::span_locator::ElementPlaces>,
+    garbage: T,
+) -> Option<crate::line_index::LineTable> {
     let mut garbage = Some(garbage);
     if text.len() < PARALLEL_DROP {
         garbage = None;
@@ -277,13 +289,17 @@ pub fn fill_spans_dropping<T: Send>(
         .collect();
     // Deep documents were refused by `parse` already; the scan refuses them too (no deep
     // recursion). A text that is not one JSON value gets no spans.
+    let scan = |targets: &mut Targets| match places {
+        Some(places) => targets.scan_placed(text, places),
+        None => targets.scan(text),
+    };
     let scanned = if let Some(garbage) = garbage {
         std::thread::scope(|s| {
             s.spawn(move || drop(garbage));
-            targets.scan(text)
+            scan(&mut targets)
         })
     } else {
-        targets.scan(text)
+        scan(&mut targets)
     };
     if !scanned {
         return None;

@@ -44,7 +44,7 @@ pub fn operator(p: &Predicate) -> Option<Op<'_>> {
     // One pass over the (two or three) keys instead of up to six hashed look-ups: this runs
     // for every guarded edge in every validation. The order of precedence is kept below.
     let (mut eq, mut neq, mut within, mut gt, mut lt, mut truthy) = (None, None, None, None, None, None);
-    for (k, v) in &p.0 {
+    for (k, v) in p.0.iter() {
         match k.as_str() {
             "eq" => eq = Some(v),
             "neq" => neq = Some(v),
@@ -227,8 +227,8 @@ mod tests {
 
     fn p(v: Value) -> Predicate {
         match v {
-            Value::Object(m) => Predicate(m),
-            _ => Predicate(Default::default()),
+            Value::Object(m) => Predicate::from(m),
+            _ => Predicate::from(serde_json::Map::new()),
         }
     }
 

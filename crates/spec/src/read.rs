@@ -21,6 +21,7 @@ use crate::diagnostic::{pointer, Diagnostic};
 use crate::json;
 use crate::model::{ChannelSpec, Config, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName};
 use crate::predicate::js_json;
+use crate::span_locator::ElementPlaces;
 
 /// Codes of the reading step (besides the `json/...` codes and the §1.5 codes it shares).
 pub mod codes {
@@ -33,10 +34,22 @@ pub mod codes {
 }
 
 /// What reading produced: the document (when it could be held) and every finding.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct Parsed {
     pub spec: Option<GraphSpec>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Where the nodes and edges are in the text, when the reader recorded it (the fast path
+    /// does): placing findings then scans only the elements they point into
+    /// ([`crate::json::fill_spans_placed`]).
+    pub places: Option<ElementPlaces>,
+}
+
+/// Two readings are equal when they read the same document with the same findings; where the
+/// parts were found is how one path read, not what it read (only the fast path records it).
+impl PartialEq for Parsed {
+    fn eq(&self, other: &Self) -> bool {
+        self.spec == other.spec && self.diagnostics == other.diagnostics
+    }
 }
 
 /// Reads a document from text. Diagnostics carry spans.
@@ -52,7 +65,7 @@ pub fn parse_spec(text: &str) -> Parsed {
     };
     let mut parsed = match read {
         Ok(parsed) => parsed,
-        Err(d) => return Parsed { spec: None, diagnostics: vec![d] },
+        Err(d) => return Parsed { spec: None, diagnostics: vec![d], places: None },
     };
     json::fill_spans(text, &mut parsed.diagnostics);
     parsed
@@ -65,15 +78,15 @@ pub fn parse_spec(text: &str) -> Parsed {
 /// format from the text may take this answer first, without a pass of its own over the text.
 /// `None` says nothing: the text may still be a GraphSpec, with findings.
 pub fn parse_plain_spec(text: &str) -> Option<Parsed> {
-    let (spec, keyed) = crate::fast_read::read_keyed(text, crate::read_stream::edges_hint(text))?;
-    keyed.then(|| Parsed { spec: Some(spec), diagnostics: Vec::new() })
+    let (spec, keyed, places) = crate::fast_read::read_keyed(text)?;
+    keyed.then(|| Parsed { spec: Some(spec), diagnostics: Vec::new(), places: Some(places) })
 }
 
 /// Reads a document from bytes, which may not be UTF-8.
 pub fn parse_spec_bytes(bytes: &[u8]) -> Parsed {
     match json::decode_utf8(bytes) {
         Ok(text) => parse_spec(text),
-        Err(d) => Parsed { spec: None, diagnostics: vec![d] },
+        Err(d) => Parsed { spec: None, diagnostics: vec![d], places: None },
     }
 }
 
@@ -121,7 +134,7 @@ impl Reader {
     /// The result: no document when something could not be held.
     pub(crate) fn finish(self, spec: Option<GraphSpec>) -> Parsed {
         let spec = if self.broken { None } else { spec };
-        Parsed { spec, diagnostics: self.diagnostics }
+        Parsed { spec, diagnostics: self.diagnostics, places: None }
     }
 
     fn error(&mut self, d: Diagnostic) {
@@ -425,7 +438,7 @@ impl Reader {
                 );
                 None
             }
-            Some(Value::Object(m)) => Some(Predicate(m)),
+            Some(Value::Object(m)) => Some(Predicate::from(m)),
             Some(other) => {
                 ok = false;
                 self.error(

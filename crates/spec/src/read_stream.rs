@@ -36,8 +36,8 @@ use crate::read::{Parsed, Reader};
 /// so the diagnostic is exactly the parser's, with its place. Only a broken document pays twice.
 pub fn read_object(text: &str) -> Result<Parsed, crate::Diagnostic> {
     // The document as every tool writes it, in one pass (gives up on anything else).
-    if let Some(spec) = crate::fast_read::read(text, edges_hint(text)) {
-        return Ok(Parsed { spec: Some(spec), diagnostics: Vec::new() });
+    if let Some((spec, _, places)) = crate::fast_read::read_keyed(text) {
+        return Ok(Parsed { spec: Some(spec), diagnostics: Vec::new(), places: Some(places) });
     }
     match read_object_with(text, true) {
         Ok(parsed) => Ok(parsed),
@@ -470,9 +470,9 @@ mod tests {
     /// The fast path reads a text only when the serde path reads it to the same document with
     /// no finding (and then the configs keep the same text).
     fn same_as_serde_path(text: &str) -> bool {
-        let Some(fast) = crate::fast_read::read(text, edges_hint(text)) else { return false };
+        let Some(fast) = crate::fast_read::read(text) else { return false };
         let slow = read_object_with(text, true).map_err(|e| json::to_diagnostic(text, &e));
-        let Ok(Parsed { spec: Some(slow), diagnostics }) = slow else {
+        let Ok(Parsed { spec: Some(slow), diagnostics, .. }) = slow else {
             panic!("fast path read a broken text: {text}")
         };
         assert!(diagnostics.is_empty(), "fast path read a text with findings: {diagnostics:?}");
@@ -482,6 +482,41 @@ mod tests {
             assert_eq!(a.config.may_hold_odd_numbers(), b.config.may_hold_odd_numbers());
         }
         true
+    }
+
+    #[test]
+    fn a_large_text_is_read_on_two_threads_as_on_one() {
+        let text = crate::generate::generate_text(4000, 11);
+        assert!(text.len() > 1 << 20, "the text is {} bytes", text.len());
+        let edges_at = text.rfind("\n  \"edges\": ").expect("the canonical edges line") + 12;
+        assert_eq!(&text[edges_at..edges_at + 1], "[");
+        assert!(same_as_serde_path(&text));
+
+        // Broken where the other thread reads: both paths give up, neither panics.
+        let cut = &text[..text.len() - 4];
+        assert!(crate::fast_read::read(cut).is_none());
+        assert!(read_object_with(cut, true).is_err());
+        let mut bad_edge = text.clone();
+        bad_edge.insert_str(edges_at + 1, "{\"from\": 1},");
+        assert!(crate::fast_read::read(&bad_edge).is_none());
+
+        // A decoy: the edges first, then the nodes, the last of them with a config holding a
+        // line just like the one that starts the edges. The other thread reads the decoy's
+        // list; it must not be taken for the document's edges.
+        let doc: serde_json::Value = serde_json::from_str(&text).expect("json");
+        let decoy = "{\"id\": \"decoy\", \"type\": \"t\", \"config\": {\"k\": 1,\n  \"edges\": [{\"from\": \"q\", \"to\": \"r\"}]}}";
+        let nodes = serde_json::to_string(&doc["nodes"]).expect("nodes");
+        let swapped = format!(
+            "{{\"edges\": {}, \"nodes\": {},{decoy}]}}",
+            serde_json::to_string(&doc["edges"]).expect("edges"),
+            &nodes[..nodes.len() - 1],
+        );
+        assert!(swapped.len() > 1 << 20);
+        assert!(same_as_serde_path(&swapped), "the swapped text reads the fast way");
+        let read = crate::fast_read::read(&swapped).expect("read");
+        assert_eq!(read.edges.len(), doc["edges"].as_array().map_or(0, Vec::len));
+        assert!(read.edges.iter().all(|e| e.from != "q"));
+        assert!(read.nodes.last().is_some_and(|n| n.config.raw_text().is_some_and(|t| t.contains("edges"))));
     }
 
     #[test]

@@ -97,7 +97,7 @@ fn predicate(channel: String) -> impl Strategy<Value = Predicate> {
             if !channel_first {
                 m.insert("channel".into(), Value::String(channel.clone()));
             }
-            Predicate(m)
+            Predicate::from(m)
         },
     )
 }

@@ -21,6 +21,7 @@ use trellis_spec::{json, Diagnostic, GraphSpec};
 
 use crate::load::{self, write_atomically, Document, Format, Source};
 use crate::report::{self, codes, Exit, FileReport, OutputFormat};
+use crate::source_text::SourceText;
 
 /// Codes of `trellis convert` (listed in `docs/diagnostics.md`).
 pub mod convert_codes {
@@ -69,7 +70,7 @@ pub struct Args {
 /// Losses of one step, with the text their pointers refer to (when there is one).
 struct Step {
     label: String,
-    text: Option<String>,
+    text: Option<SourceText>,
     losses: Vec<Loss>,
 }
 

@@ -77,13 +77,13 @@ pub fn check(
     let diagnostics = match doc {
         Document::GraphSpec(parsed) => {
             let mut diagnostics = parsed.diagnostics;
-            // The model is dropped once validated: placing the findings needs only the text (a
-            // large one is freed on the thread that indexes the lines, while the text is scanned).
-            let spec = parsed.spec;
-            if let Some(spec) = &spec {
-                diagnostics.extend(validate(spec, registry));
+            // The model is dropped once validated, on a thread of its own: placing the findings
+            // needs only the text, and where the reader found the nodes and edges.
+            if let Some(spec) = parsed.spec {
+                diagnostics.extend(validate(&spec, registry));
+                load::drop_aside(spec);
             }
-            lines = json::fill_spans_dropping(&source.text, &mut diagnostics, spec);
+            lines = json::fill_spans_placed(&source.text, &mut diagnostics, parsed.places.as_ref(), ());
             diagnostics
         }
         Document::Weaveflow(parsed) => {

@@ -33,12 +33,12 @@ fn edit() -> impl Strategy<Value = Edit> {
         (id(), id(), prop::option::of(channel())).prop_map(|(from, to, c)| Edit::Connect {
             from,
             to,
-            when: c.map(|c| trellis_spec::Predicate(json!({"channel": c, "truthy": true}).as_object().cloned().unwrap_or_default()))
+            when: c.map(|c| trellis_spec::Predicate::from(json!({"channel": c, "truthy": true}).as_object().cloned().unwrap_or_default()))
         }),
         (0usize..12).prop_map(|index| Edit::Disconnect { index }),
         (0usize..12, prop::option::of(channel())).prop_map(|(index, c)| Edit::SetWhen {
             index,
-            when: c.map(|c| trellis_spec::Predicate(json!({"channel": c, "eq": 1}).as_object().cloned().unwrap_or_default()))
+            when: c.map(|c| trellis_spec::Predicate::from(json!({"channel": c, "eq": 1}).as_object().cloned().unwrap_or_default()))
         }),
         channel().prop_map(|name| Edit::AddChannel { name, reducer: trellis_spec::ReducerName::Append }),
         (channel(), channel()).prop_map(|(from, to)| Edit::RenameChannel { from, to }),

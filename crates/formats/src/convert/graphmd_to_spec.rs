@@ -197,7 +197,7 @@ fn edges(doc: &GraphMd, t: &Topology, spec: &mut GraphSpec, losses: &mut Vec<Los
                     let mut p = Map::new();
                     p.insert("channel".into(), Value::String(cond.clone()));
                     p.insert("truthy".into(), Value::Bool(true));
-                    when = Some(Predicate(p));
+                    when = Some(Predicate::from(p));
                     if !spec.channels.contains_key(&cond) {
                         spec.channels.insert(cond.clone(), ChannelSpec { reducer: ReducerName::LastWrite });
                     }

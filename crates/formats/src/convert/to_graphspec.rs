@@ -263,7 +263,7 @@ fn graph_edges(def: &GraphDefinition, edges: &mut Vec<EdgeSpec>, losses: &mut Ve
         if let Some(c) = &e.condition {
             match translate(c) {
                 Ok((channel, test, approx)) => {
-                    when = Some(Predicate(test.to_predicate(&channel)));
+                    when = Some(Predicate::from(test.to_predicate(&channel)));
                     if let Some(note) = approx {
                         losses.push(
                             Loss::new(codes::CONDITION_APPROXIMATE, format!("{at}/condition"), format!("condition on \"{from}\" -> \"{to}\": {note}"))
@@ -332,7 +332,7 @@ fn default_edges(
             let spec_index = edge_index(def, d);
             let (f, t) = (def.edges[d].from.trim(), def.edges[d].to.trim());
             match (single, spec_index.and_then(|j| edges.get_mut(j))) {
-                (Some((channel, test)), Some(edge)) => edge.when = Some(Predicate(test.to_predicate(&channel))),
+                (Some((channel, test)), Some(edge)) => edge.when = Some(Predicate::from(test.to_predicate(&channel))),
                 _ => losses.push(
                     Loss::new(
                         codes::DEFAULT_EDGE,

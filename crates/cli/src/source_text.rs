@@ -1,0 +1,153 @@
+//! A file's text as the commands hold it: mapped from the file when it is large, read into
+//! memory otherwise (issue 18).
+//!
+//! Reading a 50 MB file costs a fresh 50 MB buffer: on this project's machines the kernel's
+//! zeroing of its pages and the copy into it took 25-40 ms, a fifth of `trellis fmt --check` of
+//! a 100,000-node document; mapping the file hands the page cache over instead (3-5 ms). The
+//! text is checked to be UTF-8 once, when it is mapped, and is then used as any `&str`.
+//!
+//! What a map gives up, and why that is accepted for a command line (as ripgrep and Git do):
+//! the bytes are the file's, so another process truncating the file while a command runs makes
+//! the reads past the new end fail with SIGBUS, and one writing into it in place changes the
+//! text under the command. Trellis itself never writes a file in place (every write is a new
+//! file renamed over the old one, which leaves the mapped bytes as they were), and a command
+//! holds a file for a fraction of a second. Small files, standard input and anything that
+//! cannot be mapped are read into memory as before.
+
+// The workspace denies unsafe code; the map and the text over it are the one exception, here.
+#![allow(unsafe_code)]
+
+use std::fmt;
+use std::fs::File;
+use std::io::{self, Read};
+use std::ops::Deref;
+use std::path::Path;
+use std::sync::Arc;
+
+/// From this size on a file is mapped rather than read (below it, a read is as fast).
+const MAP_FROM: u64 = 1 << 20;
+
+/// A document's text: a `String`, or a file's bytes mapped and checked to be UTF-8. Cloning a
+/// mapped text shares the map.
+#[derive(Clone)]
+pub struct SourceText(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Owned(String),
+    Mapped(Arc<memmap2::Mmap>),
+}
+
+impl SourceText {
+    /// The text of the file at `path`, or its bytes when they are not UTF-8 (for the caller to
+    /// report where).
+    pub fn read_file(path: &Path) -> io::Result<Result<SourceText, Vec<u8>>> {
+        let mut file = File::open(path)?;
+        let meta = file.metadata()?;
+        if meta.is_file() && meta.len() >= MAP_FROM {
+            // SAFETY: the map is read only and lives as long as the text; the bytes are the
+            // file's, which is sound as long as no other process changes the file meanwhile
+            // (see the module comment for why a command line accepts that).
+            if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+                // Read from the start to the end, once each: the kernel reads ahead.
+                let _ = map.advise(memmap2::Advice::Sequential);
+                return Ok(match std::str::from_utf8(&map) {
+                    Ok(_) => Ok(SourceText(Repr::Mapped(Arc::new(map)))),
+                    Err(_) => Err(map.to_vec()),
+                });
+            }
+        }
+        let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+        file.read_to_end(&mut bytes)?;
+        Ok(String::from_utf8(bytes).map(SourceText::from).map_err(|e| e.into_bytes()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        match &self.0 {
+            Repr::Owned(s) => s,
+            // SAFETY: checked to be UTF-8 when mapped (`read_file`), and the map is never
+            // written through.
+            Repr::Mapped(map) => unsafe { std::str::from_utf8_unchecked(map) },
+        }
+    }
+}
+
+impl From<String> for SourceText {
+    fn from(s: String) -> Self {
+        SourceText(Repr::Owned(s))
+    }
+}
+
+impl From<&str> for SourceText {
+    fn from(s: &str) -> Self {
+        SourceText(Repr::Owned(s.to_owned()))
+    }
+}
+
+impl Deref for SourceText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl AsRef<str> for SourceText {
+    fn as_ref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq<str> for SourceText {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl fmt::Debug for SourceText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let how = match self.0 {
+            Repr::Owned(_) => "read",
+            Repr::Mapped(_) => "mapped",
+        };
+        write!(f, "SourceText({how}, {} bytes)", self.len())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file_of(bytes: &[u8]) -> tempfile::NamedTempFile {
+        let mut f = tempfile::NamedTempFile::new().expect("temp file");
+        std::io::Write::write_all(&mut f, bytes).expect("write");
+        f
+    }
+
+    #[test]
+    fn a_large_file_is_mapped_and_reads_as_its_text() {
+        let text = "{\"name\": \"é\"}\n".repeat((MAP_FROM as usize) / 10);
+        let f = file_of(text.as_bytes());
+        let read = SourceText::read_file(f.path()).expect("io").expect("utf-8");
+        assert!(format!("{read:?}").contains("mapped"), "{read:?}");
+        assert_eq!(&*read, text.as_str());
+        assert_eq!(&*read.clone(), text.as_str());
+    }
+
+    #[test]
+    fn a_small_file_is_read() {
+        let f = file_of(b"{}\n");
+        let read = SourceText::read_file(f.path()).expect("io").expect("utf-8");
+        assert!(format!("{read:?}").contains("read"), "{read:?}");
+        assert_eq!(&*read, "{}\n");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_come_back_as_bytes_mapped_or_read() {
+        for size in [16, MAP_FROM as usize + 16] {
+            let mut bytes = vec![b' '; size];
+            bytes[size - 3] = 0xff;
+            let f = file_of(&bytes);
+            assert_eq!(SourceText::read_file(f.path()).expect("io").expect_err("not utf-8"), bytes);
+        }
+    }
+}
