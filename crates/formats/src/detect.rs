@@ -54,7 +54,7 @@ impl std::fmt::Display for Format {
 }
 
 /// True for `GRAPH.md` or `*.graph.md`, any case, with or without folders.
-pub(crate) fn graph_md_name(file_name: &str) -> bool {
+pub fn graph_md_name(file_name: &str) -> bool {
     let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name).to_ascii_lowercase();
     base == "graph.md" || base.ends_with(".graph.md")
 }

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::*;
+use crate::document::Document;
 use crate::edit::Edit;
 use crate::fs::{FileSystem, FsOp};
 use crate::save::{self, codes};
@@ -338,4 +339,57 @@ fn the_save_that_creates_the_layout_file_says_so_once() {
     let second = save::save(&fs, &mut s).expect("saved");
     assert!(!second.layout_created);
     assert_eq!(second.layout_path.as_deref(), Some("/w/support.layout.json"));
+}
+
+/// A GraphSpec opens through the one-pass reader, configs kept as their text, so a save
+/// compares and writes them as text (a 100,000-node save spent 200 ms rebuilding them when
+/// the document was opened through a tree of values); an edit drops the text of what it
+/// changed only, and the text saved is the same either way.
+#[test]
+fn an_opened_graphspec_keeps_its_configs_as_text_until_they_are_edited() {
+    let c = clock();
+    let (fs, mut s) = opened_example(&c);
+    let raw_configs = |s: &Session| match s.document() {
+        Document::GraphSpec(spec) => spec.nodes.iter().filter(|n| n.config.raw_text().is_some()).count(),
+        _ => 0,
+    };
+    let nodes = match s.document() {
+        Document::GraphSpec(spec) => spec.nodes.len(),
+        _ => 0,
+    };
+    assert!(nodes > 2);
+    assert_eq!(raw_configs(&s), nodes, "every config is kept as text when opened");
+    edit(&mut s, json!({"op": "set_config_field", "id": "answer", "path": "/temperature", "value": 0.125}));
+    assert_eq!(raw_configs(&s), nodes - 1, "only the edited config lost its text");
+    let expected = s.text();
+    save::save(&fs, &mut s).expect("saved");
+    assert_eq!(fs.get_string("/w/support.json").as_deref(), Some(expected.as_str()));
+    assert!(expected.contains("\"temperature\": 0.125"));
+}
+
+/// Opening reads the document the fast reader reads exactly as the tree of values reads it.
+#[test]
+fn the_one_pass_opening_reads_what_the_tree_of_values_reads() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus");
+    let mut compared = 0;
+    let mut folders = vec![root];
+    while let Some(folder) = folders.pop() {
+        for path in std::fs::read_dir(&folder).into_iter().flatten().flatten().map(|e| e.path()) {
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            let name = path.file_name().and_then(|n| n.to_str());
+            let Ok((Document::GraphSpec(fast), findings)) = crate::document::parse_document(name, &text)
+            else {
+                continue;
+            };
+            let tree = trellis_spec::read::spec_from_value(trellis_spec::json::parse(&text).expect("json"));
+            assert!(tree.spec.as_ref().is_some_and(|t| t.identical(&fast)), "{}", path.display());
+            assert_eq!(findings.len(), tree.diagnostics.len(), "{}", path.display());
+            compared += 1;
+        }
+    }
+    assert!(compared >= 5, "only {compared} corpus documents compared");
 }
