@@ -294,7 +294,7 @@ mod tests {
     fn human_form_has_the_place_the_line_and_a_caret() {
         let text = "{\n\t\"nodes\": 5\n}\n";
         let d = Diagnostic::error("spec/invalid-field", "nodes must be a list").with_span(at(2, 11));
-        let r = FileReport::new("g.json", Some(text.into()), vec![d]);
+        let r = FileReport::new("g.json", Some(text.to_owned().into()), vec![d]);
         assert_eq!(
             human(&[r]),
             "g.json:2:11: error spec/invalid-field: nodes must be a list\n 2 | \t\"nodes\": 5\n   | \t         ^\n"

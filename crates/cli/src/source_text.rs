@@ -78,28 +78,10 @@ impl From<String> for SourceText {
     }
 }
 
-impl From<&str> for SourceText {
-    fn from(s: &str) -> Self {
-        SourceText(Repr::Owned(s.to_owned()))
-    }
-}
-
 impl Deref for SourceText {
     type Target = str;
     fn deref(&self) -> &str {
         self.as_str()
-    }
-}
-
-impl AsRef<str> for SourceText {
-    fn as_ref(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl PartialEq<str> for SourceText {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
     }
 }
 

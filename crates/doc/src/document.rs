@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use trellis_formats::detect::{detect, detect_object, graph_md_name, Format};
+use trellis_formats::detect::{detect, detect_object, plain_graphspec, Format};
 use trellis_formats::graphmd::yaml::Yaml;
 use trellis_formats::graphmd::GraphMd;
 use trellis_formats::weaveflow::WeaveflowDoc;
@@ -98,15 +98,12 @@ pub(crate) fn parse_document(
     file_name: Option<&str>,
     text: &str,
 ) -> Result<(Document, Vec<Diagnostic>), Vec<Diagnostic>> {
-    // A GraphSpec as tools write it reads in one pass, configs kept as their text, and that
-    // answer is the detector's too (as `trellis_formats::any` reads it: a GRAPH.md name is the
-    // one rule that comes first). Without this, a large document was parsed into a tree of
-    // values first, and every config lost its text, so a save compared and wrote each config
-    // from its map (issue 18: 200 of a 100,000-node save's milliseconds).
-    if !file_name.is_some_and(graph_md_name) {
-        if let Some(parsed) = read::parse_plain_spec(text) {
-            return graphspec_parsed(parsed, None);
-        }
+    // A GraphSpec as tools write it reads in one pass, configs kept as their text. Without
+    // this, a large document was parsed into a tree of values first, and every config lost its
+    // text, so a save compared and wrote each config from its map (issue 18: 200 of a
+    // 100,000-node save's milliseconds).
+    if let Some(parsed) = plain_graphspec(file_name, text) {
+        return graphspec_parsed(parsed, None);
     }
     if let Some(read) = parse_json_once(file_name, text) {
         return read;

@@ -40,12 +40,8 @@ impl AnyDocument {
     /// ones detection would find and its answer is the same. Any other text, or one the reader
     /// refuses, is detected first, as it always was (so a broken file gets detection's word).
     pub fn read(name: Option<&str>, text: &str) -> Result<AnyDocument, Diagnostic> {
-        // A GraphSpec as tools write it reads in one pass, and that answer is the detector's
-        // too (its keys are GraphSpec's; a GRAPH.md name is the one rule that comes first).
-        if !name.is_some_and(detect::graph_md_name) {
-            if let Some(parsed) = trellis_spec::read::parse_plain_spec(text) {
-                return Ok(AnyDocument::GraphSpec(parsed));
-            }
+        if let Some(parsed) = detect::plain_graphspec(name, text) {
+            return Ok(AnyDocument::GraphSpec(parsed));
         }
         let mut tried = None;
         if detect::looks_like_graphspec(name, text) {

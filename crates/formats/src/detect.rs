@@ -53,8 +53,19 @@ impl std::fmt::Display for Format {
     }
 }
 
+/// The GraphSpec of `text` when it is one as tools write it, read in one pass
+/// ([`trellis_spec::read::parse_plain_spec`]): then that answer is detection's too (its keys
+/// are GraphSpec's, and a GRAPH.md file name is the one rule that comes before the text).
+/// `None` says nothing: detect the text as usual.
+pub fn plain_graphspec(file_name: Option<&str>, text: &str) -> Option<trellis_spec::read::Parsed> {
+    if file_name.is_some_and(graph_md_name) {
+        return None;
+    }
+    trellis_spec::read::parse_plain_spec(text)
+}
+
 /// True for `GRAPH.md` or `*.graph.md`, any case, with or without folders.
-pub fn graph_md_name(file_name: &str) -> bool {
+pub(crate) fn graph_md_name(file_name: &str) -> bool {
     let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name).to_ascii_lowercase();
     base == "graph.md" || base.ends_with(".graph.md")
 }

@@ -241,9 +241,6 @@ pub fn fill_spans(text: &str, diagnostics: &mut [Diagnostic]) {
     fill_spans_keeping(text, diagnostics);
 }
 
-/// From this size of text on, [`fill_spans_dropping`] frees its garbage on a second thread.
-const PARALLEL_DROP: usize = 1 << 20;
-
 /// [`fill_spans`], giving back the line index it built (when it built one), so a report of the
 /// same text need not index it again. The index knows the places of the diagnostics' spans
 /// only ([`LineIndex::at_offsets`]): the lines and columns of a few findings in a large text
@@ -252,33 +249,17 @@ pub fn fill_spans_keeping(
     text: &str,
     diagnostics: &mut [Diagnostic],
 ) -> Option<crate::line_index::LineTable> {
-    fill_spans_dropping(text, diagnostics, ())
+    fill_spans_placed(text, diagnostics, None)
 }
 
-/// [`fill_spans_keeping`], dropping `garbage` (say, the document the findings are about, no
-/// longer needed) first: on a large text, on a second thread while this one scans the text,
-/// so freeing it costs no time here and the scan never adds to the memory it held.
-pub fn fill_spans_dropping<T: Send>(
-    text: &str,
-    diagnostics: &mut [Diagnostic],
-    garbage: T,
-) -> Option<crate::line_index::LineTable> {
-    fill_spans_placed(text, diagnostics, None, garbage)
-}
-
-/// [`fill_spans_dropping`], with where the reader found the document's nodes and edges
+/// [`fill_spans_keeping`], with where the reader found the document's nodes and edges
 /// ([`crate::read::Parsed::places`]): then only the elements the findings point into are
 /// scanned ([`Targets::scan_placed`]), not the whole text.
-pub fn fill_spans_placed<T: Send>(
+pub fn fill_spans_placed(
     text: &str,
     diagnostics: &mut [Diagnostic],
     places: Option<&crate::span_locator::ElementPlaces>,
-    garbage: T,
 ) -> Option<crate::line_index::LineTable> {
-    let mut garbage = Some(garbage);
-    if text.len() < PARALLEL_DROP {
-        garbage = None;
-    }
     if diagnostics.iter().all(|d| d.span.is_some()) {
         return None;
     }
@@ -289,17 +270,9 @@ pub fn fill_spans_placed<T: Send>(
         .collect();
     // Deep documents were refused by `parse` already; the scan refuses them too (no deep
     // recursion). A text that is not one JSON value gets no spans.
-    let scan = |targets: &mut Targets| match places {
+    let scanned = match places {
         Some(places) => targets.scan_placed(text, places),
         None => targets.scan(text),
-    };
-    let scanned = if let Some(garbage) = garbage {
-        std::thread::scope(|s| {
-            s.spawn(move || drop(garbage));
-            scan(&mut targets)
-        })
-    } else {
-        scan(&mut targets)
     };
     if !scanned {
         return None;

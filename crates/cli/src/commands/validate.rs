@@ -83,7 +83,7 @@ pub fn check(
                 diagnostics.extend(validate(&spec, registry));
                 load::drop_aside(spec);
             }
-            lines = json::fill_spans_placed(&source.text, &mut diagnostics, parsed.places.as_ref(), ());
+            lines = json::fill_spans_placed(&source.text, &mut diagnostics, parsed.places.as_ref());
             diagnostics
         }
         Document::Weaveflow(parsed) => {
