@@ -203,8 +203,11 @@ export async function newDocument(example = false) {
 
 export async function openDocument() {
   try {
+    traceMark("open:sent");
     const v = await backend().openDialog();
+    traceMark("open:answered");
     if (v) ui.putDoc(v, true);
+    traceMark("open:stored");
   } catch (err) {
     // In the app a file that does not open is already told by its notice (open-failed).
     if (backend().kind !== "tauri") ui.toast("error", errorMessage(err));

@@ -77,6 +77,20 @@ fn main() {
             }
         };
         let t1 = cpu_now();
+        // What the app then sends the page: the document's view, as JSON text.
+        let v0 = t1;
+        let view = trellis_doc::view::DocumentView::of(&s);
+        let v1 = cpu_now();
+        let text = serde_json::to_string(&view).unwrap_or_default();
+        let v2 = cpu_now();
+        drop(view);
+        println!(
+            "{nodes} nodes: view {:.1} ms CPU, as JSON {:.1} ms CPU ({:.1} MB)",
+            ms(v0, v1).0,
+            ms(v1, v2).0,
+            text.len() as f64 / 1e6
+        );
+        let s0 = cpu_now();
         let saved = save::save(&RealFs, &mut s);
         let t2 = cpu_now();
         if let Err(r) = saved {
@@ -84,7 +98,7 @@ fn main() {
             std::process::exit(1);
         }
         let (oc, ow) = ms(t0, t1);
-        let (sc, sw) = ms(t1, t2);
+        let (sc, sw) = ms(s0, t2);
         println!(
             "{nodes} nodes: open {oc:.1} ms CPU ({ow:.1} wall), save {sc:.1} ms CPU ({sw:.1} wall), {} diagnostics",
             s.diagnostics().len()

@@ -173,13 +173,17 @@ pub async fn open_to_drawn(app: &Desktop, n: usize, limit_ms: u64) -> Value {
     app.driver
         .execute_async(
             "const [n, limit, done] = arguments; const t0 = performance.now();
+             window.__trellisPerf?.editTrace?.(true);
              window.dispatchEvent(new KeyboardEvent('keydown', { key: 'o', code: 'KeyO', ctrlKey: true, bubbles: true, cancelable: true }));
              const check = () => {
                const Q = window.__trellisPerf; const a = document.querySelector('[data-testid=app]');
                const f = Q && Q.firstDrawnAt();
                if (Q && Q.nodeCount() === n && a && a.dataset.ready === 'true' && f != null && f > t0) {
                  const atFirst = Q.drawnNodes();
-                 return setTimeout(() => done({ ms: f - t0, mode: Q.renderMode(), dom_nodes: Q.domNodeCount(),
+                 // Where the time went (the UI's trace, as for an edit), up to the first frame.
+                 const stages = (Q.editTrace?.(true) ?? []).filter((m) => m.at <= f)
+                   .map((m) => [m.stage, Math.round(m.at - t0), m.ms === undefined ? null : Math.round(m.ms)]);
+                 return setTimeout(() => done({ ms: f - t0, stages, mode: Q.renderMode(), dom_nodes: Q.domNodeCount(),
                    drawn_nodes_at_first_frame: atFirst, drawn_nodes_1s_later: Q.drawnNodes() }), 1000);
                }
                if (performance.now() - t0 > limit) return done({ ms: null, waited_ms: performance.now() - t0, count: Q && Q.nodeCount(), ready: a && a.dataset.ready, first: f, t0 });
@@ -190,6 +194,30 @@ pub async fn open_to_drawn(app: &Desktop, n: usize, limit_ms: u64) -> Value {
         )
         .await
         .expect("open script")
+        .json()
+        .clone()
+}
+
+/// Where an open's time goes past Rust's own work: the whole document view asked for again
+/// (`get_document`: the view built, written as JSON, carried over IPC and read by the page),
+/// and the page's `JSON.parse` of the same text alone.
+pub async fn view_over_ipc(app: &Desktop) -> Value {
+    app.driver
+        .execute_async(
+            "const done = arguments[0]; const I = window.__TAURI_INTERNALS__;
+             I.invoke('list_documents').then(async (docs) => {
+               const t0 = performance.now();
+               const v = await I.invoke('get_document', { docId: docs[docs.length - 1].id });
+               const ipc = performance.now() - t0;
+               const text = JSON.stringify(v);
+               const t1 = performance.now();
+               JSON.parse(text);
+               done({ ms: Math.round(ipc), parse_ms: Math.round(performance.now() - t1), mb: Math.round(text.length / 1e5) / 10 });
+             }, (e) => done({ error: String(e) }));",
+            vec![],
+        )
+        .await
+        .expect("view script")
         .json()
         .clone()
 }

@@ -150,6 +150,9 @@ async fn canvas_figures_against_plain_react_flow() {
             "kind": "canvas", "nodes": n, "release": release, "load_before": load_before,
             "startup_ms": startup_ms, "open": open, "open_wall_ms": open_wall_ms, "memory": memory,
         });
+        if n >= SCALE_ONLY {
+            line["view_over_ipc"] = drive::view_over_ipc(&app).await;
+        }
         if n == 0 || n >= SCALE_ONLY {
             line["load_after"] = json!(load_average());
             record(line);

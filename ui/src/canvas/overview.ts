@@ -5,10 +5,11 @@
 // uniform grid, for the interactions the canvas mode handles itself.
 import type { Point } from "../bindings";
 import { NODE_H, NODE_W, type Rect, TERMINAL, isTerminal } from "../lib/geometry";
-import { edgeFont, labelWidth, nodeText } from "./overviewText";
+import { configSummary, edgeFont, labelWidth, nodeText } from "./overviewText";
 import { timed, traceMark } from "../perf/editTrace";
 import { sceneChanges, union } from "./sceneChanges";
 import { sceneQuery } from "./sceneIndex";
+import type { NodeIndex } from "./nodeIndex";
 
 export { edgeFont, nodeText };
 
@@ -32,14 +33,15 @@ export type Scene = {
   /** The document's object each edge stands for, when there is one (to tell after an edit
    * which edges are still the same, `sceneChanges.ts`). */
   edgeRef: (object | undefined)[];
-  /** Per node: its type and a config summary ("" for none), drawn as the zoom grows. */
+  /** Per node: its type ("" for none) and its config (its summary: `configSummary`), drawn
+   * as the zoom grows. */
   nodeType: string[];
-  summary: string[];
+  config: unknown[];
   /** The name drawn on each node (its id; a collapsed group's box: the group's name). */
   names: string[];
   /** Per node: 0 a plain node, 1 a subgraph node, 2 one whose reference cannot be used. */
   subgraph: Uint8Array;
-  index: Map<string, number>;
+  index: NodeIndex;
   /** Drawn under everything, into the cached bitmap: group frames and notes (issue 16). */
   underlay: Underlay[];
 };
@@ -56,7 +58,7 @@ export type SceneInput = {
   edges: { from: string; to: string; guarded: boolean; label?: string; dashed?: boolean; index?: number; ref?: object }[];
   /** `at`: the node's place in `order` (lets the input find the node without a lookup). */
   type?: (id: string, at?: number) => string;
-  summary?: (id: string, at?: number) => string;
+  config?: (id: string, at?: number) => unknown;
   name?: (id: string) => string;
   subgraph?: (id: string) => 0 | 1 | 2;
   underlay?: Underlay[];
@@ -81,7 +83,7 @@ export function emptyScene(ids: string[], m: number, underlay: Underlay[]): Scen
     edgeLabel: new Array(m),
     edgeRef: new Array(m),
     nodeType: new Array(n),
-    summary: new Array(n),
+    config: new Array(n),
     names: new Array(n),
     subgraph: new Uint8Array(n),
     index: new Map(),
@@ -98,12 +100,14 @@ export function fillNode(s: Scene, i: number, inp: SceneInput) {
   s.y[i] = p.y;
   s.w[i] = terminal ? TERMINAL : NODE_W;
   s.h[i] = terminal ? TERMINAL : NODE_H;
-  s.color[i] = terminal ? "terminal" : inp.color(id, i);
   s.problem[i] = inp.problem(id);
-  s.nodeType[i] = inp.type?.(id, i) ?? "";
-  s.summary[i] = inp.summary?.(id, i) ?? "";
   s.names[i] = inp.name?.(id) ?? id;
-  s.subgraph[i] = inp.subgraph?.(id) ?? 0;
+  // A terminal is drawn as a circle, with no type or config (and is no node to look up: the
+  // input would search the node list for it).
+  s.color[i] = terminal ? "terminal" : inp.color(id, i);
+  s.nodeType[i] = terminal ? "" : (inp.type?.(id, i) ?? "");
+  s.config[i] = terminal ? undefined : inp.config?.(id, i);
+  s.subgraph[i] = terminal ? 0 : (inp.subgraph?.(id) ?? 0);
 }
 
 /** Edge `k` of the scene, its ends found in the scene's index. */
@@ -121,10 +125,12 @@ const ORIGIN = { x: 0, y: 0 };
 
 export function buildScene(inp: SceneInput): Scene {
   const s = emptyScene(inp.order, inp.edges.length, inp.underlay ?? []);
+  const index = new Map<string, number>();
   for (let i = 0; i < s.ids.length; i++) {
     fillNode(s, i, inp);
-    s.index.set(s.ids[i], i);
+    index.set(s.ids[i], i);
   }
+  s.index = index;
   for (let k = 0; k < inp.edges.length; k++) fillEdge(s, k, inp.edges[k]);
   return s;
 }
@@ -602,30 +608,34 @@ export class OverviewRenderer {
     // One device pixel: a hairline, which software rasterizers draw far faster than a stroke.
     const dpr = ctx.getTransform().a / zoom;
     ctx.lineWidth = 1 / (zoom * (dpr || 1));
+    // The edges in view, found in one walk over them (a repaint after an edit looks at every
+    // edge once, not once per style), by style: 0 plain, 1 guarded or labelled, 2 dashed
+    // (drawn-only routes such as a fallback).
+    const byPass: number[][] = [[], [], []];
+    for (let k = from; k < end; k++) {
+      const a = s.edgeFrom[k];
+      const b = s.edgeTo[k];
+      if (a < 0 || b < 0) continue;
+      if (!vis[a] && !vis[b]) {
+        const ax = this.X(a) + s.w[a];
+        const bx = this.X(b);
+        if (Math.max(ax, bx) < view.x || Math.min(ax, bx) > vx1) continue;
+        const ay = this.Y(a) + s.h[a] / 2;
+        const by = this.Y(b) + s.h[b] / 2;
+        if (Math.max(ay, by) < view.y || Math.min(ay, by) > vy1) continue;
+      }
+      byPass[s.dashed[k] ? 2 : s.guarded[k] ? 1 : 0].push(k);
+    }
     for (const pass of [0, 1, 2]) {
-      // 0: plain, 1: guarded or labelled, 2: dashed (drawn-only routes such as a fallback).
-      const guarded = pass === 1 ? 1 : 0;
       ctx.strokeStyle = pass === 0 ? th.edge : th.guarded;
       ctx.setLineDash(pass === 2 ? [6 / zoom, 4 / zoom] : []);
       let n = 0;
       ctx.beginPath();
-      for (let k = from; k < end; k++) {
-        if (pass === 2 ? !s.dashed[k] : s.dashed[k] || (s.guarded[k] ? 1 : 0) !== guarded) continue;
+      for (const k of byPass[pass]) {
         const a = s.edgeFrom[k];
         const b = s.edgeTo[k];
-        if (a < 0 || b < 0) continue;
-        const ax = this.X(a) + s.w[a];
-        const ay = this.Y(a) + s.h[a] / 2;
-        const bx = this.X(b);
-        const by = this.Y(b) + s.h[b] / 2;
-        if (
-          !vis[a] &&
-          !vis[b] &&
-          (Math.max(ax, bx) < view.x || Math.min(ax, bx) > vx1 || Math.max(ay, by) < view.y || Math.min(ay, by) > vy1)
-        )
-          continue;
-        ctx.moveTo(ax, ay);
-        ctx.lineTo(bx, by);
+        ctx.moveTo(this.X(a) + s.w[a], this.Y(a) + s.h[a] / 2);
+        ctx.lineTo(this.X(b), this.Y(b) + s.h[b] / 2);
         if (++n % 256 === 0) {
           ctx.stroke();
           ctx.beginPath();
@@ -740,7 +750,10 @@ export class OverviewRenderer {
     if (lines.summary) {
       ctx.font = font(400, lines.summary);
       ctx.globalAlpha = 0.6;
-      for (const i of nodes) if (s.summary[i]) ctx.fillText(s.summary[i], this.X(i) + 16, this.Y(i) + lines.summaryY, s.w[i] - 22);
+      for (const i of nodes) {
+        const text = configSummary(s.config[i]);
+        if (text) ctx.fillText(text, this.X(i) + 16, this.Y(i) + lines.summaryY, s.w[i] - 22);
+      }
       ctx.globalAlpha = 1;
     }
   }

@@ -1,5 +1,6 @@
-// How big the overview draws text at a zoom: node names, types and summaries, condition
-// labels. Shared by the painting (overview.ts) and the repaint places (sceneChanges.ts).
+// How big the overview draws text at a zoom (node names, types and summaries, condition
+// labels), and what a node's config summary says. Shared by the painting (overview.ts) and
+// the repaint places (sceneChanges.ts).
 /** Font sizes (flow px) and baselines of a node's lines at this zoom, or null when even the
  * name would be under ~8 screen px. The name's font grows as the zoom shrinks (up to 34 flow
  * px, what a 60 px box holds beside its colour bar), so names stay readable down to ~24 %. */
@@ -26,4 +27,30 @@ export function edgeFont(zoom: number): number {
 /** An estimate of a monospace label's width (flow px), for plates and hit tests. */
 export function labelWidth(text: string, font: number): number {
   return Math.min(text.length, 40) * font * 0.6;
+}
+
+/** Summaries by config object, worked out when first drawn (a scene holds the config; reading
+ * every config of 100,000 nodes when a scene is built took 140 ms of an open), and an edit
+ * gives new objects only to the nodes it touched. */
+const summaries = new WeakMap<object, string>();
+
+/** `key: value` of the first scalar config fields, short. */
+export function configSummary(config: unknown): string {
+  if (!config || typeof config !== "object" || Array.isArray(config)) return "";
+  const known = summaries.get(config);
+  if (known !== undefined) return known;
+  const text = summaryOf(config as Record<string, unknown>);
+  summaries.set(config, text);
+  return text;
+}
+
+function summaryOf(config: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(config)) {
+    if (v === null || typeof v === "object") continue;
+    const text = String(v);
+    parts.push(`${k}: ${text.length > 18 ? `${text.slice(0, 17)}…` : text}`);
+    if (parts.length === 2) break;
+  }
+  return parts.join(", ");
 }

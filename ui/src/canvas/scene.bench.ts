@@ -10,6 +10,7 @@ import { buildScene } from "./overview";
 import { nodeFields, sceneInput } from "./sceneInput";
 import { gridOf } from "./sceneIndex";
 import { patchScene } from "./scenePatch";
+import { sceneChanges } from "./sceneChanges";
 import { applyDelta } from "../api/delta";
 
 const N = Number(process.env.SCENE_BENCH_N ?? 10_000);
@@ -58,5 +59,28 @@ describe(`scene of ${N} nodes`, () => {
   const fields = nodeFields(after, positions, color, problems, types);
   bench("patchScene (a config field)", () => {
     patchScene(before, full, after, d, fields);
+  });
+  // A Delete of a node in the middle: it and its edges removed, every later node one place
+  // down (the index and the grid carried over, not built again).
+  const victim = view.spec.nodes[Math.floor(N / 2)].id;
+  const cut: { at: number; remove: number; insert: never[] }[] = [];
+  view.spec.edges.forEach((e, k) => {
+    if (e.from === victim || e.to === victim) cut.push({ at: k - cut.length, remove: 1, insert: [] });
+  });
+  const del = {
+    nodes: [{ at: Math.floor(N / 2), remove: 1, insert: [] }],
+    edges: cut,
+    edgeLabels: cut,
+    positions: { [victim]: null },
+    diagnostics: null,
+  } as unknown as ViewDelta;
+  const deleted = applyDelta(full, { ...del, channels: {}, notices: [], annotations: null, collapsed: null } as ViewDelta);
+  const delFields = nodeFields(deleted, resolvePositions(deleted.spec, deleted.layout.positions), color, problems, types);
+  bench("patchScene (a delete), its changes and its grid", () => {
+    const s = patchScene(before, full, deleted, del, delFields);
+    if (s) {
+      sceneChanges(before, s, 0.5);
+      gridOf(s);
+    }
   });
 });

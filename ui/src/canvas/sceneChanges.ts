@@ -41,7 +41,7 @@ function sameNode(a: Scene, i: number, b: Scene, j: number): boolean {
     a.color[i] === b.color[j] &&
     a.problem[i] === b.problem[j] &&
     a.nodeType[i] === b.nodeType[j] &&
-    a.summary[i] === b.summary[j] &&
+    a.config[i] === b.config[j] &&
     a.names[i] === b.names[j] &&
     a.subgraph[i] === b.subgraph[j]
   );
@@ -145,22 +145,68 @@ function nodeChanges(prev: Scene, next: Scene, zoom: number, to: (i: number) => 
   return { places, removed, movedPrev, movedNext };
 }
 
+/** `nodeChanges` along a patch: only the nodes it worked out again can differ from the old
+ * ones they are (the others are copies), so those are compared, and the rest only paired. */
+function nodeChangesAlong(prev: Scene, next: Scene, zoom: number, o: PatchOrigin): Found | null {
+  const places: Rect[] = [];
+  const removed: string[] = [];
+  const movedPrev = new Uint8Array(prev.ids.length);
+  const movedNext = new Uint8Array(next.ids.length);
+  const fromOld = new Int32Array(next.ids.length).fill(-1);
+  for (let i = 0; i < prev.ids.length; i++) {
+    const j = o.nodeTo[i];
+    if (j >= 0) fromOld[j] = i;
+    else {
+      removed.push(prev.ids[i]);
+      places.push(nodeBox(prev, i, zoom));
+      movedPrev[i] = 1;
+      if (places.length > MAX_PLACES) return null;
+    }
+  }
+  const seen = new Set<number>();
+  for (const j of o.redone) {
+    if (seen.has(j)) continue;
+    seen.add(j);
+    const i = fromOld[j];
+    if (i < 0) {
+      places.push(nodeBox(next, j, zoom));
+      movedNext[j] = 1;
+    } else if (!sameNode(prev, i, next, j)) {
+      places.push(nodeBox(prev, i, zoom), nodeBox(next, j, zoom));
+      if (prev.x[i] !== next.x[j] || prev.y[i] !== next.y[j] || prev.w[i] !== next.w[j] || prev.h[i] !== next.h[j]) {
+        movedPrev[i] = 1;
+        movedNext[j] = 1;
+      }
+    }
+    if (places.length > MAX_PLACES) return null;
+  }
+  return { places, removed, movedPrev, movedNext };
+}
+
 /** `sceneChanges` of a scene patched from `prev`: each element compared with the one it was
  * patched from. It paints again at least the places `changesMatched` finds (a test holds
  * them side by side after random edits); an edge it cannot pair is painted in both scenes. */
 function changesAlong(prev: Scene, next: Scene, zoom: number, o: PatchOrigin): SceneChanges | null {
-  const found = nodeChanges(prev, next, zoom, (i) => o.nodeTo[i]);
+  const found = nodeChangesAlong(prev, next, zoom, o);
   if (!found) return null;
   const { places, removed, movedPrev, movedNext } = found;
   const box = (s: Scene, k: number) => {
     const r = edgeBox(s, k, zoom);
     if (r) places.push(r);
   };
+  // A copied edge has its old look: its ends are the same ids, unless an end became a node
+  // or stopped being one, or moved.
   const paired = new Uint8Array(prev.edgeFrom.length);
+  const still = (moved: Uint8Array, end: number) => end >= 0 && !moved[end];
   for (let k = 0; k < next.edgeFrom.length; k++) {
     const i = o.edgeFrom[k];
-    const moved = movedNext[next.edgeFrom[k]] || movedNext[next.edgeTo[k]];
-    if (i >= 0 && !moved && !(movedPrev[prev.edgeFrom[i]] || movedPrev[prev.edgeTo[i]]) && sameLook(prev, i, next, k)) {
+    if (
+      i >= 0 &&
+      still(movedNext, next.edgeFrom[k]) &&
+      still(movedNext, next.edgeTo[k]) &&
+      still(movedPrev, prev.edgeFrom[i]) &&
+      still(movedPrev, prev.edgeTo[i])
+    ) {
       paired[i] = 1;
       continue;
     }

@@ -1,4 +1,4 @@
-// What the overview canvas draws of a document: nodes with their type and a config summary,
+// What the overview canvas draws of a document: nodes with their type and config (its summary),
 // the document's edges with their labels (every format, Rust's `edgeLabels`), and the edges
 // drawn for the reader only (entry and finish marks, fallback routes: Rust's `extraEdges`).
 import type { DocumentView, NodeSpec, Point, TypeInfo } from "../bindings";
@@ -6,31 +6,6 @@ import { terminalsInUse } from "../lib/geometry";
 import type { Problems } from "./buildFlow";
 import type { SceneInput } from "./overview";
 import { marksOf } from "../subgraphs/mark";
-
-/** Summaries by config object: an edit gives new objects only to the nodes it touched, so
- * the scene of a large graph is rebuilt without reading every config again. */
-const summaries = new WeakMap<object, string>();
-
-/** `key: value` of the first scalar config fields, short. */
-export function configSummary(config: unknown): string {
-  if (!config || typeof config !== "object" || Array.isArray(config)) return "";
-  const known = summaries.get(config);
-  if (known !== undefined) return known;
-  const text = summaryOf(config as Record<string, unknown>);
-  summaries.set(config, text);
-  return text;
-}
-
-function summaryOf(config: Record<string, unknown>): string {
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(config)) {
-    if (v === null || typeof v === "object") continue;
-    const text = String(v);
-    parts.push(`${k}: ${text.length > 18 ? `${text.slice(0, 17)}…` : text}`);
-    if (parts.length === 2) break;
-  }
-  return parts.join(", ");
-}
 
 /** What the scene shows of each node of the view (everything but the order and the edges). */
 export type NodeFields = Omit<SceneInput, "order" | "edges">;
@@ -66,7 +41,7 @@ export function nodeFields(
       const t = nodeOf(id, at)?.type;
       return t ? (types.get(t)?.title ?? t) : "";
     },
-    summary: (id, at) => configSummary(nodeOf(id, at)?.config),
+    config: (id, at) => nodeOf(id, at)?.config,
     subgraph: (id) => {
       const m = marks.size ? marks.get(id) : undefined;
       return m ? (m.state === "unresolved" ? 2 : 1) : 0;

@@ -4,10 +4,12 @@
 import type { Scene } from "./overview";
 
 /** How a patched scene's elements correspond to the scene it was patched from: the new index
- * of each old node (-1: gone) and the old index of each new edge (-1: added or replaced). What
- * `sceneChanges` needs, known here already: it then compares element by element instead of
- * matching the lists through maps (20,000 edges at 10,000 nodes). */
-export type PatchOrigin = { prev: Scene; nodeTo: Int32Array; edgeFrom: Int32Array };
+ * of each old node (-1: gone), the old edge each new edge is a copy of (-1: added, replaced or
+ * worked out again: its look or label changed), and the nodes worked out again (added, replaced, the terminals, moved, new problems): every other
+ * node is a copy of its old one. What `sceneChanges` needs, known here already: it then
+ * compares only those nodes, and edges one by one instead of matching the lists through maps
+ * (20,000 edges at 10,000 nodes). */
+export type PatchOrigin = { prev: Scene; nodeTo: Int32Array; edgeFrom: Int32Array; redone: number[] };
 
 const origins = new WeakMap<Scene, PatchOrigin>();
 

@@ -6,9 +6,10 @@
 // what `buildScene` would (groups, notes, unplaced nodes, a large edit): the caller builds.
 import type { DocumentView, ListEdit, ViewDelta } from "../bindings";
 import type { Scene } from "./overview";
-import { emptyScene, fillEdge, fillNode } from "./overview";
+import { fillEdge, fillNode } from "./overview";
 import { type NodeFields, docEdge } from "./sceneInput";
-import { shareGrid } from "./sceneIndex";
+import { carryGrid, shareGrid } from "./sceneIndex";
+import { patchedIndex, uniqueIds } from "./nodeIndex";
 import { recordOrigin } from "./sceneOrigin";
 
 /** Beyond this many elements added or removed, building anew costs about the same. */
@@ -17,9 +18,8 @@ const MAX_EDITED = 2000;
 /** A run of the list after the edits: `len` items that were at `from`.. before (-1: added). */
 type Run = { from: number; len: number };
 
-/** Where each item of the list after `edits` was in the list before (-1: added by them),
- * worked out on runs (an edit splits a run or two), then written out once. */
-export function placesAfter(length: number, edits: ListEdit<unknown>[]): Int32Array {
+/** The list after `edits` as runs of the list before (an edit splits a run or two). */
+export function runsAfter(length: number, edits: ListEdit<unknown>[]): Run[] {
   let runs: Run[] = length ? [{ from: 0, len: length }] : [];
   for (const e of edits) {
     const next: Run[] = [];
@@ -51,35 +51,93 @@ export function placesAfter(length: number, edits: ListEdit<unknown>[]): Int32Ar
     insert();
     runs = next;
   }
-  let total = 0;
-  for (const r of runs) total += r.len;
-  const out = new Int32Array(total);
+  return runs;
+}
+
+/** Where each item of the list after `edits` was in the list before (-1: added by them). */
+export function placesAfter(length: number, edits: ListEdit<unknown>[]): Int32Array {
+  const runs = runsAfter(length, edits);
+  const out = new Int32Array(runsLength(runs));
   let i = 0;
   for (const r of runs) {
     if (r.from < 0) out.fill(-1, i, i + r.len);
-    else for (let k = 0; k < r.len; k++) out[i + k] = r.from + k;
+    else out.set(iota(r.from + r.len).subarray(r.from, r.from + r.len), i);
     i += r.len;
   }
   return out;
+}
+
+function runsLength(runs: Run[]): number {
+  let n = 0;
+  for (const r of runs) n += r.len;
+  return n;
+}
+
+/** The runs both lists share: items that were at the same place before in both (an edge and
+ * its label kept together), the rest as added (-1). */
+function sharedRuns(a: Run[], b: Run[]): Run[] {
+  const out: Run[] = [];
+  const push = (from: number, len: number) => {
+    const last = out[out.length - 1];
+    if (last && (last.from < 0 ? from < 0 : last.from + last.len === from)) last.len += len;
+    else out.push({ from, len });
+  };
+  let i = 0;
+  let j = 0;
+  let ai = 0; // how far into a[i] and b[j]
+  let bj = 0;
+  while (i < a.length && j < b.length) {
+    const len = Math.min(a[i].len - ai, b[j].len - bj);
+    const fa = a[i].from < 0 ? -1 : a[i].from + ai;
+    const fb = b[j].from < 0 ? -1 : b[j].from + bj;
+    push(fa >= 0 && fa === fb ? fa : -1, len);
+    ai += len;
+    bj += len;
+    if (ai === a[i].len) {
+      i++;
+      ai = 0;
+    }
+    if (bj === b[j].len) {
+      j++;
+      bj = 0;
+    }
+  }
+  return out;
+}
+
+/** 0, 1, 2, … (at least `n` of them), kept to copy ranges of places from. */
+let counting = new Int32Array(0);
+function iota(n: number): Int32Array {
+  if (counting.length < n) {
+    counting = new Int32Array(Math.max(n, counting.length * 2));
+    for (let i = 0; i < counting.length; i++) counting[i] = i;
+  }
+  return counting;
+}
+
+// Copies along runs are typed-array `set`s and array `slice`s: native copies, as fast the
+// first time as the tenth. (An edit runs its patch once: loops over 100,000 nodes in
+// JavaScriptCore's first tiers took 40 ms of what warmed up takes 7.)
+
+/** `src` along `runs` into `dst`, from place `at` (an added run left as it is). */
+function copyTyped<A extends Float64Array | Int32Array | Uint8Array>(dst: A, src: A, runs: Run[], at = 0) {
+  for (const r of runs) {
+    if (r.from >= 0) dst.set(src.subarray(r.from, r.from + r.len) as never, at);
+    at += r.len;
+  }
+}
+
+/** `src` along `runs`, as a new array (an added run: `blank`s, filled afterwards). */
+function copyList<T>(src: T[], runs: Run[], blank: T): T[] {
+  const parts: T[][] = [];
+  for (const r of runs) parts.push(r.from >= 0 ? src.slice(r.from, r.from + r.len) : new Array<T>(r.len).fill(blank));
+  return parts.length === 1 ? parts[0] : ([] as T[]).concat(...parts);
 }
 
 function edited(edits: ListEdit<unknown>[]): number {
   let n = 0;
   for (const e of edits) n += e.remove + e.insert.length;
   return n;
-}
-
-function copyNode(a: Scene, o: number, s: Scene, i: number) {
-  s.x[i] = a.x[o];
-  s.y[i] = a.y[o];
-  s.w[i] = a.w[o];
-  s.h[i] = a.h[o];
-  s.color[i] = a.color[o];
-  s.problem[i] = a.problem[o];
-  s.nodeType[i] = a.nodeType[o];
-  s.summary[i] = a.summary[o];
-  s.names[i] = a.names[o];
-  s.subgraph[i] = a.subgraph[o];
 }
 
 /** The scene of `after` from `prev`, the scene of `before`, and the delta between them.
@@ -98,35 +156,77 @@ export function patchScene(prev: Scene, before: DocumentView, after: DocumentVie
   const mNew = after.spec.edges.length;
   const extras = prev.edgeFrom.length - mOld;
   if (terminals < 0 || extras !== after.extraEdges.length) return null;
-  const nodeFrom = placesAfter(nOld, d.nodes);
-  const edgeFrom = placesAfter(mOld, d.edges);
-  const labelFrom = placesAfter(mOld, d.edgeLabels);
-  if (nodeFrom.length !== nNew || edgeFrom.length !== mNew || labelFrom.length !== mNew) return null;
+  const docRuns = runsAfter(nOld, d.nodes);
+  const edgeRuns = runsAfter(mOld, d.edges);
+  const labelRuns = runsAfter(mOld, d.edgeLabels);
+  if (runsLength(docRuns) !== nNew || runsLength(edgeRuns) !== mNew || runsLength(labelRuns) !== mNew) return null;
+  if (!uniqueIds(prev.index, prev.ids.length)) return null;
+  // The scene's nodes: the document's, then the terminals (worked out again below).
+  const nodeRuns = terminals ? [...docRuns, { from: nOld, len: terminals }] : docRuns;
 
-  const ids: string[] = new Array(nNew + terminals);
-  for (let i = 0; i < nNew; i++) ids[i] = after.spec.nodes[i].id;
-  for (let t = 0; t < terminals; t++) ids[nNew + t] = prev.ids[nOld + t];
-  const s = emptyScene(ids, mNew + extras, prev.underlay);
-
-  // The same ids in the same places (a config field, a move): the index stays.
-  let sameIds = nNew === nOld;
-  for (let i = 0; sameIds && i < nNew; i++) sameIds = ids[i] === prev.ids[i];
-  if (sameIds) s.index = prev.index;
-  else for (let i = 0; i < ids.length; i++) s.index.set(ids[i], i);
-
-  // Nodes: kept ones copied; added or replaced ones (new objects), and the terminals (placed
-  // beside their neighbours), worked out again.
-  const inp = { ...fields, order: ids, edges: [] };
-  let added = false;
-  for (let i = 0; i < nNew; i++) {
-    const o = nodeFrom[i];
-    if (o >= 0) copyNode(prev, o, s, i);
-    else {
-      fillNode(s, i, inp);
-      added = true;
-    }
+  // Ids of kept nodes are the ids they had (read from the scene, not from every node object).
+  const ids = copyList(prev.ids, nodeRuns, "");
+  const added: number[] = [];
+  let at = 0;
+  for (const r of docRuns) {
+    if (r.from < 0)
+      for (let i = at; i < at + r.len; i++) {
+        ids[i] = after.spec.nodes[i].id;
+        added.push(i);
+      }
+    at += r.len;
   }
-  for (let t = 0; t < terminals; t++) fillNode(s, nNew + t, inp);
+  const n = ids.length;
+  const m = mNew + extras;
+  const s: Scene = {
+    ids,
+    x: new Float64Array(n),
+    y: new Float64Array(n),
+    w: new Float64Array(n),
+    h: new Float64Array(n),
+    color: copyList(prev.color, nodeRuns, ""),
+    problem: new Uint8Array(n),
+    edgeFrom: new Int32Array(m),
+    edgeTo: new Int32Array(m),
+    guarded: new Uint8Array(m),
+    dashed: new Uint8Array(m),
+    edgeIndex: new Int32Array(m),
+    edgeLabel: [],
+    edgeRef: [],
+    nodeType: copyList(prev.nodeType, nodeRuns, ""),
+    config: copyList(prev.config, nodeRuns, undefined),
+    names: copyList(prev.names, nodeRuns, ""),
+    subgraph: new Uint8Array(n),
+    index: prev.index,
+    underlay: prev.underlay,
+  };
+  for (const k of ["x", "y", "w", "h", "problem", "subgraph"] as const) copyTyped(s[k], prev[k], nodeRuns);
+
+  // Where each node of the old scene is now (-1: gone).
+  const toNew = new Int32Array(prev.ids.length).fill(-1);
+  at = 0;
+  for (const r of nodeRuns) {
+    if (r.from >= 0) toNew.set(iota(at + r.len).subarray(at, at + r.len), r.from);
+    at += r.len;
+  }
+  // The same ids in the same places (a config field, a move): the index stays.
+  let sameIds = nNew === nOld && nodeRuns.every((r, k) => r.from < 0 || r.from === runsLength(nodeRuns.slice(0, k)));
+  for (let k = 0; sameIds && k < added.length; k++) sameIds = ids[added[k]] === prev.ids[added[k]];
+  if (!sameIds) {
+    const index = patchedIndex(prev.index, toNew, ids, added);
+    if (!index) return null;
+    s.index = index;
+  }
+
+  // Added or replaced nodes (new objects), and the terminals (placed beside their
+  // neighbours), worked out again.
+  const inp = { ...fields, order: ids, edges: [] };
+  for (const i of added) fillNode(s, i, inp);
+  const redone = [...added];
+  for (let t = 0; t < terminals; t++) {
+    fillNode(s, nNew + t, inp);
+    redone.push(nNew + t);
+  }
   // Moved nodes, and nodes whose problems changed (the findings removed and added).
   const touched = new Set<string>(Object.keys(d.positions));
   if (d.diagnostics) {
@@ -136,45 +236,60 @@ export function patchScene(prev: Scene, before: DocumentView, after: DocumentVie
   for (const id of touched) {
     const i = s.index.get(id);
     if (i === undefined) continue;
+    redone.push(i);
     const p = fields.positions[id] ?? { x: 0, y: 0 };
     s.x[i] = p.x;
     s.y[i] = p.y;
     s.problem[i] = fields.problem(id);
   }
 
-  // Where each node of the old scene is now (-1: gone).
-  const toNew = new Int32Array(prev.ids.length).fill(-1);
-  for (let i = 0; i < nNew; i++) if (nodeFrom[i] >= 0) toNew[nodeFrom[i]] = i;
-  for (let t = 0; t < terminals; t++) toNew[nOld + t] = nNew + t;
-  for (let o = 0; o < nOld; o++) if (toNew[o] < 0) toNew[o] = s.index.get(prev.ids[o]) ?? -1;
-  // An end that was no node may be one now (a node of that id added).
-  const refOf = (o: number) => prev.edgeRef[o] as { from?: string; to?: string } | undefined;
-  const copyEdge = (o: number, k: number, index: number) => {
-    const from = prev.edgeFrom[o] >= 0 ? toNew[prev.edgeFrom[o]] : -1;
-    const to = prev.edgeTo[o] >= 0 ? toNew[prev.edgeTo[o]] : -1;
-    s.edgeFrom[k] = from >= 0 || !added ? from : (s.index.get(refOf(o)?.from ?? "") ?? -1);
-    s.edgeTo[k] = to >= 0 || !added ? to : (s.index.get(refOf(o)?.to ?? "") ?? -1);
-    s.guarded[k] = prev.guarded[o];
-    s.dashed[k] = prev.dashed[o];
-    s.edgeIndex[k] = index;
-    s.edgeLabel[k] = prev.edgeLabel[o];
-    s.edgeRef[k] = prev.edgeRef[o];
-  };
-  // Document edges: kept with their label, or worked out again; then the drawn-only ones.
-  for (let k = 0; k < mNew; k++) {
-    const o = edgeFrom[k];
-    if (o >= 0 && labelFrom[k] === o) copyEdge(o, k, k);
-    else fillEdge(s, k, docEdge(after, k));
+  // A node replaced (a new object, the same id) is the one it replaces, for the changes.
+  for (const i of added) {
+    const o = prev.index.get(ids[i]);
+    if (o !== undefined && toNew[o] < 0) toNew[o] = i;
   }
-  for (let x = 0; x < extras; x++) copyEdge(mOld + x, mNew + x, -1);
-  // Every node where it was (same ids, same boxes): the grid of node places holds as it was.
-  let samePlaces = sameIds;
-  for (let i = 0; samePlaces && i < ids.length; i++)
-    samePlaces = s.x[i] === prev.x[i] && s.y[i] === prev.y[i] && s.w[i] === prev.w[i] && s.h[i] === prev.h[i];
+
+  // Edges: document edges kept with their label copied, the others worked out again; then
+  // the drawn-only ones, copied.
+  const kept = sharedRuns(edgeRuns, labelRuns);
+  const edgeAll = extras ? [...kept, { from: mOld, len: extras }] : kept;
+  for (const k of ["edgeFrom", "edgeTo", "guarded", "dashed"] as const) copyTyped(s[k], prev[k], edgeAll);
+  s.edgeLabel = copyList(prev.edgeLabel, edgeAll, "");
+  s.edgeRef = copyList(prev.edgeRef, edgeAll, undefined);
+  // `edgeOld`: the old edge each one is a copy of (-1: worked out again).
+  const edgeOld = new Int32Array(m).fill(-1);
+  copyTyped(edgeOld, iota(mOld + extras), edgeAll);
+  s.edgeIndex.set(iota(mNew).subarray(0, mNew));
+  s.edgeIndex.fill(-1, mNew);
+  // Copied ends renumbered (none to do when every node kept its place); an end that was no
+  // node may be one now (a node of that id added).
+  if (!sameIds || added.length) {
+    const ends = [s.edgeFrom, s.edgeTo];
+    for (let k = 0; k < m; k++) {
+      if (edgeOld[k] < 0) continue;
+      for (let e = 0; e < 2; e++) {
+        const end = ends[e];
+        const o = end[k];
+        let i = o >= 0 ? toNew[o] : -1;
+        if (i < 0 && added.length) {
+          const ref = s.edgeRef[k] as { from?: string; to?: string } | undefined;
+          i = s.index.get((e === 0 ? ref?.from : ref?.to) ?? "") ?? -1;
+        }
+        end[k] = i;
+      }
+    }
+  }
+  at = 0;
+  for (const r of kept) {
+    if (r.from < 0) for (let k = at; k < at + r.len; k++) fillEdge(s, k, docEdge(after, k));
+    at += r.len;
+  }
+  // Every node where it was (same ids, and those worked out again in their old boxes): the
+  // grid of node places holds as it was; else it is carried over.
+  const samePlaces =
+    sameIds && redone.every((i) => s.x[i] === prev.x[i] && s.y[i] === prev.y[i] && s.w[i] === prev.w[i] && s.h[i] === prev.h[i]);
   if (samePlaces) shareGrid(s, prev);
-  const edgeOld = new Int32Array(mNew + extras);
-  edgeOld.set(edgeFrom);
-  for (let x = 0; x < extras; x++) edgeOld[mNew + x] = mOld + x;
-  recordOrigin(s, { prev, nodeTo: toNew, edgeFrom: edgeOld });
+  else carryGrid(s, prev, toNew, redone);
+  recordOrigin(s, { prev, nodeTo: toNew, edgeFrom: edgeOld, redone });
   return s;
 }

@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 import type { DocumentView } from "../bindings";
 import { MINIMAP, frameRect, openingView } from "../canvas/framing";
 import { OverviewRenderer, type Theme, buildScene, edgeFont, nodeText } from "../canvas/overview";
-import { configSummary, nodeFields, sceneInput } from "../canvas/sceneInput";
+import { nodeFields, sceneInput } from "../canvas/sceneInput";
+import { configSummary } from "../canvas/overviewText";
 import { problemsOf } from "../canvas/buildFlow";
 import deltas from "./fixtures/edit-deltas.json?raw";
 import { shortLabel } from "../lib/shortLabel";
@@ -65,7 +66,7 @@ function renderer() {
         { from: "__start__", to: "fetch", guarded: false, label: "", dashed: false, index: -1 },
       ],
       type: (id) => (id === "fetch" ? "HTTP request" : "Judge"),
-      summary: () => "url: https://x",
+      config: () => ({ url: "https://x" }),
     }),
   );
   return { r, texts: [...screen.texts], bitmap };
@@ -94,6 +95,11 @@ describe("overview text", () => {
     expect(bitmap.texts).toContain("fetch");
     expect(bitmap.texts).toContain("HTTP request");
     expect(bitmap.texts).toContain('intent == "buy"');
+    // The config summary only closer in, worked out from the config when drawn.
+    expect(bitmap.texts).not.toContain("url: https://x");
+    const near = renderer();
+    near.r.draw(200, 100, 1);
+    expect(near.bitmap.texts).toContain("url: https://x");
     const far = renderer();
     far.r.draw(200, 100, 0.1);
     expect(far.r.drawnNames.size).toBe(0);
