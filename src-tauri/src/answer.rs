@@ -12,6 +12,8 @@ pub mod codes {
     pub const BAD_ID: &str = "app/bad-document-id";
     /// An argument the UI sent is not one the command knows.
     pub const BAD_ARGUMENT: &str = "app/bad-argument";
+    /// A document's view could not be written as JSON (plain data: not expected).
+    pub const VIEW_FAILED: &str = "app/view-failed";
 }
 
 /// What a refused command answers: a sentence, and the diagnostics behind it.

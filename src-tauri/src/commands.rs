@@ -3,6 +3,7 @@
 //! webview: only from a native dialog, the recent list, the command line or the journal.
 
 use serde::{Deserialize, Serialize};
+use tauri::ipc::Response;
 use tauri::{AppHandle, Manager, State, WebviewWindow};
 use trellis_doc::journal::JournalEntry;
 use trellis_doc::{Change, DocFormat, DocId, Edit, ViewDelta};
@@ -18,7 +19,9 @@ use crate::open_progress;
 use crate::state::AppState;
 use crate::transfer::{self, ExportAnswer};
 use crate::ui_sync;
-use crate::view::{file_name, recent_list, DocumentSummary, DocumentView, RecentFile, SaveAnswer};
+use crate::view::{
+    file_name, recent_list, view_answer, DocumentSummary, DocumentView, RecentFile, SaveAnswer,
+};
 
 fn view(state: &AppState, id: DocId) -> Answer<DocumentView> {
     let ws = state.ws();
@@ -39,11 +42,11 @@ pub fn list_documents(state: State<'_, AppState>) -> Vec<DocumentSummary> {
 }
 
 #[tauri::command]
-pub fn get_document(app: AppHandle, state: State<'_, AppState>, doc_id: String) -> Answer<DocumentView> {
+pub fn get_document(app: AppHandle, state: State<'_, AppState>, doc_id: String) -> Answer<Response> {
     let id = parse_id(&doc_id)?;
     let v = view(&state, id)?;
     touched(&app, &state, id);
-    Ok(v)
+    Ok(view_answer(&v, &[&v])?)
 }
 
 /// The UI shows this document (its tab was chosen): the window title follows it.
@@ -188,9 +191,12 @@ pub fn new_document(
 /// Open: a native dialog filtered to spec files; `null` when cancelled. A file that does not
 /// open is refused with its reasons, and an `open-failed` notice names it in the window.
 #[tauri::command]
-pub async fn open_document_dialog(app: AppHandle, window: WebviewWindow) -> Answer<Option<DocumentView>> {
-    let Some(path) = dialogs::pick_spec_file(&window).await else { return Ok(None) };
-    open_path(&app, &path).map(Some)
+pub async fn open_document_dialog(app: AppHandle, window: WebviewWindow) -> Answer<Response> {
+    let Some(path) = dialogs::pick_spec_file(&window).await else {
+        return Ok(view_answer(&None::<DocumentView>, &[])?);
+    };
+    let v = open_path(&app, &path)?;
+    Ok(view_answer(&Some(&v), &[&v])?)
 }
 
 /// Opens a path that came from a dialog, the command line or the recent list.
@@ -218,13 +224,14 @@ pub fn recent_files(state: State<'_, AppState>) -> Vec<RecentFile> {
 
 /// Async, as Open is: a large file is read and laid out off the main thread, with progress.
 #[tauri::command]
-pub async fn open_recent(app: AppHandle, state: State<'_, AppState>, index: usize) -> Answer<DocumentView> {
+pub async fn open_recent(app: AppHandle, state: State<'_, AppState>, index: usize) -> Answer<Response> {
     let path = state.ws().recent().get(index).cloned();
     let Some(path) = path else {
         let code = trellis_doc::workspace::codes::RECENT_FAILED;
         return Err(Diagnostic::error(code, format!("there is no recent file {index}")).into());
     };
-    open_path(&app, &path)
+    let v = open_path(&app, &path)?;
+    Ok(view_answer(&v, &[&v])?)
 }
 
 /// Closes a document. Dirty and not `force`: asks (Save / Don't Save / Cancel). Answers

@@ -57,8 +57,13 @@ fn run(app: AppHandle) {
                 }
             }
         }
-        // 2. The journal.
-        let problems = state.ws().tick();
+        // 2. The journal: each entry due is taken from its document holding the workspace,
+        // and written without it (an edit sent meanwhile does not wait for the disk).
+        let (due, mut problems) = state.ws().journal_due();
+        for w in due {
+            let done = w.write();
+            problems.extend(state.ws().journal_written(done));
+        }
         let texts: Vec<String> = problems.iter().map(|d| d.message.clone()).collect();
         if texts != last_problems {
             last_problems = texts;

@@ -76,6 +76,27 @@ pub fn document_view(session: &Session) -> DocumentView {
     view
 }
 
+/// The answer of a command that sends a whole document view (open, reload): its JSON written
+/// once into a buffer of about its size. Tauri's own answer writes into a string that grows by
+/// doubling, copying the spec's text (34 MB at 100,000 nodes) again at each step, into fresh
+/// memory, which a VM of this kind is slow to hand out the first time. `views` is what the
+/// answer holds (a view, or none for a cancelled dialog).
+pub fn view_answer<T: Serialize>(
+    answer: &T,
+    views: &[&DocumentView],
+) -> Result<tauri::ipc::Response, Diagnostic> {
+    let spec: usize = views.iter().map(|v| v.spec.get().len()).sum();
+    // The spec is most of a view; positions, labels and findings add about a tenth.
+    let mut out = Vec::with_capacity(spec + spec / 8 + 4096);
+    let failed = |e: &dyn std::fmt::Display| {
+        Diagnostic::error(crate::answer::codes::VIEW_FAILED, format!("the view could not be sent: {e}"))
+    };
+    serde_json::to_writer(&mut out, answer).map_err(|e| failed(&e))?;
+    // serde_json writes UTF-8 only: the check cannot fail.
+    let text = String::from_utf8(out).map_err(|e| failed(&e))?;
+    Ok(tauri::ipc::Response::new(text))
+}
+
 /// An edit's answer in the same words as [`document_view`] (a diagnostic is reworded alone, so
 /// the list edits still apply).
 pub fn worded(mut delta: ViewDelta) -> ViewDelta {

@@ -80,6 +80,16 @@ fn main() {
                  analysis {an:.2} ms ({analysis}), node and topology checks {ch:.2} ms ({checks})"
             );
         }
+        // The recovery journal's entry of this unsaved work: taken holding the workspace,
+        // written without it (`Workspace::journal_due`).
+        let t0 = Instant::now();
+        let entry = trellis_doc::journal::Journal::entry_of("edit-once", &s, 0);
+        let take = t0.elapsed().as_secs_f64() * 1e3;
+        let journal = trellis_doc::journal::Journal::new(std::sync::Arc::new(RealFs), &dir);
+        let t0 = Instant::now();
+        let written = journal.write_entry(&entry);
+        let write = t0.elapsed().as_secs_f64() * 1e3;
+        print!(" | journal entry: taken {take:.1} ms, written {write:.1} ms ({written:?})");
         println!();
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -111,7 +111,13 @@ impl Journal {
 
     /// Writes the session's current work under `key`.
     pub fn write(&self, key: &str, session: &Session, now_ms: u64) -> Result<(), Diagnostic> {
-        let entry = JournalEntry {
+        self.write_entry(&Journal::entry_of(key, session, now_ms))
+    }
+
+    /// The entry of the session's current work under `key` (its text: the document written
+    /// out), to write with [`Journal::write_entry`] once the session is no longer at hand.
+    pub fn entry_of(key: &str, session: &Session, now_ms: u64) -> JournalEntry {
+        JournalEntry {
             version: JOURNAL_VERSION,
             key: key.to_owned(),
             path: session.path().map(|p| p.display().to_string()),
@@ -122,15 +128,19 @@ impl Journal {
             layout: session.layout().clone(),
             base_fingerprint: session.fingerprint().cloned(),
             has_errors: trellis_spec::diagnostic::has_errors(session.diagnostics()),
-        };
+        }
+    }
+
+    /// Writes an entry (under its key), replacing the one there.
+    pub fn write_entry(&self, entry: &JournalEntry) -> Result<(), Diagnostic> {
         let fail = |m: String| Diagnostic::warning(codes::WRITE_FAILED, m);
-        let text = serde_json::to_string(&entry)
+        let text = serde_json::to_string(entry)
             .map_err(|e| fail(format!("cannot encode the journal entry: {e}")))?;
         self.fs
             .create_dir_all(&self.dir)
             .map_err(|e| fail(format!("cannot create the journal folder {}: {e}", self.dir.display())))?;
         // Private: the journal may hold work the user has not decided to keep anywhere.
-        atomic_write(self.fs.as_ref(), &self.file(key), text.as_bytes(), 0o600)
+        atomic_write(self.fs.as_ref(), &self.file(&entry.key), text.as_bytes(), 0o600)
             .map(|_| ())
             .map_err(|e| fail(format!("the recovery journal could not be written: {e}")))
     }

@@ -111,11 +111,53 @@ struct JournalState {
     written_ms: u64,
     /// An entry exists on disk for this key.
     on_disk: bool,
-    /// How long the last entry took to write (wall time, ms): the workspace is locked
-    /// meanwhile, so an edit arriving then waits for it.
+    /// How long the last entry took to take and write (wall time, ms). Taking it (the
+    /// document written out) holds the workspace, so an edit arriving then waits.
     write_cost_ms: u64,
     /// When a change not yet journaled was first seen.
     pending_since_ms: Option<u64>,
+}
+
+/// A journal entry due ([`Workspace::journal_due`]): taken from its document while the
+/// workspace was at hand, written without it. At 100,000 nodes encoding and writing an entry
+/// (the document's text, escaped, about 60 MB) takes hundreds of milliseconds; an edit sent
+/// meanwhile no longer waits for that.
+#[derive(Debug)]
+pub struct JournalWrite {
+    id: DocId,
+    revision: u64,
+    entry: JournalEntry,
+    journal: Journal,
+    /// How long taking the entry took.
+    take_ms: u64,
+}
+
+impl JournalWrite {
+    /// Writes the entry; what came of it goes back to [`Workspace::journal_written`].
+    pub fn write(self) -> JournalWritten {
+        let started = std::time::Instant::now();
+        let result = self.journal.write_entry(&self.entry);
+        let write_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        JournalWritten {
+            id: self.id,
+            revision: self.revision,
+            key: self.entry.key,
+            written_ms: self.entry.written_ms,
+            cost_ms: self.take_ms.saturating_add(write_ms),
+            result,
+        }
+    }
+}
+
+/// What came of a [`JournalWrite`].
+#[derive(Debug)]
+pub struct JournalWritten {
+    id: DocId,
+    revision: u64,
+    key: String,
+    written_ms: u64,
+    cost_ms: u64,
+    result: Result<(), Diagnostic>,
 }
 
 /// `settings.json` in the data folder: the app's settings that decide validity.
@@ -503,15 +545,28 @@ impl Workspace {
 
     // ---- recovery journal -------------------------------------------------------------
 
-    /// Writes due journal entries and removes those of documents that became clean. The app
-    /// calls this every ~250 ms. Returns problems (a full disk, ...), to show once.
-    /// Writes the journal entries due. A document's entry is written at most every
+    /// Writes due journal entries and removes those of documents that became clean, all at
+    /// once ([`Workspace::journal_due`], each [`JournalWrite::write`], then
+    /// [`Workspace::journal_written`]; the app does the writing without holding the
+    /// workspace). Returns problems (a full disk, ...), to show once.
+    pub fn tick(&mut self) -> Vec<Diagnostic> {
+        let (due, mut problems) = self.journal_due();
+        for w in due {
+            problems.extend(self.journal_written(w.write()));
+        }
+        problems
+    }
+
+    /// The journal entries due, taken from their documents now, to write afterwards; and the
+    /// entries of documents that became clean, removed (with the problems met doing so). The
+    /// app calls this every ~250 ms. A document's entry is due at most every
     /// [`MIN_INTERVAL_MS`]; one whose entry is slow to write waits until the editing has
     /// rested [`REST_PER_WRITE_MS`] times that cost (at most [`MAX_REST_MS`]), and at most
     /// [`MAX_JOURNAL_DELAY_MS`] after its first change not journaled.
-    pub fn tick(&mut self) -> Vec<Diagnostic> {
+    pub fn journal_due(&mut self) -> (Vec<JournalWrite>, Vec<Diagnostic>) {
         let now = self.clock.now_ms();
         let mut problems = Vec::new();
+        let mut due = Vec::new();
         for (id, session) in &self.docs {
             let Some(js) = self.journal_state.get_mut(id) else { continue };
             if !session.is_dirty() {
@@ -532,27 +587,50 @@ impl Workspace {
             if now.saturating_sub(js.written_ms) < MIN_INTERVAL_MS {
                 continue;
             }
-            // A large document's entry takes long to write (about a second at 100,000 nodes),
-            // and an edit sent meanwhile waits for it: wait until the editing rests for a
-            // while in proportion, unless the change has waited too long already.
+            // A large document's entry takes long to write (about a second at 100,000 nodes):
+            // wait until the editing rests for a while in proportion, unless the change has
+            // waited too long already. (Only taking the entry holds the workspace.)
             let rest = (js.write_cost_ms * REST_PER_WRITE_MS).min(MAX_REST_MS);
             let resting = now.saturating_sub(session.last_change_ms()) >= rest;
             if !resting && now.saturating_sub(since) < MAX_JOURNAL_DELAY_MS {
                 continue;
             }
             let started = std::time::Instant::now();
-            match self.journal.write(&js.key, session, now) {
-                Ok(()) => {
-                    js.write_cost_ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
-                    js.written = Some(session.revision());
-                    js.written_ms = now;
-                    js.on_disk = true;
-                    js.pending_since_ms = None;
-                }
-                Err(d) => problems.push(d),
-            }
+            let entry = Journal::entry_of(&js.key, session, now);
+            due.push(JournalWrite {
+                id: *id,
+                revision: session.revision(),
+                entry,
+                journal: self.journal.clone(),
+                take_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            });
         }
-        problems
+        (due, problems)
+    }
+
+    /// Records a journal entry written (or not): the problem met, if any. An entry written for
+    /// a document closed meanwhile, or under a key it no longer has (Save As), is removed
+    /// again; one for a document saved meanwhile is removed at the next tick.
+    pub fn journal_written(&mut self, done: JournalWritten) -> Option<Diagnostic> {
+        let JournalWritten { id, revision, key, written_ms, cost_ms, result } = done;
+        let current = self.journal_state.get_mut(&id).filter(|js| js.key == key);
+        let Some(js) = current else {
+            return match result {
+                Ok(()) => self.journal.remove(&key).err(),
+                Err(_) => None,
+            };
+        };
+        match result {
+            Ok(()) => {
+                js.write_cost_ms = cost_ms;
+                js.written = Some(revision);
+                js.written_ms = written_ms;
+                js.on_disk = true;
+                js.pending_since_ms = None;
+                None
+            }
+            Err(d) => Some(d),
+        }
     }
 
     /// Entries left by an earlier run (not those of documents open now).

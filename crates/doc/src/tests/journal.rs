@@ -270,3 +270,70 @@ fn a_slow_journal_entry_waits_for_the_editing_to_rest_but_not_for_ever() {
     }
     assert!(waited >= MAX_JOURNAL_DELAY_MS - 300, "written after {waited} ms of editing");
 }
+
+#[test]
+fn an_entry_written_outside_the_workspace_is_recorded_or_cleared_by_what_happened_meanwhile() {
+    // The app takes the entries due holding the workspace and writes them without it; the
+    // document may be edited, saved, saved under another name or closed in between.
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/support.json", EXAMPLE);
+    let mut w = workspace(&fs, &c);
+    let id = w.open(&PathBuf::from("/w/support.json")).expect("opens");
+    let entries = |w: &Workspace| w.journal().pending().0;
+
+    // Edited while the entry is on its way: the entry is the state taken, and the next tick
+    // writes the newer one.
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "taken"}));
+    c.advance(250);
+    let (due, problems) = w.journal_due();
+    assert!(problems.is_empty());
+    assert_eq!(due.len(), 1);
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "after"}));
+    let done: Vec<_> = due.into_iter().map(|d| d.write()).collect();
+    for d in done {
+        assert!(w.journal_written(d).is_none());
+    }
+    assert!(entries(&w)[0].text.contains("\"taken\""));
+    c.advance(MIN_INTERVAL_MS);
+    assert!(w.tick().is_empty());
+    assert!(entries(&w)[0].text.contains("\"after\""), "the newer state follows");
+
+    // Saved while the entry is on its way: the entry written for work now saved goes at the
+    // next tick.
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "saved soon"}));
+    c.advance(MIN_INTERVAL_MS);
+    let (due, _) = w.journal_due();
+    assert_eq!(due.len(), 1);
+    w.save(id).expect("saves");
+    assert!(entries(&w).is_empty(), "the save removed the entry");
+    for d in due {
+        assert!(w.journal_written(d.write()).is_none());
+    }
+    assert_eq!(entries(&w).len(), 1, "the late write put one back");
+    assert!(w.tick().is_empty());
+    assert!(entries(&w).is_empty(), "and the next tick removes it: the work is saved");
+
+    // Saved under another name meanwhile: the entry under the old key is removed at once.
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "moving"}));
+    c.advance(MIN_INTERVAL_MS);
+    let (due, _) = w.journal_due();
+    assert_eq!(due.len(), 1);
+    w.save_as(id, &PathBuf::from("/w/elsewhere.json")).expect("saves as");
+    for d in due {
+        assert!(w.journal_written(d.write()).is_none());
+    }
+    assert!(entries(&w).is_empty(), "no entry is left under the old name");
+
+    // Closed (discarding) meanwhile: the entry written is removed at once.
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "dropped"}));
+    c.advance(MIN_INTERVAL_MS);
+    let (due, _) = w.journal_due();
+    assert_eq!(due.len(), 1);
+    w.close(id, true).expect("closes");
+    for d in due {
+        assert!(w.journal_written(d.write()).is_none());
+    }
+    assert!(entries(&w).is_empty(), "a closed document leaves no entry");
+    assert!(w.journal().pending().1.is_empty());
+}

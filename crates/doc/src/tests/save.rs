@@ -393,3 +393,32 @@ fn the_one_pass_opening_reads_what_the_tree_of_values_reads() {
     }
     assert!(compared >= 5, "only {compared} corpus documents compared");
 }
+
+#[test]
+fn an_opened_file_keeps_its_text_as_read_and_bad_utf8_is_told_where() {
+    // The bytes read become the session's source text without a copy (the text as read, hand
+    // formatting and all, as `from_text` keeps it), and the document is the one that text gives.
+    let c = clock();
+    let fs = FakeFs::new();
+    let hand = "{\n    \"name\": \"g\",\n    \"channels\": {},\n    \"nodes\": [],\n    \"edges\": []\n}\n";
+    fs.put("/w/hand.json", hand);
+    let s =
+        Session::open(&fs, DocId(1), &p("/w/hand.json"), registries(), Arc::new(c.clone())).expect("opens");
+    assert_eq!(s.source.as_deref(), Some(hand));
+    let from_text = Session::from_text(DocId(2), Some("hand.json"), hand, registries(), Arc::new(c.clone()))
+        .expect("reads");
+    assert_eq!(from_text.source, s.source);
+    assert_eq!(from_text.text(), s.text());
+
+    // A byte that is not UTF-8 on line 3: refused with its place, nothing opened.
+    let mut bad = b"{\n  \"name\": \"g\",\n  \"channels\": {\"".to_vec();
+    bad.push(0xff);
+    bad.extend_from_slice(b"\": {}},\n  \"nodes\": [],\n  \"edges\": []\n}\n");
+    fs.put("/w/bad.json", &bad);
+    let Err(ds) = Session::open(&fs, DocId(3), &p("/w/bad.json"), registries(), Arc::new(c.clone())) else {
+        panic!("a file that is not UTF-8 must be refused")
+    };
+    assert_eq!(ds.len(), 1);
+    assert_eq!(ds[0].code, trellis_spec::json::codes::INVALID_UTF8);
+    assert!(ds[0].message.contains("line 3, column 17"), "{}", ds[0].message);
+}
