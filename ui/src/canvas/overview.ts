@@ -64,8 +64,11 @@ export type SceneInput = {
   underlay?: Underlay[];
 };
 
-/** A scene of `n` nodes and `m` edges, every field still to be filled. */
-export function emptyScene(ids: string[], m: number, underlay: Underlay[]): Scene {
+/** The lists of a scene that hold strings or objects (a patch gives them already copied). */
+export type SceneLists = Pick<Scene, "color" | "nodeType" | "config" | "names" | "edgeLabel" | "edgeRef">;
+
+/** A scene of `n` nodes and `m` edges, every field still to be filled (`lists`: but those). */
+export function emptyScene(ids: string[], m: number, underlay: Underlay[], lists?: SceneLists): Scene {
   const n = ids.length;
   return {
     ids,
@@ -73,18 +76,18 @@ export function emptyScene(ids: string[], m: number, underlay: Underlay[]): Scen
     y: new Float64Array(n),
     w: new Float64Array(n),
     h: new Float64Array(n),
-    color: new Array(n),
+    color: lists?.color ?? new Array(n),
     problem: new Uint8Array(n),
     edgeFrom: new Int32Array(m),
     edgeTo: new Int32Array(m),
     guarded: new Uint8Array(m),
     dashed: new Uint8Array(m),
     edgeIndex: new Int32Array(m),
-    edgeLabel: new Array(m),
-    edgeRef: new Array(m),
-    nodeType: new Array(n),
-    config: new Array(n),
-    names: new Array(n),
+    edgeLabel: lists?.edgeLabel ?? new Array(m),
+    edgeRef: lists?.edgeRef ?? new Array(m),
+    nodeType: lists?.nodeType ?? new Array(n),
+    config: lists?.config ?? new Array(n),
+    names: lists?.names ?? new Array(n),
     subgraph: new Uint8Array(n),
     index: new Map(),
     underlay,

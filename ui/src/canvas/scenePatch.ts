@@ -6,7 +6,7 @@
 // what `buildScene` would (groups, notes, unplaced nodes, a large edit): the caller builds.
 import type { DocumentView, ListEdit, ViewDelta } from "../bindings";
 import type { Scene } from "./overview";
-import { fillEdge, fillNode } from "./overview";
+import { emptyScene, fillEdge, fillNode } from "./overview";
 import { type NodeFields, docEdge } from "./sceneInput";
 import { carryGrid, shareGrid } from "./sceneIndex";
 import { patchedIndex, uniqueIds } from "./nodeIndex";
@@ -176,30 +176,20 @@ export function patchScene(prev: Scene, before: DocumentView, after: DocumentVie
       }
     at += r.len;
   }
-  const n = ids.length;
+  // Edges: document edges kept with their label copied, the others worked out again (below);
+  // then the drawn-only ones, copied.
+  const kept = sharedRuns(edgeRuns, labelRuns);
+  const edgeAll = extras ? [...kept, { from: mOld, len: extras }] : kept;
   const m = mNew + extras;
-  const s: Scene = {
-    ids,
-    x: new Float64Array(n),
-    y: new Float64Array(n),
-    w: new Float64Array(n),
-    h: new Float64Array(n),
+  const s = emptyScene(ids, m, prev.underlay, {
     color: copyList(prev.color, nodeRuns, ""),
-    problem: new Uint8Array(n),
-    edgeFrom: new Int32Array(m),
-    edgeTo: new Int32Array(m),
-    guarded: new Uint8Array(m),
-    dashed: new Uint8Array(m),
-    edgeIndex: new Int32Array(m),
-    edgeLabel: [],
-    edgeRef: [],
     nodeType: copyList(prev.nodeType, nodeRuns, ""),
     config: copyList(prev.config, nodeRuns, undefined),
     names: copyList(prev.names, nodeRuns, ""),
-    subgraph: new Uint8Array(n),
-    index: prev.index,
-    underlay: prev.underlay,
-  };
+    edgeLabel: copyList(prev.edgeLabel, edgeAll, ""),
+    edgeRef: copyList(prev.edgeRef, edgeAll, undefined),
+  });
+  s.index = prev.index;
   for (const k of ["x", "y", "w", "h", "problem", "subgraph"] as const) copyTyped(s[k], prev[k], nodeRuns);
 
   // Where each node of the old scene is now (-1: gone).
@@ -249,13 +239,7 @@ export function patchScene(prev: Scene, before: DocumentView, after: DocumentVie
     if (o !== undefined && toNew[o] < 0) toNew[o] = i;
   }
 
-  // Edges: document edges kept with their label copied, the others worked out again; then
-  // the drawn-only ones, copied.
-  const kept = sharedRuns(edgeRuns, labelRuns);
-  const edgeAll = extras ? [...kept, { from: mOld, len: extras }] : kept;
   for (const k of ["edgeFrom", "edgeTo", "guarded", "dashed"] as const) copyTyped(s[k], prev[k], edgeAll);
-  s.edgeLabel = copyList(prev.edgeLabel, edgeAll, "");
-  s.edgeRef = copyList(prev.edgeRef, edgeAll, undefined);
   // `edgeOld`: the old edge each one is a copy of (-1: worked out again).
   const edgeOld = new Int32Array(m).fill(-1);
   copyTyped(edgeOld, iota(mOld + extras), edgeAll);
