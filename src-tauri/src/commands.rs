@@ -132,10 +132,26 @@ pub async fn save_flow(app: &AppHandle, window: &WebviewWindow, id: DocId, ask: 
             reformatted_lines: outcome.reformatted_lines,
             new_layout_file: outcome.layout_path.filter(|_| outcome.layout_created),
         },
-        Err(refused) => SaveAnswer::not_saved(view(&state, id)?, refused.diagnostics, refused.conflict),
+        Err(refused) => {
+            let told = match state.ws().session(id) {
+                Ok(s) => not_listed(s.diagnostics(), refused.diagnostics),
+                Err(_) => refused.diagnostics,
+            };
+            SaveAnswer::not_saved(view(&state, id)?, told, refused.conflict)
+        }
     };
     touched(app, &state, id);
     Ok(answer)
+}
+
+/// What of a save's refusal the document's own findings do not already say. The errors behind
+/// "the document has N errors" are the findings the view lists (in the editor's words): sent
+/// again, every error showed twice in the problems panel, the second time in the core's words
+/// (a document with 9,196 unknown-type errors showed 17,748 problems after Save).
+fn not_listed(findings: &[Diagnostic], refusal: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let key = |d: &Diagnostic| (d.code.clone(), d.pointer.clone(), d.message.clone());
+    let own: std::collections::HashSet<_> = findings.iter().map(key).collect();
+    refusal.into_iter().filter(|d| !own.contains(&key(d))).collect()
 }
 
 /// A file name for Save As: the document's, or its graph name, or "untitled.json".
@@ -471,6 +487,28 @@ mod tests {
         assert_eq!(parse_id("doc-12").ok().map(|d| d.0), Some(12));
         let err = parse_id("../etc/passwd").err().map(|e| e.diagnostics[0].code.clone());
         assert_eq!(err.as_deref(), Some(codes::BAD_ID));
+    }
+
+    #[test]
+    fn a_refused_save_tells_only_what_the_findings_do_not() {
+        // A document whose nodes have a type no registry describes: Save is refused with
+        // "N errors" and those N errors, which the document's findings already are.
+        let text = r#"{"name": "g", "channels": {}, "nodes": [{"id": "a", "type": "their_type", "config": {}}, {"id": "b", "type": "their_type", "config": {}}], "edges": [{"from": "__start__", "to": "a"}, {"from": "a", "to": "b"}, {"from": "b", "to": "__end__"}]}"#;
+        let fs = trellis_doc::FakeFs::new();
+        fs.put("/w/g.json", text);
+        let clock = std::sync::Arc::new(trellis_doc::ManualClock::new(0));
+        let registries = trellis_doc::Registries::new(trellis_spec::builtin::default_registry());
+        let path = std::path::Path::new("/w/g.json");
+        let mut s = trellis_doc::Session::open(&fs, DocId(1), path, registries, clock).expect("opens");
+        let refused = trellis_doc::save::save(&fs, &mut s).err().map(|r| r.diagnostics).unwrap_or_default();
+        let unknown = |ds: &[Diagnostic]| ds.iter().filter(|d| d.code == "spec/unknown-type").count();
+        assert_eq!(unknown(&refused), 2, "{refused:#?}");
+        let told = not_listed(s.diagnostics(), refused);
+        assert_eq!(told.len(), 1, "{told:#?}");
+        assert_eq!(told[0].code, trellis_doc::save::codes::HAS_ERRORS);
+        // What the findings do not hold is still told.
+        let other = Diagnostic::error("save/bad-layout", "the position of node \"a\" is not a finite number");
+        assert_eq!(not_listed(s.diagnostics(), vec![other.clone()]), vec![other]);
     }
 
     #[test]
