@@ -3,7 +3,8 @@
 // replaced, moved or gave new problems are worked out again. A full build reads every node
 // and edge of the document (tens of milliseconds at 10,000 nodes, hundreds at 100,000); an
 // edit touches a handful. `patchScene` answers null where it cannot be sure to give exactly
-// what `buildScene` would (groups, notes, unplaced nodes, a large edit): the caller builds.
+// what `buildScene` would (groups, notes, unplaced nodes, duplicate ids, a large edit): the
+// caller builds.
 import type { DocumentView, ListEdit, ViewDelta } from "../bindings";
 import type { Scene } from "./overview";
 import { emptyScene, fillEdge, fillNode } from "./overview";
@@ -200,7 +201,12 @@ export function patchScene(prev: Scene, before: DocumentView, after: DocumentVie
     at += r.len;
   }
   // The same ids in the same places (a config field, a move): the index stays.
-  let sameIds = nNew === nOld && nodeRuns.every((r, k) => r.from < 0 || r.from === runsLength(nodeRuns.slice(0, k)));
+  let sameIds = nNew === nOld;
+  at = 0;
+  for (const r of nodeRuns) {
+    if (r.from >= 0 && r.from !== at) sameIds = false;
+    at += r.len;
+  }
   for (let k = 0; sameIds && k < added.length; k++) sameIds = ids[added[k]] === prev.ids[added[k]];
   if (!sameIds) {
     const index = patchedIndex(prev.index, toNew, ids, added);
