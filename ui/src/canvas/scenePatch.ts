@@ -55,19 +55,6 @@ export function runsAfter(length: number, edits: ListEdit<unknown>[]): Run[] {
   return runs;
 }
 
-/** Where each item of the list after `edits` was in the list before (-1: added by them). */
-export function placesAfter(length: number, edits: ListEdit<unknown>[]): Int32Array {
-  const runs = runsAfter(length, edits);
-  const out = new Int32Array(runsLength(runs));
-  let i = 0;
-  for (const r of runs) {
-    if (r.from < 0) out.fill(-1, i, i + r.len);
-    else out.set(iota(r.from + r.len).subarray(r.from, r.from + r.len), i);
-    i += r.len;
-  }
-  return out;
-}
-
 function runsLength(runs: Run[]): number {
   let n = 0;
   for (const r of runs) n += r.len;

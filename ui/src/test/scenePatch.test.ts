@@ -8,7 +8,7 @@ import { applyDelta, deltaOf } from "../api/delta";
 import { problemsOf } from "../canvas/buildFlow";
 import { type Scene, buildScene } from "../canvas/overview";
 import { nodeFields, sceneInput } from "../canvas/sceneInput";
-import { patchScene, placesAfter } from "../canvas/scenePatch";
+import { patchScene, runsAfter } from "../canvas/scenePatch";
 import { changesMatched, sceneChanges } from "../canvas/sceneChanges";
 import { patchOrigin } from "../canvas/sceneOrigin";
 import { gridOf, sceneQuery } from "../canvas/sceneIndex";
@@ -299,7 +299,12 @@ describe("deltaOf", () => {
   });
 });
 
-describe("placesAfter", () => {
+/** Where each item of the list after `edits` was in the list before (-1: added), from the runs. */
+function placesAfter(length: number, edits: ListEdit<unknown>[]): number[] {
+  return runsAfter(length, edits).flatMap((r) => Array.from({ length: r.len }, (_, k) => (r.from < 0 ? -1 : r.from + k)));
+}
+
+describe("runsAfter", () => {
   it("says where each item came from, as splicing the list would", () => {
     const r = rng(5);
     for (let round = 0; round < 500; round++) {
