@@ -41,12 +41,25 @@ pub fn list_documents(state: State<'_, AppState>) -> Vec<DocumentSummary> {
     ws.ids().into_iter().filter_map(|id| ws.get(id)).map(DocumentSummary::of).collect()
 }
 
+/// `by_script`: the page takes a large view as a script (`view::view_answer`); the UI asks
+/// for that, a plain call (a test's) gets the view as the answer.
 #[tauri::command]
-pub fn get_document(app: AppHandle, state: State<'_, AppState>, doc_id: String) -> Answer<Response> {
+pub fn get_document(
+    app: AppHandle,
+    window: WebviewWindow,
+    state: State<'_, AppState>,
+    doc_id: String,
+    by_script: Option<bool>,
+) -> Answer<Response> {
     let id = parse_id(&doc_id)?;
     let v = view(&state, id)?;
     touched(&app, &state, id);
-    Ok(view_answer(&v, &[&v])?)
+    Ok(view_answer(&v, &[&v], script_window(&window, by_script))?)
+}
+
+/// The window a large view goes to as a script, when its page asked for that.
+fn script_window(window: &WebviewWindow, by_script: Option<bool>) -> Option<&WebviewWindow> {
+    by_script.unwrap_or(false).then_some(window)
 }
 
 /// The UI shows this document (its tab was chosen): the window title follows it.
@@ -197,13 +210,18 @@ pub fn new_document(
 
 /// Open: a native dialog filtered to spec files; `null` when cancelled. A file that does not
 /// open is refused with its reasons, and an `open-failed` notice names it in the window.
+/// `by_script` as for [`get_document`].
 #[tauri::command]
-pub async fn open_document_dialog(app: AppHandle, window: WebviewWindow) -> Answer<Response> {
+pub async fn open_document_dialog(
+    app: AppHandle,
+    window: WebviewWindow,
+    by_script: Option<bool>,
+) -> Answer<Response> {
     let Some(path) = dialogs::pick_spec_file(&window).await else {
-        return Ok(view_answer(&None::<DocumentView>, &[])?);
+        return Ok(view_answer(&None::<DocumentView>, &[], None)?);
     };
     let v = open_path(&app, &path)?;
-    Ok(view_answer(&Some(&v), &[&v])?)
+    Ok(view_answer(&Some(&v), &[&v], script_window(&window, by_script))?)
 }
 
 /// Opens a path that came from a dialog, the command line or the recent list.
@@ -230,15 +248,22 @@ pub fn recent_files(state: State<'_, AppState>) -> Vec<RecentFile> {
 }
 
 /// Async, as Open is: a large file is read and laid out off the main thread, with progress.
+/// `by_script` as for [`get_document`].
 #[tauri::command]
-pub async fn open_recent(app: AppHandle, state: State<'_, AppState>, index: usize) -> Answer<Response> {
+pub async fn open_recent(
+    app: AppHandle,
+    window: WebviewWindow,
+    state: State<'_, AppState>,
+    index: usize,
+    by_script: Option<bool>,
+) -> Answer<Response> {
     let path = state.ws().recent().get(index).cloned();
     let Some(path) = path else {
         let code = trellis_doc::workspace::codes::RECENT_FAILED;
         return Err(Diagnostic::error(code, format!("there is no recent file {index}")).into());
     };
     let v = open_path(&app, &path)?;
-    Ok(view_answer(&v, &[&v])?)
+    Ok(view_answer(&v, &[&v], script_window(&window, by_script))?)
 }
 
 /// Closes a document. Dirty and not `force`: asks (Save / Don't Save / Cancel). Answers

@@ -42,10 +42,11 @@ pub fn emit_closed(app: &AppHandle, id: DocId) {
     let _ = app.emit(events::DOCUMENT_CLOSED, DocumentClosed { id: id.0.to_string() });
 }
 
-/// Sends the view of `id` under `event` (when it is still open).
+/// Sends the view of `id` under `event` (when it is still open); a large one as a script
+/// (`view::emit_view_event`).
 pub fn emit_view(app: &AppHandle, ws: &Workspace, event: &str, id: DocId) {
     if let Some(session) = ws.get(id) {
-        let _ = app.emit(event, crate::view::document_view(session));
+        crate::view::emit_view_event(app, event, &crate::view::document_view(session));
     }
 }
 

@@ -4,8 +4,10 @@
 //! `scripts/bindings.sh`), never written twice.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde::Serialize;
+use tauri::{AppHandle, Emitter, Manager, WebviewWindow};
 pub use trellis_doc::view::{file_name, id_string, DocumentView, Notice};
 use trellis_doc::{Session, ViewDelta};
 use trellis_spec::Diagnostic;
@@ -76,25 +78,112 @@ pub fn document_view(session: &Session) -> DocumentView {
     view
 }
 
-/// The answer of a command that sends a whole document view (open, reload): its JSON written
-/// once into a buffer of about its size. Tauri's own answer writes into a string that grows by
-/// doubling, copying the spec's text (34 MB at 100,000 nodes) again at each step, into fresh
-/// memory, which a VM of this kind is slow to hand out the first time. `views` is what the
-/// answer holds (a view, or none for a cancelled dialog).
+/// Answers whose spec text is at least this large go to the page as a script when the page
+/// asks for that (below it the two ways cost the same).
+const SCRIPT_FROM_BYTES: usize = 1 << 20;
+/// The function the page defines to take a view handed over as a script
+/// (ui/src/api/delivery.ts).
+const RECEIVER: &str = "__TRELLIS_DELIVER__";
+/// The key of the small answer that stands for a view handed over as a script.
+pub const DELIVERY_KEY: &str = "__trellisDelivery";
+/// Numbers the views handed over as scripts, so that the page matches each one to its answer.
+static NEXT_DELIVERY: AtomicU64 = AtomicU64::new(1);
+
+/// An answer written as JSON, and how it goes to the page.
+#[derive(Debug)]
+enum Written {
+    /// As the command's answer (the page parses it with `JSON.parse`).
+    Answer(String),
+    /// As a script that calls [`RECEIVER`] with `[the delivery's number, the answer]` as a
+    /// literal; the command answers `{"__trellisDelivery": number}`.
+    Script { delivery: u64, script: String },
+}
+
+/// Writes `answer` once, into a buffer of about its size (`spec`: the length of the spec
+/// texts it holds). Tauri's own answer writes into a string that grows by doubling, copying
+/// the spec's text (34 MB at 100,000 nodes) again at each step, into fresh memory, which a VM
+/// of this kind is slow to hand out the first time.
+///
+/// `by_script`: a large answer is written as a script. JSON text is a JavaScript literal of
+/// the same value, and the page reads a 34 MB view 100-250 ms sooner that way than as an
+/// answer (carried through WebKit's URI scheme handler, then parsed again; docs/BENCHMARKS.md).
+/// The one place the two readings differ is a `"__proto__"` key (a literal sets the
+/// prototype, `JSON.parse` an own member): an answer holding that text anywhere is sent as an
+/// answer.
+fn write_answer<T: Serialize>(answer: &T, spec: usize, by_script: bool) -> serde_json::Result<Written> {
+    let script = by_script && spec >= SCRIPT_FROM_BYTES;
+    let delivery = if script { NEXT_DELIVERY.fetch_add(1, Ordering::Relaxed) } else { 0 };
+    // One call of a property path with one JSON argument: the form JavaScriptCore reads with
+    // its JSON parser (its JSONP path). Anything else (a guard such as `f && f(..)`, a second
+    // argument) goes through the full script compiler: 3.4 s instead of 0.4 for 34 MB.
+    let head = format!("window.{RECEIVER}([{delivery},");
+    // The spec is most of a view; positions, labels and findings add about a tenth.
+    let mut out = Vec::with_capacity(head.len() + spec + spec / 8 + 4096);
+    if script {
+        out.extend_from_slice(head.as_bytes());
+    }
+    serde_json::to_writer(&mut out, answer)?;
+    if script && memchr::memmem::find(&out[head.len()..], b"\"__proto__\"").is_none() {
+        out.extend_from_slice(b"])");
+        return Ok(Written::Script { delivery, script: utf8(out) });
+    }
+    if script {
+        out.drain(..head.len());
+    }
+    Ok(Written::Answer(utf8(out)))
+}
+
+/// What a command answers in place of a view handed over as a script (an event carries the
+/// same object).
+fn delivery_marker(delivery: u64) -> String {
+    format!("{{\"{DELIVERY_KEY}\":{delivery}}}")
+}
+
+/// serde_json writes UTF-8 only (and the head and tail are ASCII).
+fn utf8(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// The answer of a command that sends a whole document view (open, reload). `views` is what
+/// the answer holds (a view, or none for a cancelled dialog). `by_script`: the window whose
+/// page asked for a large view as a script ([`write_answer`]), if it did.
 pub fn view_answer<T: Serialize>(
     answer: &T,
     views: &[&DocumentView],
+    by_script: Option<&WebviewWindow>,
 ) -> Result<tauri::ipc::Response, Diagnostic> {
     let spec: usize = views.iter().map(|v| v.spec.get().len()).sum();
-    // The spec is most of a view; positions, labels and findings add about a tenth.
-    let mut out = Vec::with_capacity(spec + spec / 8 + 4096);
     let failed = |e: &dyn std::fmt::Display| {
         Diagnostic::error(crate::answer::codes::VIEW_FAILED, format!("the view could not be sent: {e}"))
     };
-    serde_json::to_writer(&mut out, answer).map_err(|e| failed(&e))?;
-    // serde_json writes UTF-8 only: the check cannot fail.
-    let text = String::from_utf8(out).map_err(|e| failed(&e))?;
-    Ok(tauri::ipc::Response::new(text))
+    let written = write_answer(answer, spec, by_script.is_some()).map_err(|e| failed(&e))?;
+    match (written, by_script) {
+        (Written::Answer(text), _) => Ok(tauri::ipc::Response::new(text)),
+        (Written::Script { delivery, script }, Some(window)) => match window.eval(script) {
+            Ok(()) => Ok(tauri::ipc::Response::new(delivery_marker(delivery))),
+            // The window cannot run it (closing): the plain answer, which it may still take.
+            Err(_) => view_answer(answer, views, None),
+        },
+        (Written::Script { .. }, None) => view_answer(answer, views, None),
+    }
+}
+
+/// Sends `view` under `event` to the main window: a large view as a script
+/// ([`write_answer`]) with the event carrying only `{"__trellisDelivery": number}`. Tauri
+/// writes an event's payload into a script the page compiles in full, which takes seconds for
+/// a 34 MB view (a large file opened from the menu, the command line or a drop; reloaded).
+pub fn emit_view_event(app: &AppHandle, event: &str, view: &DocumentView) {
+    let spec = view.spec.get().len();
+    let window = app.get_webview_window(crate::ui_sync::MAIN_WINDOW);
+    if let Some(window) = window.filter(|_| spec >= SCRIPT_FROM_BYTES) {
+        if let Ok(Written::Script { delivery, script }) = write_answer(view, spec, true) {
+            if window.eval(script).is_ok() {
+                let _ = app.emit(event, serde_json::json!({ DELIVERY_KEY: delivery }));
+                return;
+            }
+        }
+    }
+    let _ = app.emit(event, view);
 }
 
 /// An edit's answer in the same words as [`document_view`] (a diagnostic is reworded alone, so
@@ -124,4 +213,69 @@ pub fn recent_list(paths: &[PathBuf]) -> Vec<RecentFile> {
             file_name: p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    /// An answer with `n` bytes of text in it (the spec's share of a view).
+    fn answer_of(n: usize, key: &str) -> Value {
+        json!({ "id": "1", "spec": { key: "x".repeat(n), "nodes": [{ "id": "a\u{2028}b" }] } })
+    }
+
+    /// The view in a delivery script. The exact form matters: WebKit reads only a call of a
+    /// property path with one JSON argument with its JSON parser (seconds otherwise).
+    fn script_value(script: &str, delivery: u64) -> Value {
+        let head = format!("window.{RECEIVER}([{delivery},");
+        let literal = script.strip_prefix(&head).and_then(|s| s.strip_suffix("])"));
+        serde_json::from_str(literal.unwrap_or_else(|| panic!("not a delivery script: {}", &script[..80])))
+            .expect("the literal is the answer's JSON")
+    }
+
+    #[test]
+    fn a_large_answer_asked_for_as_a_script_calls_the_receiver_with_its_json() {
+        let answer = answer_of(SCRIPT_FROM_BYTES, "name");
+        let Written::Script { delivery, script } =
+            write_answer(&answer, SCRIPT_FROM_BYTES, true).expect("write")
+        else {
+            panic!("a large answer asked for as a script is one")
+        };
+        assert_eq!(script_value(&script, delivery), answer);
+        let Written::Script { delivery: next, .. } =
+            write_answer(&answer, SCRIPT_FROM_BYTES, true).expect("write")
+        else {
+            panic!("a script again")
+        };
+        assert_ne!(next, delivery, "each delivery has its own number");
+        let marker: Value = serde_json::from_str(&delivery_marker(delivery)).expect("json");
+        assert_eq!(marker, json!({ "__trellisDelivery": delivery }), "ui/src/api/delivery.ts reads this key");
+        // The event's payload, written by `json!` with the key's constant: the same object.
+        assert_eq!(json!({ DELIVERY_KEY: delivery }), marker);
+    }
+
+    #[test]
+    fn small_answers_and_plain_calls_are_answers() {
+        for (size, by_script) in [(SCRIPT_FROM_BYTES - 1, true), (SCRIPT_FROM_BYTES, false)] {
+            let answer = answer_of(size, "name");
+            match write_answer(&answer, size, by_script).expect("write") {
+                Written::Answer(text) => {
+                    assert_eq!(serde_json::from_str::<Value>(&text).expect("json"), answer)
+                }
+                Written::Script { .. } => panic!("{size} bytes, by script {by_script}: an answer"),
+            }
+        }
+    }
+
+    /// `{"__proto__": ...}` as a literal sets the object's prototype; only `JSON.parse` keeps it
+    /// as a member, so such an answer is not sent as a script (and loses nothing).
+    #[test]
+    fn an_answer_holding_a_proto_key_is_sent_as_an_answer() {
+        let answer = answer_of(SCRIPT_FROM_BYTES, "__proto__");
+        match write_answer(&answer, SCRIPT_FROM_BYTES, true).expect("write") {
+            Written::Answer(text) => assert_eq!(serde_json::from_str::<Value>(&text).expect("json"), answer),
+            Written::Script { .. } => panic!("a __proto__ key must not go as a script"),
+        }
+    }
 }

@@ -21,16 +21,30 @@ import type {
   RegistrySource,
 } from "../bindings";
 import type { LayoutProgress } from "../bindings/LayoutProgress";
-import type { Backend, BackendEvent, ExportFormat, FixAnswer, ImageRequest, RegistryEditAnswer } from "./types";
+import { installReceiver, settle } from "./delivery";
+import {
+  type Backend,
+  type BackendEvent,
+  type ExportFormat,
+  type FixAnswer,
+  type ImageRequest,
+  type RegistryEditAnswer,
+  errorMessage,
+} from "./types";
 
 export class TauriBackend implements Backend {
   readonly kind = "tauri" as const;
+
+  constructor() {
+    // A large view comes as a script calling this (./delivery.ts).
+    installReceiver();
+  }
 
   listDocuments() {
     return invoke<DocumentSummary[]>("list_documents");
   }
   getDocument(docId: string) {
-    return invoke<DocumentView>("get_document", { docId });
+    return invoke<unknown>("get_document", { docId, byScript: true }).then((a) => settle<DocumentView>(a));
   }
   applyEdit(docId: string, edit: Edit) {
     return invoke<ViewDelta>("apply_edit", { docId, edit });
@@ -51,7 +65,7 @@ export class TauriBackend implements Backend {
     return invoke<DocumentView>("new_document", { example });
   }
   openDialog() {
-    return invoke<DocumentView | null>("open_document_dialog");
+    return invoke<unknown>("open_document_dialog", { byScript: true }).then((a) => settle<DocumentView | null>(a));
   }
   exportDocument(docId: string, format: ExportFormat, confirm: boolean) {
     return invoke<ExportAnswer>("export_document", { docId, format, confirm });
@@ -112,8 +126,9 @@ export class TauriBackend implements Backend {
   }
   subscribe(handler: (e: BackendEvent) => void) {
     const offs: Promise<() => void>[] = [
-      listen<DocumentView>("document-changed", (e) => handler({ type: "changed", view: e.payload })),
-      listen<DocumentView>("document-opened", (e) => handler({ type: "opened", view: e.payload })),
+      // A large view's event stands for a script that brings it (./delivery.ts).
+      listen<unknown>("document-changed", (e) => viewEvent(e.payload, (view) => handler({ type: "changed", view }), handler)),
+      listen<unknown>("document-opened", (e) => viewEvent(e.payload, (view) => handler({ type: "opened", view }), handler)),
       listen<DocumentClosed>("document-closed", (e) => handler({ type: "closed", id: e.payload.id })),
       listen<JournalState>("journal", (e) => handler({ type: "problems", diagnostics: e.payload.problems })),
       listen<string>("menu", (e) => handler({ type: "menu", action: e.payload })),
@@ -122,4 +137,11 @@ export class TauriBackend implements Backend {
       for (const p of offs) void p.then((off) => off());
     };
   }
+}
+
+/** Gives an event's view to `take` once it is here; one that never comes is told as a problem. */
+function viewEvent(payload: unknown, take: (view: DocumentView) => void, handler: (e: BackendEvent) => void) {
+  settle<DocumentView>(payload).then(take, (err: unknown) =>
+    handler({ type: "problems", diagnostics: [{ code: "ui/view-lost", severity: "error", message: errorMessage(err), pointer: "" }] }),
+  );
 }

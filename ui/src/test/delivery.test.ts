@@ -1,0 +1,58 @@
+// The page's side of a large view handed over as a script (src/api/delivery.ts): Rust's
+// script and the command's answer come in either order, and a plain answer is the value.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { DELIVERY_KEY, RECEIVER, deliveredCount, deliveryOf, installReceiver, receive, settle } from "../api/delivery";
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("a view handed over as a script", () => {
+  it("completes the call when the script comes before the answer", async () => {
+    receive([101, { id: "1", spec: { nodes: [] } }]);
+    await expect(settle({ [DELIVERY_KEY]: 101 })).resolves.toEqual({ id: "1", spec: { nodes: [] } });
+  });
+
+  it("completes the call when the answer comes first", async () => {
+    const view = settle<{ id: string }>({ [DELIVERY_KEY]: 102 });
+    receive([102, { id: "2" }]);
+    await expect(view).resolves.toEqual({ id: "2" });
+  });
+
+  it("gives each call its own view, whatever the order", async () => {
+    const a = settle({ [DELIVERY_KEY]: 104 });
+    receive([105, "five"]);
+    receive([104, "four"]);
+    await expect(a).resolves.toBe("four");
+    await expect(settle({ [DELIVERY_KEY]: 105 })).resolves.toBe("five");
+  });
+
+  it("takes a plain answer as the value, a view or a cancelled dialog's null", async () => {
+    const view = { id: "3", [DELIVERY_KEY + "x"]: 1 };
+    await expect(settle(view)).resolves.toBe(view);
+    await expect(settle(null)).resolves.toBeNull();
+    expect(deliveryOf({ [DELIVERY_KEY]: 7, id: "1" })).toBeNull();
+    expect(deliveryOf({ [DELIVERY_KEY]: "7" })).toBeNull();
+    expect(deliveryOf([7])).toBeNull();
+  });
+
+  it("fails in the editor's words when the script never comes", async () => {
+    vi.useFakeTimers();
+    const view = settle({ [DELIVERY_KEY]: 106 }, 1000);
+    vi.advanceTimersByTime(1001);
+    await expect(view).rejects.toThrow("The document did not reach the window. Open it again.");
+    // A script coming after that is dropped (not kept for an answer that will not come).
+    receive([106, "late"]);
+    const again = settle({ [DELIVERY_KEY]: 106 }, 1000);
+    vi.advanceTimersByTime(1001);
+    await expect(again).rejects.toThrow("did not reach the window");
+  });
+
+  it("is what the page's receiver calls, and counts the views", () => {
+    const target: Record<string, unknown> = {};
+    installReceiver(target);
+    const before = deliveredCount();
+    (target[RECEIVER] as typeof receive)([108, "eight"]);
+    expect(deliveredCount()).toBe(before + 1);
+  });
+});
