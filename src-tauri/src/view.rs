@@ -99,38 +99,45 @@ enum Written {
     Script { delivery: u64, script: String },
 }
 
-/// Writes `answer` once, into a buffer of about its size (`spec`: the length of the spec
-/// texts it holds). Tauri's own answer writes into a string that grows by doubling, copying
-/// the spec's text (34 MB at 100,000 nodes) again at each step, into fresh memory, which a VM
-/// of this kind is slow to hand out the first time.
-///
-/// `by_script`: a large answer is written as a script. JSON text is a JavaScript literal of
+/// Writes `head`, then `answer`'s JSON, once, into a buffer of about their size (`spec`: the
+/// length of the spec texts the answer holds). Tauri's own answer writes into a string that
+/// grows by doubling, copying the spec's text (34 MB at 100,000 nodes) again at each step,
+/// into fresh memory, which a VM of this kind is slow to hand out the first time.
+fn write_after<T: Serialize>(head: &str, answer: &T, spec: usize) -> serde_json::Result<Vec<u8>> {
+    // The spec is most of a view; positions, labels and findings add about a tenth.
+    let mut out = Vec::with_capacity(head.len() + spec + spec / 8 + 4096);
+    out.extend_from_slice(head.as_bytes());
+    serde_json::to_writer(&mut out, answer)?;
+    Ok(out)
+}
+
+/// `answer` as JSON, the command's answer as it is.
+fn answer_json<T: Serialize>(answer: &T, spec: usize) -> serde_json::Result<String> {
+    write_after("", answer, spec).map(utf8)
+}
+
+/// `answer` as a script for the page, when it is large. JSON text is a JavaScript literal of
 /// the same value, and the page reads a 34 MB view 100-250 ms sooner that way than as an
 /// answer (carried through WebKit's URI scheme handler, then parsed again; docs/BENCHMARKS.md).
 /// The one place the two readings differ is a `"__proto__"` key (a literal sets the
-/// prototype, `JSON.parse` an own member): an answer holding that text anywhere is sent as an
-/// answer.
-fn write_answer<T: Serialize>(answer: &T, spec: usize, by_script: bool) -> serde_json::Result<Written> {
-    let script = by_script && spec >= SCRIPT_FROM_BYTES;
-    let delivery = if script { NEXT_DELIVERY.fetch_add(1, Ordering::Relaxed) } else { 0 };
+/// prototype, `JSON.parse` an own member): an answer holding that text anywhere stays an
+/// answer, as a small one does.
+fn write_answer<T: Serialize>(answer: &T, spec: usize) -> serde_json::Result<Written> {
+    if spec < SCRIPT_FROM_BYTES {
+        return answer_json(answer, spec).map(Written::Answer);
+    }
+    let delivery = NEXT_DELIVERY.fetch_add(1, Ordering::Relaxed);
     // One call of a property path with one JSON argument: the form JavaScriptCore reads with
     // its JSON parser (its JSONP path). Anything else (a guard such as `f && f(..)`, a second
     // argument) goes through the full script compiler: 3.4 s instead of 0.4 for 34 MB.
     let head = format!("window.{RECEIVER}([{delivery},");
-    // The spec is most of a view; positions, labels and findings add about a tenth.
-    let mut out = Vec::with_capacity(head.len() + spec + spec / 8 + 4096);
-    if script {
-        out.extend_from_slice(head.as_bytes());
-    }
-    serde_json::to_writer(&mut out, answer)?;
-    if script && memchr::memmem::find(&out[head.len()..], b"\"__proto__\"").is_none() {
-        out.extend_from_slice(b"])");
-        return Ok(Written::Script { delivery, script: utf8(out) });
-    }
-    if script {
+    let mut out = write_after(&head, answer, spec)?;
+    if memchr::memmem::find(&out[head.len()..], b"\"__proto__\"").is_some() {
         out.drain(..head.len());
+        return Ok(Written::Answer(utf8(out)));
     }
-    Ok(Written::Answer(utf8(out)))
+    out.extend_from_slice(b"])");
+    Ok(Written::Script { delivery, script: utf8(out) })
 }
 
 /// What a command answers in place of a view handed over as a script (an event carries the
@@ -144,43 +151,59 @@ fn utf8(bytes: Vec<u8>) -> String {
     String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// Hands `answer` (`spec`: the length of the spec texts it holds) to `window`'s page as a
+/// script when it is large ([`write_answer`]): the delivery's number, or the answer's JSON
+/// when it goes as the answer instead (small, holding `"__proto__"`, or a window that cannot
+/// run a script any more: closing).
+fn hand_over<T: Serialize>(
+    answer: &T,
+    spec: usize,
+    window: &WebviewWindow,
+) -> serde_json::Result<Result<u64, String>> {
+    match write_answer(answer, spec)? {
+        Written::Answer(text) => Ok(Err(text)),
+        Written::Script { delivery, script } => match window.eval(script) {
+            Ok(()) => Ok(Ok(delivery)),
+            Err(_) => answer_json(answer, spec).map(Err),
+        },
+    }
+}
+
 /// The answer of a command that sends a whole document view (open, reload). `views` is what
 /// the answer holds (a view, or none for a cancelled dialog). `by_script`: the window whose
-/// page asked for a large view as a script ([`write_answer`]), if it did.
+/// page asked for a large view as a script ([`hand_over`]), if it did.
 pub fn view_answer<T: Serialize>(
     answer: &T,
     views: &[&DocumentView],
     by_script: Option<&WebviewWindow>,
 ) -> Result<tauri::ipc::Response, Diagnostic> {
     let spec: usize = views.iter().map(|v| v.spec.get().len()).sum();
-    let failed = |e: &dyn std::fmt::Display| {
-        Diagnostic::error(crate::answer::codes::VIEW_FAILED, format!("the view could not be sent: {e}"))
+    let written = match by_script {
+        Some(window) => hand_over(answer, spec, window),
+        None => answer_json(answer, spec).map(Err),
     };
-    let written = write_answer(answer, spec, by_script.is_some()).map_err(|e| failed(&e))?;
-    match (written, by_script) {
-        (Written::Answer(text), _) => Ok(tauri::ipc::Response::new(text)),
-        (Written::Script { delivery, script }, Some(window)) => match window.eval(script) {
-            Ok(()) => Ok(tauri::ipc::Response::new(delivery_marker(delivery))),
-            // The window cannot run it (closing): the plain answer, which it may still take.
-            Err(_) => view_answer(answer, views, None),
-        },
-        (Written::Script { .. }, None) => view_answer(answer, views, None),
+    match written {
+        Ok(Ok(delivery)) => Ok(tauri::ipc::Response::new(delivery_marker(delivery))),
+        Ok(Err(text)) => Ok(tauri::ipc::Response::new(text)),
+        Err(e) => Err(Diagnostic::error(
+            crate::answer::codes::VIEW_FAILED,
+            format!("the view could not be sent: {e}"),
+        )),
     }
 }
 
-/// Sends `view` under `event` to the main window: a large view as a script
-/// ([`write_answer`]) with the event carrying only `{"__trellisDelivery": number}`. Tauri
-/// writes an event's payload into a script the page compiles in full, which takes seconds for
-/// a 34 MB view (a large file opened from the menu, the command line or a drop; reloaded).
+/// Sends `view` under `event` to the main window: a large view as a script ([`hand_over`])
+/// with the event carrying only `{"__trellisDelivery": number}`. Tauri writes an event's
+/// payload into a script the page compiles in full, which takes seconds for a 34 MB view (a
+/// large file opened from the menu, the command line or a drop; reloaded). A small view is
+/// emitted as it is, written once.
 pub fn emit_view_event(app: &AppHandle, event: &str, view: &DocumentView) {
     let spec = view.spec.get().len();
     let window = app.get_webview_window(crate::ui_sync::MAIN_WINDOW);
     if let Some(window) = window.filter(|_| spec >= SCRIPT_FROM_BYTES) {
-        if let Ok(Written::Script { delivery, script }) = write_answer(view, spec, true) {
-            if window.eval(script).is_ok() {
-                let _ = app.emit(event, serde_json::json!({ DELIVERY_KEY: delivery }));
-                return;
-            }
+        if let Ok(Ok(delivery)) = hand_over(view, spec, &window) {
+            let _ = app.emit(event, serde_json::json!({ DELIVERY_KEY: delivery }));
+            return;
         }
     }
     let _ = app.emit(event, view);
@@ -237,14 +260,12 @@ mod tests {
     #[test]
     fn a_large_answer_asked_for_as_a_script_calls_the_receiver_with_its_json() {
         let answer = answer_of(SCRIPT_FROM_BYTES, "name");
-        let Written::Script { delivery, script } =
-            write_answer(&answer, SCRIPT_FROM_BYTES, true).expect("write")
+        let Written::Script { delivery, script } = write_answer(&answer, SCRIPT_FROM_BYTES).expect("write")
         else {
             panic!("a large answer asked for as a script is one")
         };
         assert_eq!(script_value(&script, delivery), answer);
-        let Written::Script { delivery: next, .. } =
-            write_answer(&answer, SCRIPT_FROM_BYTES, true).expect("write")
+        let Written::Script { delivery: next, .. } = write_answer(&answer, SCRIPT_FROM_BYTES).expect("write")
         else {
             panic!("a script again")
         };
@@ -257,15 +278,15 @@ mod tests {
 
     #[test]
     fn small_answers_and_plain_calls_are_answers() {
-        for (size, by_script) in [(SCRIPT_FROM_BYTES - 1, true), (SCRIPT_FROM_BYTES, false)] {
-            let answer = answer_of(size, "name");
-            match write_answer(&answer, size, by_script).expect("write") {
-                Written::Answer(text) => {
-                    assert_eq!(serde_json::from_str::<Value>(&text).expect("json"), answer)
-                }
-                Written::Script { .. } => panic!("{size} bytes, by script {by_script}: an answer"),
-            }
+        let small = answer_of(SCRIPT_FROM_BYTES - 1, "name");
+        match write_answer(&small, SCRIPT_FROM_BYTES - 1).expect("write") {
+            Written::Answer(text) => assert_eq!(serde_json::from_str::<Value>(&text).expect("json"), small),
+            Written::Script { .. } => panic!("a small answer is an answer"),
         }
+        // What a call without `byScript` answers, whatever its size.
+        let large = answer_of(SCRIPT_FROM_BYTES, "name");
+        let text = answer_json(&large, SCRIPT_FROM_BYTES).expect("write");
+        assert_eq!(serde_json::from_str::<Value>(&text).expect("json"), large);
     }
 
     /// `{"__proto__": ...}` as a literal sets the object's prototype; only `JSON.parse` keeps it
@@ -273,7 +294,7 @@ mod tests {
     #[test]
     fn an_answer_holding_a_proto_key_is_sent_as_an_answer() {
         let answer = answer_of(SCRIPT_FROM_BYTES, "__proto__");
-        match write_answer(&answer, SCRIPT_FROM_BYTES, true).expect("write") {
+        match write_answer(&answer, SCRIPT_FROM_BYTES).expect("write") {
             Written::Answer(text) => assert_eq!(serde_json::from_str::<Value>(&text).expect("json"), answer),
             Written::Script { .. } => panic!("a __proto__ key must not go as a script"),
         }

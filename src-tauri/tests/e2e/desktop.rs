@@ -333,8 +333,7 @@ fn large_graph(nodes: usize) -> Value {
 
 /// How many views came to the page as scripts so far.
 async fn views_by_script(app: &Desktop) -> i64 {
-    let n = app.driver.execute("return window.__trellisPerf?.viewsByScript?.() ?? -1;", vec![]).await;
-    let n = n.expect("count").json().as_i64().unwrap_or(-1);
+    let n = app.js("return window.__trellisPerf?.viewsByScript?.() ?? -1;").await.as_i64().unwrap_or(-1);
     assert!(n >= 0, "the page counts the views that came as scripts");
     n
 }
@@ -352,13 +351,8 @@ async fn page_holds_the_large_view(app: &Desktop, name: &str, nth: i64) -> Strin
     )
     .await;
     let id = app.doc_named("large.json").await;
-    let held = app
-        .driver
-        .execute("return [window.__trellisPerf.viewsByScript(), window.__trellisPerf.activeView()];", vec![])
-        .await
-        .expect("the page's view")
-        .json()
-        .clone();
+    let held =
+        app.js("return [window.__trellisPerf.viewsByScript(), window.__trellisPerf.activeView()];").await;
     assert_eq!(held[0].as_i64(), Some(nth), "the view came as a script");
     let view = app.view(&id).await;
     assert!(view["spec"].to_string().len() > 1 << 20, "the document's view is large enough");

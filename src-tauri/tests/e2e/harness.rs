@@ -227,6 +227,11 @@ impl Desktop {
         self.wait_ready().await;
     }
 
+    /// Runs `script` in the page and answers what it returns.
+    pub async fn js(&self, script: &str) -> Value {
+        self.driver.execute(script, vec![]).await.expect("script ran").json().clone()
+    }
+
     /// Polls a script until it returns true.
     pub async fn wait_js(&self, script: &str, what: &str) {
         self.wait_js_showing(script, what, "").await;
