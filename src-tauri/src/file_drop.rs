@@ -15,7 +15,7 @@
 
 use std::path::PathBuf;
 
-use tauri::{AppHandle, Emitter, Manager};
+use tauri::{AppHandle, Manager};
 use trellis_spec::Diagnostic;
 
 use crate::commands;
@@ -108,8 +108,9 @@ pub fn open_dropped(app: &AppHandle, dropped: Dropped) {
                 }
             };
             // A refusal is reported by `open_path` (a notice with the file name and reason).
-            if let Ok(view) = commands::open_path(&app, &file) {
-                let _ = app.emit(events::DOCUMENT_OPENED, view);
+            if let Ok(id) = commands::open_path(&app, &file) {
+                let state = app.state::<crate::state::AppState>();
+                crate::ui_sync::emit_view(&app, &state.ws(), events::DOCUMENT_OPENED, id);
             }
         }
     });

@@ -46,7 +46,7 @@ pub fn emit_closed(app: &AppHandle, id: DocId) {
 /// (`view::emit_view_event`).
 pub fn emit_view(app: &AppHandle, ws: &Workspace, event: &str, id: DocId) {
     if let Some(session) = ws.get(id) {
-        crate::view::emit_view_event(app, event, &crate::view::document_view(session));
+        crate::view::emit_view_event(app, event, session);
     }
 }
 

@@ -64,7 +64,7 @@ pub use layout::Layout;
 pub use registries::Registries;
 pub use session::{Conflict, Session, SessionInfo};
 pub use watch::Watcher;
-pub use workspace::{DocEvent, FsChange, OpenStage, RegistryLoader, Workspace};
+pub use workspace::{Begun, DocEvent, FsChange, OpenStage, Opening, RegistryLoader, Workspace};
 
 #[cfg(test)]
 mod tests;

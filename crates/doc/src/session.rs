@@ -182,18 +182,45 @@ impl Session {
         registries: Registries,
         clock: Arc<dyn Clock>,
     ) -> Result<Session, Vec<Diagnostic>> {
+        let mut s = Session::unchecked_from_source(id, file_name, text, registries, clock)?;
+        s.revalidate();
+        Ok(s)
+    }
+
+    /// [`Session::from_source`] without the validation.
+    fn unchecked_from_source(
+        id: DocId,
+        file_name: Option<&str>,
+        text: String,
+        registries: Registries,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Session, Vec<Diagnostic>> {
         let (document, read_diagnostics) = parse_document(file_name, &text)?;
         let mut s = Session::unvalidated(id, document, registries, clock);
         s.source = Some(text);
         s.source_state = Some(s.state);
         s.read_diagnostics = read_diagnostics;
-        s.revalidate();
+        s.diagnostics = s.read_diagnostics.clone();
         Ok(s)
     }
 
     /// Opens a file: reads it, fingerprints it, reads its layout sidecar (a missing or broken
     /// one makes `layout_missing` true, the latter with a warning).
     pub fn open(
+        fs: &dyn FileSystem,
+        id: DocId,
+        path: &Path,
+        registries: Registries,
+        clock: Arc<dyn Clock>,
+    ) -> Result<Session, Vec<Diagnostic>> {
+        let mut s = Session::read(fs, id, path, registries, clock)?;
+        s.revalidate();
+        Ok(s)
+    }
+
+    /// [`Session::open`] without the validation: the findings are the reading's only until
+    /// [`Session::revalidate`] runs (`crate::workspace::Opening`).
+    pub(crate) fn read(
         fs: &dyn FileSystem,
         id: DocId,
         path: &Path,
@@ -213,7 +240,7 @@ impl Session {
             Ok(_) => vec![Diagnostic::error(json::codes::INVALID_UTF8, "the file is not valid UTF-8")],
         })?;
         let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-        let mut s = Session::from_source(id, name.as_deref(), text, registries, clock)?;
+        let mut s = Session::unchecked_from_source(id, name.as_deref(), text, registries, clock)?;
         s.path = Some(path.to_path_buf());
         s.fingerprint = Some(fingerprint);
         s.load_layout(fs);
@@ -267,6 +294,17 @@ impl Session {
     }
     pub fn document(&self) -> &Document {
         &self.document
+    }
+    /// The text the document was read from, while the document is still what that text says
+    /// (opened and not changed since): what the document holds can be learnt from it without
+    /// walking the model.
+    pub fn source_as_read(&self) -> Option<&str> {
+        self.source.as_deref().filter(|_| self.source_state == Some(self.state))
+    }
+    /// The length of the text the document was read from or last saved as (0 when none):
+    /// about the size of what writing it out again gives.
+    pub fn source_len(&self) -> usize {
+        self.source.as_deref().map_or(0, str::len)
     }
     /// The GraphSpec, when the document is one.
     pub fn spec(&self) -> Option<&GraphSpec> {

@@ -106,10 +106,20 @@ pub fn id_string(session: &Session) -> String {
 
 impl DocumentView {
     pub fn of(session: &Session) -> DocumentView {
+        DocumentView::with_spec(session, spec_json(session))
+    }
+
+    /// The view with `spec` set to `null`, for a caller that writes the spec's text on its own
+    /// ([`write_spec_json`]) beside it: a large view then holds no copy of it (the text of a
+    /// 100,000-node spec is 27 MB).
+    pub fn without_spec(session: &Session) -> DocumentView {
+        DocumentView::with_spec(session, RawValue::NULL.to_owned())
+    }
+
+    fn with_spec(session: &Session, spec: Box<RawValue>) -> DocumentView {
         // Only the types the document's format can hold (`crate::palette`).
         let types: Vec<TypeInfo> = crate::palette::palette(session);
-        let mut diagnostics = session.registries().diagnostics.clone();
-        diagnostics.extend(session.diagnostics().iter().cloned());
+        let diagnostics = diagnostics_of(session);
         let canvas = crate::formats::view::canvas_spec(session.document());
         let drawn = DrawnEdges::of(session.document(), &canvas);
         DocumentView {
@@ -118,7 +128,7 @@ impl DocumentView {
             file_name: file_name(session),
             format: session.format(),
             dirty: session.is_dirty(),
-            spec: spec_json(session),
+            spec,
             weaveflow: session.weaveflow().map(WeaveflowView::of),
             graphmd: session.graphmd().map(GraphMdView::of),
             edge_labels: drawn.labels,
@@ -137,15 +147,40 @@ impl DocumentView {
     }
 }
 
-/// The view's GraphSpec as JSON text, written straight from the session's model.
+/// A view's `diagnostics`: the registries' findings, then the document's.
+pub fn diagnostics_of(session: &Session) -> Vec<Diagnostic> {
+    let mut diagnostics = session.registries().diagnostics.clone();
+    diagnostics.extend(session.diagnostics().iter().cloned());
+    diagnostics
+}
+
+/// The view's GraphSpec as JSON text ([`write_spec_json`]).
 fn spec_json(session: &Session) -> Box<RawValue> {
-    let written = match session.spec() {
-        Some(spec) => serde_json::value::to_raw_value(spec),
-        None => serde_json::value::to_raw_value(&display_spec(session.document()).unwrap_or_default()),
-    };
-    // A GraphSpec is plain data (strings, maps, JSON values): serializing it cannot fail; an
-    // empty graph keeps the UI working should it ever.
-    written.unwrap_or_else(|_| {
+    let mut out = Vec::with_capacity(spec_json_len(session));
+    write_spec_json(session, &mut out);
+    // Written from strings and from texts read as UTF-8: always UTF-8, and always one JSON
+    // value; an empty graph keeps the UI working should it ever not be.
+    String::from_utf8(out).ok().and_then(|text| RawValue::from_string(text).ok()).unwrap_or_else(|| {
         serde_json::value::to_raw_value(&GraphSpec::default()).unwrap_or_else(|_| RawValue::NULL.to_owned())
     })
+}
+
+/// About how long the view's spec text is: the compact text is shorter than the text the
+/// document was read from, but for a document read compact, so that bounds it closely.
+pub fn spec_json_len(session: &Session) -> usize {
+    session.source_len()
+}
+
+/// Appends the view's GraphSpec (its `spec`) to `out` as the JSON text serde_json writes for it,
+/// straight from the session's model: configs still held as their text are rewritten from it,
+/// without building their values (issue 18).
+pub fn write_spec_json(session: &Session, out: &mut Vec<u8>) {
+    match session.spec() {
+        Some(spec) => trellis_spec::writer::write_compact(spec, out),
+        None => {
+            // A canvas projection of a Weaveflow or GRAPH.md document: small, plain data.
+            let spec = display_spec(session.document()).unwrap_or_default();
+            out.extend_from_slice(&serde_json::to_vec(&spec).unwrap_or_else(|_| b"null".to_vec()));
+        }
+    }
 }

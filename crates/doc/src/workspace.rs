@@ -204,6 +204,44 @@ fn unknown(id: DocId) -> Diagnostic {
     Diagnostic::error(codes::UNKNOWN_DOCUMENT, format!("no open document {id}"))
 }
 
+/// What [`Workspace::begin_open`] found.
+#[derive(Debug)]
+pub enum Begun {
+    /// The file is open already (as this document).
+    AlreadyOpen(DocId),
+    /// The file was read: see [`Opening`] (boxed: a session is large, a document id small).
+    Read(Box<Opening>),
+}
+
+/// A document read for opening, not yet checked (its findings are those of reading only) and
+/// not yet in the workspace: shown as it is ([`Opening::session`]), checked apart
+/// ([`Opening::check`]), then added by [`Workspace::finish_open`].
+pub struct Opening {
+    session: Session,
+    checked: bool,
+}
+
+impl std::fmt::Debug for Opening {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Opening").field("id", &self.session.id()).field("checked", &self.checked).finish()
+    }
+}
+
+impl Opening {
+    /// The document as read.
+    pub fn session(&self) -> &Session {
+        &self.session
+    }
+
+    /// Runs the one validator on the document (once).
+    pub fn check(&mut self) {
+        if !self.checked {
+            self.session.revalidate();
+            self.checked = true;
+        }
+    }
+}
+
 impl Workspace {
     /// A workspace keeping its recent list and journal in `data_dir`.
     pub fn new(
@@ -255,6 +293,11 @@ impl Workspace {
     /// [`Workspace::insert`] of a session already laid out.
     fn insert_placed(&mut self, mut session: Session, key: Option<String>) -> DocId {
         session.attach_fs(self.fs.clone());
+        self.insert_attached(session, key)
+    }
+
+    /// [`Workspace::insert_placed`] for a session whose file system is attached already.
+    fn insert_attached(&mut self, session: Session, key: Option<String>) -> DocId {
         let id = session.id();
         let key = key.unwrap_or_else(|| self.fresh_key(session.path(), id));
         let on_disk = false;
@@ -335,8 +378,23 @@ impl Workspace {
         path: &Path,
         progress: &mut dyn FnMut(OpenStage) -> bool,
     ) -> Result<DocId, Vec<Diagnostic>> {
+        match self.begin_open(path, progress)? {
+            Begun::AlreadyOpen(id) => Ok(id),
+            Begun::Read(opening) => Ok(self.finish_open(opening)),
+        }
+    }
+
+    /// The first step of an open in two: the file read and laid out, not yet checked and not
+    /// yet in the workspace ([`Opening`]), or the document already open for `path`. An app
+    /// shows a large document while it is checked: the checks need no workspace, so they run
+    /// apart, and [`Workspace::finish_open`] adds the document.
+    pub fn begin_open(
+        &mut self,
+        path: &Path,
+        progress: &mut dyn FnMut(OpenStage) -> bool,
+    ) -> Result<Begun, Vec<Diagnostic>> {
         if let Some(id) = self.find_by_path(path) {
-            return Ok(id);
+            return Ok(Begun::AlreadyOpen(id));
         }
         let cancelled = || {
             let name = path.file_name().unwrap_or(path.as_os_str()).to_string_lossy();
@@ -350,7 +408,7 @@ impl Workspace {
         }
         let registries = self.load_registries(Some(path));
         let id = self.next_doc_id();
-        let mut session = Session::open(self.fs.as_ref(), id, path, registries, self.clock.clone())?;
+        let mut session = Session::read(self.fs.as_ref(), id, path, registries, self.clock.clone())?;
         let nodes = session.document().node_ids().len();
         // Only a document without a layout of its own is laid out (placing terminals is quick).
         let laid_out = if session.layout_missing() && nodes > 0 {
@@ -364,8 +422,19 @@ impl Workspace {
         if !laid_out {
             return Err(cancelled());
         }
-        self.push_recent(path);
-        Ok(self.insert_placed(session, None))
+        // What the subgraph nodes refer to is part of what is shown.
+        session.attach_fs(self.fs.clone());
+        Ok(Begun::Read(Box::new(Opening { session, checked: false })))
+    }
+
+    /// The last step of an open in two ([`Workspace::begin_open`]): the document checked (if
+    /// [`Opening::check`] was not called), added, and first in the recent list.
+    pub fn finish_open(&mut self, mut opening: Box<Opening>) -> DocId {
+        opening.check();
+        if let Some(path) = opening.session.path().map(Path::to_path_buf) {
+            self.push_recent(&path);
+        }
+        self.insert_attached(opening.session, None)
     }
 
     /// A new untitled document from the built-in example.

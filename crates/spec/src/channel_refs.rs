@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use crate::diagnostic::{pointer, Diagnostic};
 use crate::model::GraphSpec;
+use crate::raw_json::{self, Kind};
 use crate::registry::Registry;
 
 /// The schema keyword that marks a config field as naming a channel.
@@ -57,8 +58,19 @@ fn is_name(s: &str) -> bool {
 
 /// Every channel the configs of `spec` name, in document order.
 pub fn config_channel_refs(spec: &GraphSpec, registry: &Registry) -> Vec<ChannelRef> {
-    let mut fields_of: HashMap<&str, Vec<&str>> = HashMap::new();
     let mut out = Vec::new();
+    each_ref(spec, registry, |node, field, item, channel| {
+        out.push(ChannelRef { node, field: field.to_owned(), item, channel: channel.to_owned() });
+    });
+    out
+}
+
+/// Calls `found(node, field, item, channel)` for every channel the configs of `spec` name, in
+/// document order. A config still held as its text is read on the text (`crate::raw_json`):
+/// building every config's value to read one or two fields was a fifth of a 100,000-node
+/// validation (issue 18).
+fn each_ref(spec: &GraphSpec, registry: &Registry, mut found: impl FnMut(usize, &str, Option<usize>, &str)) {
+    let mut fields_of: HashMap<&str, Vec<&str>, crate::checks::IdHasher> = HashMap::default();
     for (i, n) in spec.nodes.iter().enumerate() {
         let Some(t) = n.type_name.as_deref() else { continue };
         let fields = fields_of.entry(t).or_insert_with(|| {
@@ -68,58 +80,92 @@ pub fn config_channel_refs(spec: &GraphSpec, registry: &Registry) -> Vec<Channel
                 .map(channel_fields)
                 .unwrap_or_default()
         });
-        for field in fields.iter() {
-            match n.config.get(*field) {
-                Some(Value::String(s)) if is_name(s) => out.push(ChannelRef {
-                    node: i,
-                    field: (*field).to_owned(),
-                    item: None,
-                    channel: s.clone(),
-                }),
-                Some(Value::Array(items)) => {
-                    for (k, v) in items.iter().enumerate() {
-                        if let Some(s) = v.as_str().filter(|s| is_name(s)) {
-                            out.push(ChannelRef {
-                                node: i,
-                                field: (*field).to_owned(),
-                                item: Some(k),
-                                channel: s.to_owned(),
-                            });
+        if fields.is_empty() {
+            continue;
+        }
+        match n.config.raw_text() {
+            Some(raw) => refs_in_text(raw, fields, |field, item, channel| found(i, field, item, channel)),
+            None => {
+                for field in fields.iter() {
+                    match n.config.get(*field) {
+                        Some(Value::String(s)) if is_name(s) => found(i, field, None, s),
+                        Some(Value::Array(items)) => {
+                            for (k, v) in items.iter().enumerate() {
+                                if let Some(s) = v.as_str().filter(|s| is_name(s)) {
+                                    found(i, field, Some(k), s);
+                                }
+                            }
                         }
+                        _ => {}
                     }
                 }
-                _ => {}
             }
         }
     }
-    out
+}
+
+/// The channels the members `fields` of the config text `raw` name, in the order of `fields`,
+/// as the config's value would give them. The text is read once.
+fn refs_in_text(raw: &str, fields: &[&str], mut found: impl FnMut(&str, Option<usize>, &str)) {
+    // Each field's value, found in one pass (a type marks one or two fields).
+    let mut values: Vec<Option<&str>> = vec![None; fields.len()];
+    for (key, value) in raw_json::members(raw) {
+        let Some(key) = raw_json::string(key) else { continue };
+        if let Some(at) = fields.iter().position(|f| *f == key) {
+            values[at] = Some(value);
+        }
+    }
+    for (field, value) in fields.iter().zip(values) {
+        let Some(value) = value else { continue };
+        match raw_json::kind(value) {
+            Some(Kind::String) => {
+                if let Some(s) = raw_json::string(value).filter(|s| is_name(s)) {
+                    found(field, None, &s);
+                }
+            }
+            Some(Kind::Array) => {
+                for (k, item) in raw_json::items(value).enumerate() {
+                    if raw_json::kind(item) != Some(Kind::String) {
+                        continue;
+                    }
+                    if let Some(s) = raw_json::string(item).filter(|s| is_name(s)) {
+                        found(field, Some(k), &s);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A diagnostic (with the "declare it" fix) for each config reference to an undeclared channel.
 pub fn check_config_channels(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
-    config_channel_refs(spec, registry)
-        .into_iter()
-        .filter(|r| !spec.channels.contains_key(&r.channel))
-        .map(|r| {
-            let node = &spec.nodes[r.node];
-            let index = r.node.to_string();
-            let at = match r.item {
-                Some(k) => pointer(["nodes", &index, "config", &r.field, &k.to_string()]),
-                None => pointer(["nodes", &index, "config", &r.field]),
-            };
+    let mut out = Vec::new();
+    each_ref(spec, registry, |node_index, field, item, channel| {
+        if spec.channels.contains_key(channel) {
+            return;
+        }
+        let node = &spec.nodes[node_index];
+        let index = node_index.to_string();
+        let at = match item {
+            Some(k) => pointer(["nodes", &index, "config", field, &k.to_string()]),
+            None => pointer(["nodes", &index, "config", field]),
+        };
+        out.push(
             Diagnostic::error(
                 codes::UNDECLARED_CHANNEL,
                 format!(
-                    "node \"{}\": config field \"{}\" names channel \"{}\", which this spec does not declare",
-                    node.id, r.field, r.channel
+                    "node \"{}\": config field \"{field}\" names channel \"{channel}\", which this spec does not declare",
+                    node.id
                 ),
             )
             .at(at)
             .on_node(&node.id)
-            .naming_channel(&r.channel)
-            .with_fix(crate::fixes::declare_channel(&r.channel))
-        })
-        .collect()
+            .naming_channel(channel)
+            .with_fix(crate::fixes::declare_channel(channel)),
+        );
+    });
+    out
 }
 
 #[cfg(test)]
@@ -147,5 +193,43 @@ mod tests {
         let at: Vec<&str> = ds.iter().map(|d| d.pointer.as_str()).collect();
         assert_eq!(at, ["/nodes/0/config/output_channel", "/nodes/1/config/show_channels/1"]);
         assert_eq!(ds[0].fixes[0].edit, crate::FixEdit::DeclareChannel { name: "answer".into() });
+    }
+
+    /// A config read from text is read on its text; the same config changed (held as a value)
+    /// names the same channels.
+    #[test]
+    fn text_and_value_name_the_same_channels() {
+        let registry = crate::builtin::default_registry();
+        let text = r#"{"channels": {"messages": {}},
+            "nodes": [
+              {"id": "a", "type": "llm", "config": {"output_channel": "mes\u0073ages", "messages_channel": ""}},
+              {"id": "b", "type": "llm", "config": {"model": "m", "output_channel": "{{x}}"}},
+              {"id": "h", "type": "human_approval", "config": {"show_channels": [1, "a\"b", null, "messages", ["x"], "c"], "decision_channel": 5}},
+              {"id": "r", "type": "retrieval", "config": {"query_channel": "q", "results_channel": "messages"}}
+            ],
+            "edges": []}"#;
+        let spec = crate::read::parse_spec(text).spec.expect("reads");
+        assert!(spec.nodes.iter().all(|n| n.config.raw_text().is_some()));
+        let on_text = config_channel_refs(&spec, &registry);
+        let named: Vec<(usize, &str, Option<usize>)> =
+            on_text.iter().map(|r| (r.node, r.channel.as_str(), r.item)).collect();
+        assert_eq!(
+            named,
+            [
+                (0, "messages", None),
+                (2, "a\"b", Some(1)),
+                (2, "messages", Some(3)),
+                (2, "c", Some(5)),
+                (3, "q", None)
+            ]
+        );
+        let mut changed = spec.clone();
+        for n in &mut changed.nodes {
+            n.config.insert("zz".into(), Value::Null);
+        }
+        assert!(changed.nodes.iter().all(|n| n.config.raw_text().is_none()));
+        assert_eq!(config_channel_refs(&changed, &registry), on_text);
+        assert_eq!(check_config_channels(&changed, &registry), check_config_channels(&spec, &registry));
+        assert_eq!(check_config_channels(&spec, &registry).len(), 3);
     }
 }

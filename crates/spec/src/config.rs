@@ -21,6 +21,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use crate::json::{self, SMALL_OBJECT};
+use crate::raw_json::string_end;
 
 /// A node's config: a JSON object, key order and number text kept as read.
 #[derive(Default)]
@@ -293,22 +294,45 @@ impl<'a> Keys<'a> {
     }
 }
 
-/// The end (one past the closing quote) of the string starting at `b[start] == b'"'`.
-fn string_end(b: &[u8], start: usize) -> Option<usize> {
-    let mut i = start + 1;
-    loop {
-        let at = memchr::memchr2(b'"', b'\\', &b[i..])? + i;
-        if b[at] == b'\\' {
-            i = at + 2;
-        } else {
-            return Some(at + 1);
+/// Where a value is written: at a depth of serde_json's pretty text (two spaces a level: the
+/// canonical text), or in its compact text (no whitespace: what the app's views carry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Indent {
+    Compact,
+    Pretty(usize),
+}
+
+impl Indent {
+    fn deeper(self) -> Indent {
+        match self {
+            Indent::Compact => Indent::Compact,
+            Indent::Pretty(depth) => Indent::Pretty(depth + 1),
+        }
+    }
+    fn shallower(self) -> Indent {
+        match self {
+            Indent::Compact => Indent::Compact,
+            Indent::Pretty(depth) => Indent::Pretty(depth.saturating_sub(1)),
+        }
+    }
+    /// A line break and the indent (nothing in compact text).
+    fn line(self, out: &mut Vec<u8>) {
+        if let Indent::Pretty(depth) = self {
+            newline(out, depth);
+        }
+    }
+    /// What separates a key from its value.
+    fn colon(self) -> &'static [u8] {
+        match self {
+            Indent::Compact => b":",
+            Indent::Pretty(_) => b": ",
         }
     }
 }
 
-/// Writes `raw` (a well-formed JSON value, checked by [`check_raw`]) as serde_json's pretty
-/// writer writes the value it parses to, starting at `indent` levels of two spaces.
-pub(crate) fn reindent(raw: &str, indent: usize, out: &mut Vec<u8>) {
+/// Writes `raw` (a well-formed JSON value, checked by [`check_raw`]) as serde_json writes the
+/// value it parses to, starting at `indent`.
+pub(crate) fn rewrite(raw: &str, indent: Indent, out: &mut Vec<u8>) {
     let b = raw.as_bytes();
     let mut depth = indent;
     let mut i = 0;
@@ -327,24 +351,24 @@ pub(crate) fn reindent(raw: &str, indent: usize, out: &mut Vec<u8>) {
                     i = j + 1;
                 } else {
                     out.push(open);
-                    depth += 1;
-                    newline(out, depth);
+                    depth = depth.deeper();
+                    depth.line(out);
                     i += 1;
                 }
             }
             close @ (b'}' | b']') => {
-                depth = depth.saturating_sub(1);
-                newline(out, depth);
+                depth = depth.shallower();
+                depth.line(out);
                 out.push(close);
                 i += 1;
             }
             b',' => {
                 out.push(b',');
-                newline(out, depth);
+                depth.line(out);
                 i += 1;
             }
             b':' => {
-                out.extend_from_slice(b": ");
+                out.extend_from_slice(depth.colon());
                 i += 1;
             }
             b'"' => {
@@ -431,7 +455,7 @@ pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
 }
 
 /// `v` as serde_json's pretty writer writes it, at `depth` levels of indent.
-pub(crate) fn write_value(out: &mut Vec<u8>, v: &Value, depth: usize) {
+pub(crate) fn write_value(out: &mut Vec<u8>, v: &Value, indent: Indent) {
     match v {
         Value::Null => out.extend_from_slice(b"null"),
         Value::Bool(true) => out.extend_from_slice(b"true"),
@@ -445,18 +469,18 @@ pub(crate) fn write_value(out: &mut Vec<u8>, v: &Value, depth: usize) {
                 if k > 0 {
                     out.push(b',');
                 }
-                newline(out, depth + 1);
-                write_value(out, item, depth + 1);
+                indent.deeper().line(out);
+                write_value(out, item, indent.deeper());
             }
-            newline(out, depth);
+            indent.line(out);
             out.push(b']');
         }
-        Value::Object(m) => write_map(out, m, depth),
+        Value::Object(m) => write_map(out, m, indent),
     }
 }
 
-/// A map as serde_json's pretty writer writes it, at `depth` levels of indent.
-pub(crate) fn write_map(out: &mut Vec<u8>, m: &Map<String, Value>, depth: usize) {
+/// A map as serde_json writes it, at `indent`.
+pub(crate) fn write_map(out: &mut Vec<u8>, m: &Map<String, Value>, indent: Indent) {
     if m.is_empty() {
         out.extend_from_slice(b"{}");
         return;
@@ -466,12 +490,12 @@ pub(crate) fn write_map(out: &mut Vec<u8>, m: &Map<String, Value>, depth: usize)
         if k > 0 {
             out.push(b',');
         }
-        newline(out, depth + 1);
+        indent.deeper().line(out);
         write_str(out, key);
-        out.extend_from_slice(b": ");
-        write_value(out, value, depth + 1);
+        out.extend_from_slice(indent.colon());
+        write_value(out, value, indent.deeper());
     }
-    newline(out, depth);
+    indent.line(out);
     out.push(b'}');
 }
 
@@ -479,9 +503,15 @@ impl Config {
     /// The canonical text of the config at `depth` levels of indent: its text re-indented when
     /// it has one, its map written otherwise (the same bytes either way).
     pub(crate) fn write_canonical(&self, out: &mut Vec<u8>, depth: usize) {
+        self.write(out, Indent::Pretty(depth));
+    }
+
+    /// The config as serde_json writes it at `indent`: its text rewritten when it has one, its
+    /// map written otherwise (the same bytes either way).
+    pub(crate) fn write(&self, out: &mut Vec<u8>, indent: Indent) {
         match &self.raw {
-            Some(raw) => reindent(raw, depth, out),
-            None => write_map(out, self.as_map(), depth),
+            Some(raw) => rewrite(raw, indent, out),
+            None => write_map(out, self.as_map(), indent),
         }
     }
 }
@@ -502,12 +532,20 @@ mod tests {
         assert!(check_raw(raw, 128).is_some(), "{raw}");
         for depth in [0, 3] {
             let mut out = Vec::new();
-            reindent(raw, depth, &mut out);
+            rewrite(raw, Indent::Pretty(depth), &mut out);
             assert_eq!(String::from_utf8_lossy(&out), pretty_at(&v, depth), "{raw}");
             let mut out = Vec::new();
-            write_value(&mut out, &v, depth);
+            write_value(&mut out, &v, Indent::Pretty(depth));
             assert_eq!(String::from_utf8_lossy(&out), pretty_at(&v, depth), "{raw}");
         }
+        // And serde_json's compact text.
+        let compact = serde_json::to_string(&v).unwrap_or_default();
+        let mut out = Vec::new();
+        rewrite(raw, Indent::Compact, &mut out);
+        assert_eq!(String::from_utf8_lossy(&out), compact, "{raw}");
+        let mut out = Vec::new();
+        write_value(&mut out, &v, Indent::Compact);
+        assert_eq!(String::from_utf8_lossy(&out), compact, "{raw}");
     }
 
     #[test]

@@ -17,6 +17,7 @@ use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
 use serde_json::{Map, Value};
 
+use crate::config_quick::QuickSchema;
 use crate::config_schema::{self, describe, field_label};
 use crate::diagnostic::{pointer, pointer_push, Diagnostic};
 use crate::fixes;
@@ -52,7 +53,8 @@ const MAX_PER_NODE: usize = 25;
 /// few compilations and 10,000 fast validations.
 pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let mut compiled: HashMap<&str, Option<Validator>> = HashMap::new();
+    let mut compiled: HashMap<&str, Option<(Validator, Option<QuickSchema>)>, crate::checks::IdHasher> =
+        HashMap::default();
     for (index, node) in spec.nodes.iter().enumerate() {
         let Some(type_name) = node.type_name.as_deref() else { continue };
         let Some(node_type) = registry.get(type_name) else { continue };
@@ -75,8 +77,10 @@ pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
             continue;
         }
         let first_use = !compiled.contains_key(type_name);
-        let validator = compiled.entry(type_name).or_insert_with(|| config_schema::compile(schema).ok());
-        let Some(validator) = validator.as_ref() else {
+        let prepared = compiled.entry(type_name).or_insert_with(|| {
+            config_schema::compile(schema).ok().map(|full| (full, QuickSchema::of(schema)))
+        });
+        let Some((validator, quick)) = prepared.as_ref() else {
             if first_use {
                 out.push(
                     Diagnostic::warning(
@@ -93,6 +97,13 @@ pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
             }
             continue;
         };
+        // Almost every config is valid: said on its text when it can be, without building
+        // its value (`crate::config_quick`).
+        if let (Some(quick), Some(raw)) = (quick, node.config.raw_text()) {
+            if quick.accepts(raw) {
+                continue;
+            }
+        }
         let config = node.config.as_value();
         if validator.is_valid(config) {
             continue;

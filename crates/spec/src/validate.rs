@@ -21,22 +21,28 @@ const PARALLEL_FROM: usize = 4_000;
 /// Every problem in `spec`, in document order within each stage (fromSpec checks, compile
 /// checks, analysis, config schemas).
 pub fn validate(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
-    // The analysis is about half the work and reads nothing the other stages make, so on a
-    // large document it runs beside them (the app validates after every edit; the machines
-    // this runs on have at least two cores). The output order is the same either way.
-    let (mut out, analysis, configs) = if spec.nodes.len() + spec.edges.len() >= PARALLEL_FROM {
+    // The analysis and the configs' channel references are about half the work and read
+    // nothing the other stages make, so on a large document they run beside them (the app
+    // validates after every edit; the machines this runs on have at least two cores). The
+    // output order is the same either way.
+    let (mut out, (analysis, channels), configs) = if spec.nodes.len() + spec.edges.len() >= PARALLEL_FROM {
         std::thread::scope(|s| {
-            let analysis = s.spawn(|| analysis::analyze(spec));
+            let side = s.spawn(|| (analysis::analyze(spec), channels_of(spec, registry)));
             let checks = checks_of(spec, registry);
             let configs = configs_of(spec, registry);
-            let analysis = analysis.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (checks, analysis, configs)
+            let side = side.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (checks, side, configs)
         })
     } else {
-        (checks_of(spec, registry), analysis::analyze(spec), configs_of(spec, registry))
+        (
+            checks_of(spec, registry),
+            (analysis::analyze(spec), channels_of(spec, registry)),
+            configs_of(spec, registry),
+        )
     };
     out.extend(analysis);
     out.extend(configs);
+    out.extend(channels);
     out
 }
 
@@ -55,12 +61,14 @@ fn checks_of(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
     out
 }
 
-/// The registry's checks of the configs: their schemas, and the channels they name.
+/// The registry's checks of the configs against their schemas.
 fn configs_of(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
-    let Some(registry) = registry else { return Vec::new() };
-    let mut out = config_check::check_configs(spec, registry);
-    out.extend(crate::channel_refs::check_config_channels(spec, registry));
-    out
+    registry.map(|r| config_check::check_configs(spec, r)).unwrap_or_default()
+}
+
+/// The channels the configs name, checked against the document's.
+fn channels_of(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
+    registry.map(|r| crate::channel_refs::check_config_channels(spec, r)).unwrap_or_default()
 }
 
 #[cfg(test)]
@@ -73,7 +81,15 @@ mod tests {
     #[test]
     fn a_large_document_gets_the_stages_findings_in_order() {
         let n = PARALLEL_FROM;
-        let mut nodes: Vec<String> = (0..n).map(|i| format!(r#"{{"id":"n{i}","type":"t"}}"#)).collect();
+        // Every hundredth node has a config its type refuses and names a channel not declared.
+        let mut nodes: Vec<String> = (0..n)
+            .map(|i| match i % 100 {
+                50 => format!(
+                    r#"{{"id":"n{i}","type":"llm","config":{{"temperature":9,"output_channel":"nope"}}}}"#
+                ),
+                _ => format!(r#"{{"id":"n{i}","type":"t"}}"#),
+            })
+            .collect();
         nodes.push(r#"{"id":"n0","type":"t"}"#.to_owned()); // a duplicate id
         let mut edges = vec![r#"{"from":"__start__","to":"n0"}"#.to_owned()];
         // Every tenth node is left unreachable; every hundredth edge is declared twice.
@@ -96,11 +112,19 @@ mod tests {
         let last_edge = edges.len() - 1;
         let spec = parse_spec(&text).spec.expect("the document reads");
         assert!(spec.nodes.len() + spec.edges.len() >= PARALLEL_FROM);
-        let mut one_by_one = checks_of(&spec, None);
-        one_by_one.extend(analysis::analyze(&spec));
-        one_by_one.extend(configs_of(&spec, None));
-        let got = validate(&spec, None);
-        assert_eq!(got, one_by_one);
+        let registry = crate::builtin::default_registry();
+        for registry in [None, Some(&registry)] {
+            let mut one_by_one = checks_of(&spec, registry);
+            one_by_one.extend(analysis::analyze(&spec));
+            one_by_one.extend(configs_of(&spec, registry));
+            one_by_one.extend(channels_of(&spec, registry));
+            assert_eq!(validate(&spec, registry), one_by_one);
+        }
+        let got = validate(&spec, Some(&registry));
+        let configs = got.iter().filter(|d| d.code == crate::config_check::codes::INVALID).count();
+        let channels =
+            got.iter().filter(|d| d.code == crate::channel_refs::codes::UNDECLARED_CHANNEL).count();
+        assert_eq!((configs, channels), (n / 100, n / 100));
         let codes: std::collections::HashSet<&str> = got.iter().map(|d| d.code.as_str()).collect();
         for code in [
             checks::codes::DUPLICATE_NODE,

@@ -8,8 +8,8 @@
 //! with `reducer` and `config` always written, two-space indent, non-ASCII written as UTF-8,
 //! and a final newline.
 
-use crate::config::{newline, write_map, write_str};
-use crate::model::GraphSpec;
+use crate::config::{newline, write_map, write_str, Indent};
+use crate::model::{EdgeSpec, GraphSpec, NodeSpec};
 
 /// The canonical text of `spec`.
 pub fn to_canonical_string(spec: &GraphSpec) -> String {
@@ -179,7 +179,7 @@ fn write_edges(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut V
             write_str(out, &edge.to);
             if let Some(when) = &edge.when {
                 out.extend_from_slice(b",\n      \"when\": ");
-                write_map(out, &when.0, 3);
+                write_map(out, &when.0, Indent::Pretty(3));
             }
             out.extend_from_slice(b"\n    }");
             block!();
@@ -188,6 +188,93 @@ fn write_edges(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut V
     }
     out.extend_from_slice(b"\n}\n");
     flush(out)
+}
+
+/// The model's compact JSON text: exactly what `serde_json::to_string(spec)` gives, written
+/// without building any config's value (a config read from text is rewritten from it). What the
+/// app's document view carries; `capacity`: about how long it will be (the text the document
+/// was read from is a bound).
+pub fn to_compact_string(spec: &GraphSpec, capacity: usize) -> String {
+    let mut out = Vec::with_capacity(capacity);
+    write_compact(spec, &mut out);
+    // Every piece written is UTF-8 (as in `to_canonical_string_sized`).
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// [`to_compact_string`], appended to `out` (a caller that writes the text into a larger one).
+pub fn write_compact(spec: &GraphSpec, out: &mut Vec<u8>) {
+    write_compact_head(spec, out);
+    out.extend_from_slice(b",\"nodes\":");
+    write_compact_nodes(&spec.nodes, out);
+    out.extend_from_slice(b",\"edges\":");
+    write_compact_edges(&spec.edges, out);
+    out.push(b'}');
+}
+
+/// The start of [`to_compact_string`] up to the nodes: `{"name":...,"channels":{...}` (the
+/// object is left open). With [`write_compact_nodes`] and [`write_compact_edges`], for a caller
+/// that hands a large document over in parts.
+pub fn write_compact_head(spec: &GraphSpec, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"name\":");
+    match &spec.name {
+        Some(name) => write_str(out, name),
+        None => out.extend_from_slice(b"null"),
+    }
+    out.extend_from_slice(b",\"channels\":");
+    comma_separated(out, b"{}", &spec.channels, |out, (name, channel)| {
+        write_str(out, name);
+        out.extend_from_slice(b":{\"reducer\":");
+        write_str(out, channel.reducer.as_str());
+        out.push(b'}');
+    });
+}
+
+/// `nodes` as a JSON array, as [`to_compact_string`] writes a document's.
+pub fn write_compact_nodes(nodes: &[NodeSpec], out: &mut Vec<u8>) {
+    comma_separated(out, b"[]", nodes, |out, node| {
+        out.extend_from_slice(b"{\"id\":");
+        write_str(out, &node.id);
+        out.extend_from_slice(b",\"type\":");
+        match &node.type_name {
+            Some(t) => write_str(out, t),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\"config\":");
+        node.config.write(out, Indent::Compact);
+        out.push(b'}');
+    });
+}
+
+/// `edges` as a JSON array, as [`to_compact_string`] writes a document's.
+pub fn write_compact_edges(edges: &[EdgeSpec], out: &mut Vec<u8>) {
+    comma_separated(out, b"[]", edges, |out, edge| {
+        out.extend_from_slice(b"{\"from\":");
+        write_str(out, &edge.from);
+        out.extend_from_slice(b",\"to\":");
+        write_str(out, &edge.to);
+        if let Some(when) = &edge.when {
+            out.extend_from_slice(b",\"when\":");
+            write_map(out, &when.0, Indent::Compact);
+        }
+        out.push(b'}');
+    });
+}
+
+/// `items` written by `one`, separated by commas, between the two `brackets`.
+fn comma_separated<T>(
+    out: &mut Vec<u8>,
+    brackets: &[u8; 2],
+    items: impl IntoIterator<Item = T>,
+    mut one: impl FnMut(&mut Vec<u8>, T),
+) {
+    out.push(brackets[0]);
+    for (k, item) in items.into_iter().enumerate() {
+        if k > 0 {
+            out.push(b',');
+        }
+        one(out, item);
+    }
+    out.push(brackets[1]);
 }
 
 /// The canonical text as serde_json's pretty writer gives it for the model (what the writer
@@ -328,6 +415,32 @@ mod tests {
         let read = parse_spec(&text).spec.unwrap_or_default();
         assert_eq!(to_canonical_string(&read), text);
         assert!(is_canonical(&read, &text));
+    }
+
+    #[test]
+    fn the_compact_writer_is_serde_jsons_compact_text() {
+        let texts = [
+            r#"{"name":"g","channels":{"v":{},"w":{"reducer":"nope"}},"nodes":[{"id":"a","type":"t","config":{"z":1.50,"a":"çay\u0007\/","1":null,"e":1E3,"d":[[],{},[1,{"x":-2e-3}]]}},{"id":"b","config":null},{"id":"c\n","type":"t"}],"edges":[{"from":"__start__","to":"a","when":{"eq":1e3,"channel":"v","in":[{"a":[]}]}},{"from":"a","to":"__end__"}]}"#,
+            r#"{"name":null}"#,
+            "{\n \"nodes\" : [ {\"id\":\"a\", \"type\":\"t\",\"config\": { \"k\" : [ 1 , 2 ] } } ] }",
+        ];
+        for text in texts {
+            let spec = parse_spec(text).spec.unwrap_or_default();
+            let serde = serde_json::to_string(&spec).unwrap_or_default();
+            assert_eq!(to_compact_string(&spec, 0), serde, "{text}");
+            let mut changed = spec.clone();
+            for n in &mut changed.nodes {
+                n.config.insert("added".into(), serde_json::Value::from(1));
+            }
+            assert_eq!(to_compact_string(&changed, 10), serde_json::to_string(&changed).unwrap_or_default());
+        }
+        let big = crate::generate::generate(300, 5);
+        let read = parse_spec(&to_canonical_string(&big)).spec.unwrap_or_default();
+        assert_eq!(to_compact_string(&read, 0), serde_json::to_string(&read).unwrap_or_default());
+        assert_eq!(
+            to_compact_string(&GraphSpec::default(), 0),
+            r#"{"name":null,"channels":{},"nodes":[],"edges":[]}"#
+        );
     }
 
     #[test]

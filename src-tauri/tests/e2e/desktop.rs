@@ -324,9 +324,15 @@ fn large_graph(nodes: usize) -> Value {
     let mut edges = vec![json!({"from": "__start__", "to": ids[0]})];
     edges.extend(ids.windows(2).map(|w| json!({"from": w[0], "to": w[1]})));
     edges.push(json!({"from": ids[nodes - 1], "to": "__end__"}));
+    // One config the type refuses: a finding of the checks (which run while the page reads
+    // the view on an open), not of the reading.
+    let config = |i: usize| match i {
+        7 => json!({"note": "seven", "colour": "red"}),
+        _ => json!({"note": format!("{i}: {note}")}),
+    };
     json!({
         "name": "large",
-        "nodes": ids.iter().enumerate().map(|(i, id)| json!({"id": id, "type": "noop", "config": {"note": format!("{i}: {note}")}})).collect::<Vec<_>>(),
+        "nodes": ids.iter().enumerate().map(|(i, id)| json!({"id": id, "type": "noop", "config": config(i)})).collect::<Vec<_>>(),
         "edges": edges,
     })
 }
@@ -362,6 +368,13 @@ async fn page_holds_the_large_view(app: &Desktop, name: &str, nth: i64) -> Strin
         let (page, rust) = (held[1].pointer(key), view.pointer(key));
         assert!(rust.is_some() && page == rust, "the page's {key} is not Rust's");
     }
+    let findings = held[1]["diagnostics"].as_array().cloned().unwrap_or_default();
+    assert!(
+        findings
+            .iter()
+            .any(|d| d["code"] == "config/unknown-field" && d["pointer"] == "/nodes/7/config/colour"),
+        "the checks' finding is in the page's view: {findings:?}"
+    );
     id
 }
 

@@ -1,7 +1,17 @@
 // The page's side of a large view handed over as a script (src/api/delivery.ts): Rust's
 // script and the command's answer come in either order, and a plain answer is the value.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { DELIVERY_KEY, RECEIVER, deliveredCount, deliveryOf, installReceiver, receive, settle } from "../api/delivery";
+import {
+  DELIVERY_KEY,
+  PART_RECEIVER,
+  RECEIVER,
+  deliveredCount,
+  deliveryOf,
+  installReceiver,
+  receive,
+  receivePart,
+  settle,
+} from "../api/delivery";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -11,6 +21,53 @@ describe("a view handed over as a script", () => {
   it("completes the call when the script comes before the answer", async () => {
     receive([101, { id: "1", spec: { nodes: [] } }]);
     await expect(settle({ [DELIVERY_KEY]: 101 })).resolves.toEqual({ id: "1", spec: { nodes: [] } });
+  });
+
+  it("puts the spec that came apart in its view, in its place", async () => {
+    const spec = { name: null, nodes: [{ id: "a" }] };
+    receive([103, { id: "1", path: null, spec: null, dirty: false }, spec]);
+    const view = await settle<Record<string, unknown>>({ [DELIVERY_KEY]: 103 });
+    expect(view).toEqual({ id: "1", path: null, spec, dirty: false });
+    expect(Object.keys(view)).toEqual(["id", "path", "spec", "dirty"]);
+  });
+
+  it("puts the findings the answer brings in the view, whichever comes first", async () => {
+    const found = [{ code: "config/invalid" }];
+    receive([110, { id: "1", spec: null, diagnostics: [] }, { nodes: [] }]);
+    await expect(settle({ [DELIVERY_KEY]: 110, diagnostics: found })).resolves.toEqual({
+      id: "1",
+      spec: { nodes: [] },
+      diagnostics: found,
+    });
+    const later = settle({ [DELIVERY_KEY]: 111, diagnostics: found });
+    receive([111, { id: "2", diagnostics: [] }]);
+    await expect(later).resolves.toEqual({ id: "2", diagnostics: found });
+    expect(deliveryOf({ [DELIVERY_KEY]: 7, diagnostics: [] })).toBe(7);
+    expect(deliveryOf({ [DELIVERY_KEY]: 7, spec: {} })).toBeNull();
+  });
+
+  it("puts the parts of a spec handed over in parts in its lists, in order", async () => {
+    receivePart([120, "nodes", [{ id: "a" }, { id: "b" }]]);
+    receivePart([121, "nodes", [{ id: "other" }]]);
+    receivePart([120, "nodes", [{ id: "c" }]]);
+    receivePart([120, "edges", [{ from: "a", to: "b" }]]);
+    receivePart([120, "edges", [{ from: "b", to: "c" }]]);
+    receive([120, { id: "1", spec: null }, { name: "g", channels: {}, nodes: [], edges: [] }]);
+    await expect(settle({ [DELIVERY_KEY]: 120 })).resolves.toEqual({
+      id: "1",
+      spec: {
+        name: "g",
+        channels: {},
+        nodes: [{ id: "a" }, { id: "b" }, { id: "c" }],
+        edges: [
+          { from: "a", to: "b" },
+          { from: "b", to: "c" },
+        ],
+      },
+    });
+    // Another delivery's parts are its own.
+    receive([121, { id: "2", spec: null }, { nodes: [], edges: [] }]);
+    await expect(settle({ [DELIVERY_KEY]: 121 })).resolves.toEqual({ id: "2", spec: { nodes: [{ id: "other" }], edges: [] } });
   });
 
   it("completes the call when the answer comes first", async () => {
@@ -54,5 +111,6 @@ describe("a view handed over as a script", () => {
     const before = deliveredCount();
     (target[RECEIVER] as typeof receive)([108, "eight"]);
     expect(deliveredCount()).toBe(before + 1);
+    expect(target[PART_RECEIVER]).toBe(receivePart);
   });
 });

@@ -236,3 +236,39 @@ fn the_accepted_weaveflow_version_is_a_setting_that_revalidates_and_persists() {
     assert_eq!(err.code, codes::SETTINGS_FAILED);
     assert_eq!(w.weaveflow_version(), "2.0");
 }
+
+/// An open in two steps: the document read is shown with its reading's findings only, is
+/// checked apart, and is in the workspace (and the recent list) only once finished; it is the
+/// document a one-step open gives.
+#[test]
+fn an_open_in_two_steps_checks_the_document_apart() {
+    let c = clock();
+    let fs = FakeFs::new();
+    // A node of a type nobody describes: a finding of the validator, not of the reading.
+    fs.put("/w/odd.json", EXAMPLE.replacen("\"type\": \"llm\"", "\"type\": \"no_such_type\"", 1));
+    let mut w = workspace(&fs, &c);
+    let crate::Begun::Read(mut opening) =
+        w.begin_open(Path::new("/w/odd.json"), &mut |_| true).expect("reads")
+    else {
+        panic!("not open yet")
+    };
+    let id = opening.session().id();
+    assert!(w.get(id).is_none(), "not in the workspace before it is finished");
+    assert!(w.recent().is_empty());
+    let unknown_type =
+        |s: &Session| s.diagnostics().iter().any(|d| d.code == trellis_spec::checks::codes::UNKNOWN_TYPE);
+    assert!(!unknown_type(opening.session()), "not checked yet");
+    opening.check();
+    assert!(unknown_type(opening.session()));
+    assert_eq!(w.finish_open(opening), id);
+    assert_eq!(w.recent(), [PathBuf::from("/w/odd.json")]);
+    let two_steps = w.get(id).expect("open").diagnostics().to_vec();
+    // The same file opened in one step (in another workspace) has the same findings.
+    let mut other = workspace(&fs, &c);
+    let one = other.open(Path::new("/w/odd.json")).expect("opens");
+    assert_eq!(other.get(one).expect("open").diagnostics(), two_steps.as_slice());
+    // Opening it again finds it.
+    assert!(
+        matches!(w.begin_open(Path::new("/w/odd.json"), &mut |_| true), Ok(crate::Begun::AlreadyOpen(i)) if i == id)
+    );
+}
