@@ -13,6 +13,7 @@ mod commands;
 mod git;
 mod hints;
 mod load;
+mod process_end;
 mod registries;
 mod report;
 mod source_text;
@@ -68,7 +69,7 @@ fn main() -> ExitCode {
         .stack_size(WORK_STACK)
         .spawn(move || dispatch(cli));
     match worker.map(std::thread::JoinHandle::join) {
-        Ok(Ok(exit)) => exit.into(),
+        Ok(Ok(exit)) => process_end::now(i32::from(exit.code())),
         Ok(Err(_)) => ExitCode::from(101),
         Err(e) => {
             report::note(&format!("cannot start: {e}"));

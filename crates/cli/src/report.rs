@@ -33,13 +33,20 @@ pub enum Exit {
     Usage,
 }
 
+impl Exit {
+    /// The process's exit status.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Clean => 0,
+            Exit::Problems => 1,
+            Exit::Usage => 2,
+        }
+    }
+}
+
 impl From<Exit> for ExitCode {
     fn from(e: Exit) -> ExitCode {
-        match e {
-            Exit::Clean => ExitCode::SUCCESS,
-            Exit::Problems => ExitCode::from(1),
-            Exit::Usage => ExitCode::from(2),
-        }
+        ExitCode::from(e.code())
     }
 }
 

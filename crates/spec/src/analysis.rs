@@ -40,11 +40,27 @@ const MAX_SAFE: f64 = 9_007_199_254_740_992.0;
 /// How deep a value walk goes (documents from text are at most 128 deep).
 const MAX_WALK_DEPTH: usize = 256;
 
-/// Every analysis warning for a document.
+/// Every analysis warning for a document: [`analyze_graph`], then [`analyze_values`].
 pub fn analyze(spec: &GraphSpec) -> Vec<Diagnostic> {
+    let mut out = analyze_graph(spec);
+    out.extend(analyze_values(spec));
+    out
+}
+
+/// The warnings about the graph as a whole: unreachable nodes, endless cycles, duplicate edges.
+/// Apart from [`analyze_values`] so that a large document's validation runs the two on two
+/// threads (`crate::validate`).
+pub fn analyze_graph(spec: &GraphSpec) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let ends = topology(spec, &mut out);
     duplicate_edges(spec, &ends, &mut out);
+    out
+}
+
+/// The warnings about the values in the document: its shape, guards that never match, numbers
+/// a double does not hold.
+pub fn analyze_values(spec: &GraphSpec) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     crate::shape_warnings::check(spec, &mut out);
     for (i, e) in spec.edges.iter().enumerate() {
         if let Some(p) = &e.when {

@@ -19,31 +19,34 @@ pub use crate::checks::codes;
 const PARALLEL_FROM: usize = 4_000;
 
 /// Every problem in `spec`, in document order within each stage (fromSpec checks, compile
-/// checks, analysis, config schemas).
+/// checks, analysis, config schemas, the channels configs name).
 pub fn validate(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
-    // The analysis and the configs' channel references are about half the work and read
-    // nothing the other stages make, so on a large document they run beside them (the app
-    // validates after every edit; the machines this runs on have at least two cores). The
-    // output order is the same either way.
-    let (mut out, (analysis, channels), configs) = if spec.nodes.len() + spec.edges.len() >= PARALLEL_FROM {
-        std::thread::scope(|s| {
-            let side = s.spawn(|| (analysis::analyze(spec), channels_of(spec, registry)));
-            let checks = checks_of(spec, registry);
-            let configs = configs_of(spec, registry);
-            let side = side.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (checks, side, configs)
-        })
+    // On a large document the stages run side by side: none reads what another makes, the app
+    // validates after every edit, and the machines this runs on have at least two cores. Which
+    // stage is large depends on the document (the graph analysis on most, the config schemas
+    // on one built on constrained types), so rayon's work stealing balances them. The output
+    // order is the same either way.
+    let stages = if spec.nodes.len() + spec.edges.len() >= PARALLEL_FROM {
+        let ((configs, checks), (graph, (channels, values))) = rayon::join(
+            || rayon::join(|| configs_of(spec, registry), || checks_of(spec, registry)),
+            || {
+                rayon::join(
+                    || analysis::analyze_graph(spec),
+                    || rayon::join(|| channels_of(spec, registry), || analysis::analyze_values(spec)),
+                )
+            },
+        );
+        [checks, graph, values, configs, channels]
     } else {
-        (
+        [
             checks_of(spec, registry),
-            (analysis::analyze(spec), channels_of(spec, registry)),
+            analysis::analyze_graph(spec),
+            analysis::analyze_values(spec),
             configs_of(spec, registry),
-        )
+            channels_of(spec, registry),
+        ]
     };
-    out.extend(analysis);
-    out.extend(configs);
-    out.extend(channels);
-    out
+    stages.concat()
 }
 
 /// The fromSpec and compile checks: channels, nodes, predicates, topology.

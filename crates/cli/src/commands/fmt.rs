@@ -43,8 +43,8 @@ enum Outcome {
 
 pub fn run(args: Args) -> Exit {
     let mut exit = Exit::Clean;
-    for path in &args.files {
-        match format_one(path, &args) {
+    for (i, path) in args.files.iter().enumerate() {
+        match format_one(path, &args, i + 1 < args.files.len()) {
             Ok(Outcome::Unchanged) => {}
             Ok(Outcome::WouldChange) => {
                 let shown = if load::is_stdin(path) {
@@ -65,7 +65,8 @@ pub fn run(args: Args) -> Exit {
     exit
 }
 
-fn format_one(path: &Path, args: &Args) -> Result<Outcome, (FileReport, Exit)> {
+/// `more_follow`: more files are formatted after this one (`load::done_with`).
+fn format_one(path: &Path, args: &Args, more_follow: bool) -> Result<Outcome, (FileReport, Exit)> {
     let (source, doc) = load::load(path).map_err(|f| (f.report, f.exit))?;
     if let load::Document::GraphMd(read) = doc {
         return format_graphmd(path, args, &source, read);
@@ -79,11 +80,11 @@ fn format_one(path: &Path, args: &Args) -> Result<Outcome, (FileReport, Exit)> {
     if args.check {
         // The answer only: no second copy of the file is written out to compare.
         let canonical = is_canonical(&spec, &source.text);
-        load::drop_aside(spec);
+        load::done_with(spec, more_follow);
         return Ok(if canonical { Outcome::Unchanged } else { Outcome::WouldChange });
     }
     let canonical = to_canonical_string(&spec);
-    load::drop_aside(spec);
+    load::done_with(spec, more_follow);
     let dropped: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code == UNKNOWN_FIELD).collect();
     emit(path, args, &source, &canonical, dropped, codes::WOULD_DROP_FIELDS, "the unknown fields above")
 }

@@ -38,8 +38,9 @@ pub fn run(args: Args) -> Exit {
     let mut reports = Vec::new();
     // In the human form, files that could not be read at all are reported on stderr.
     let mut unreadable = Vec::new();
-    for path in &args.files {
-        let (r, e) = check(path, regs.registry_for(path), &args.weaveflow_version);
+    for (i, path) in args.files.iter().enumerate() {
+        let more_follow = i + 1 < args.files.len();
+        let (r, e) = check(path, regs.registry_for(path), &args.weaveflow_version, more_follow);
         exit = exit.max(e);
         if e == Exit::Usage && args.format == OutputFormat::Human {
             unreadable.push(r);
@@ -62,11 +63,13 @@ pub fn run(args: Args) -> Exit {
 }
 
 /// The report of one file and the exit it implies.
-/// `weaveflow_version` is the Weaveflow `version` accepted (`--weaveflow-version`).
+/// `weaveflow_version` is the Weaveflow `version` accepted (`--weaveflow-version`);
+/// `more_follow`: more files are checked after this one (`load::done_with`).
 pub fn check(
     path: &std::path::Path,
     registry: Option<&trellis_spec::Registry>,
     weaveflow_version: &str,
+    more_follow: bool,
 ) -> (FileReport, Exit) {
     let (source, doc) = match load::load(path) {
         Ok(loaded) => loaded,
@@ -77,11 +80,11 @@ pub fn check(
     let diagnostics = match doc {
         Document::GraphSpec(parsed) => {
             let mut diagnostics = parsed.diagnostics;
-            // The model is dropped once validated, on a thread of its own: placing the findings
-            // needs only the text, and where the reader found the nodes and edges.
+            // The model is let go once validated (`load::done_with`): placing the findings needs
+            // only the text, and where the reader found the nodes and edges.
             if let Some(spec) = parsed.spec {
                 diagnostics.extend(validate(&spec, registry));
-                load::drop_aside(spec);
+                load::done_with(spec, more_follow);
             }
             lines = json::fill_spans_placed(&source.text, &mut diagnostics, parsed.places.as_ref());
             diagnostics
