@@ -354,6 +354,48 @@ fn timed_key(key: &str, ctrl: bool, want: usize) -> String {
     )
 }
 
+/// Save to screen: node `n3` deleted (the document dirty), then Ctrl+S, from the key press to
+/// the end of the first frame rendered once the UI's document is clean (Rust wrote the file and
+/// its layout file, answered, and the UI applied the answer). `runs` times (the node deleted
+/// each time is the next one). Answers the times and the file's bytes afterwards (read by the
+/// caller).
+pub async fn save_to_screen(app: &Desktop, n: usize, runs: usize) -> Value {
+    let d = &app.driver;
+    let mut saves = Vec::new();
+    let mut stages = Value::Null;
+    for run in 0..runs {
+        select_node(app, n, 3 + run, Layout::Drawn).await;
+        let deleted =
+            d.execute_async(&timed_key("Delete", false, n - run - 1), vec![]).await.expect("delete");
+        assert!(timed(deleted.json()).0.is_some(), "Delete did not remove n{} within 30 s", 3 + run);
+        let answer = d
+            .execute_async(
+                &format!(
+                    "{TRACED}
+                     const done = arguments[arguments.length - 1]; const P = window.__trellisPerf;
+                     if (!P.activeView().dirty) return done(null);
+                     P.editTrace?.(true);
+                     const t0 = performance.now();
+                     window.dispatchEvent(new KeyboardEvent('keydown', {{ key: 's', ctrlKey: true, bubbles: true, cancelable: true }}));
+                     const check = () => {{
+                       if (!P.activeView().dirty) return drawnThen(() => done(traced(P, t0)));
+                       if (performance.now() - t0 > 30000) return done(null);
+                       requestAnimationFrame(check);
+                     }};
+                     requestAnimationFrame(check);"
+                ),
+                vec![],
+            )
+            .await
+            .expect("save");
+        let (ms, trace) = timed(answer.json());
+        assert!(ms.is_some(), "Ctrl+S did not leave the document clean within 30 s: {}", answer.json());
+        saves.push(ms.unwrap_or_default());
+        stages = trace;
+    }
+    json!({ "save": stats(&saves), "stages": stages })
+}
+
 /// Edit to screen, `runs` times each: select node `n3` with a click, Delete, to the frame
 /// drawn without it; Ctrl+Z, to the frame with it back; then a config field typed in the
 /// inspector (`max_tokens` of the llm node `n0`), from Enter to the frame drawn after Rust's

@@ -152,6 +152,7 @@ async fn canvas_figures_against_plain_react_flow() {
         });
         if n >= SCALE_ONLY {
             line["view_over_ipc"] = drive::view_over_ipc(&app).await;
+            line["save"] = drive::save_to_screen(&app, n, if bench { 3 } else { 1 }).await;
         }
         if n == 0 || n >= SCALE_ONLY {
             line["load_after"] = json!(load_average());
