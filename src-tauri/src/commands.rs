@@ -116,15 +116,17 @@ pub async fn save_document_as(app: AppHandle, window: WebviewWindow, doc_id: Str
 /// Save, or Save As when `ask` or when the document has no file yet.
 pub async fn save_flow(app: &AppHandle, window: &WebviewWindow, id: DocId, ask: bool) -> Answer<SaveAnswer> {
     let state = app.state::<AppState>();
-    let (has_path, suggested) = {
+    let (has_path, suggested, before, had_conflict) = {
         let ws = state.ws();
         let s = ws.session(id)?;
-        (s.path().is_some(), suggested_name(&file_name(s), s.spec().and_then(|g| g.name.clone())))
+        let suggested = suggested_name(&file_name(s), s.spec().and_then(|g| g.name.clone()));
+        (s.path().is_some(), suggested, s.diagnostics().to_vec(), s.conflict().is_some())
     };
-    let result = if ask || !has_path {
+    let save_as = ask || !has_path;
+    let result = if save_as {
         let Some(path) = dialogs::pick_save_path(window, &suggested).await else {
             // Cancelled: nothing written, nothing to report.
-            return Ok(SaveAnswer::not_saved(view(&state, id)?, Vec::new(), false));
+            return Ok(SaveAnswer::not_saved(state.ws().session(id)?, &before, Vec::new(), false));
         };
         let r = state.ws().save_as(id, &path);
         menu::refresh_recent(app);
@@ -137,21 +139,32 @@ pub async fn save_flow(app: &AppHandle, window: &WebviewWindow, id: DocId, ask: 
         crate::compare::after_save(&app.state::<crate::compare::CompareState>(), &state, id);
     }
     let answer = match result {
-        Ok(outcome) => SaveAnswer {
-            saved: true,
-            view: view(&state, id)?,
-            diagnostics: outcome.warnings,
-            conflict: false,
-            reformatted_lines: outcome.reformatted_lines,
-            new_layout_file: outcome.layout_path.filter(|_| outcome.layout_created),
-        },
+        Ok(outcome) => {
+            let ws = state.ws();
+            let session = ws.session(id)?;
+            // Save As names another file, and a save over a conflict settles it: the whole view
+            // (its path and name, its conflict) goes again.
+            let (view, delta) = match save_as || had_conflict {
+                true => (Some(crate::view::document_view(session)), None),
+                false => (None, Some(crate::view::worded(session.delta_since(&before)))),
+            };
+            SaveAnswer {
+                saved: true,
+                view,
+                delta,
+                diagnostics: outcome.warnings,
+                conflict: false,
+                reformatted_lines: outcome.reformatted_lines,
+                new_layout_file: outcome.layout_path.filter(|_| outcome.layout_created),
+            }
+        }
         Err(refused) => {
             // In the editor's words, as the view's findings are: the errors behind "the document
             // has N errors" are those findings, and the UI lists only the reasons it does not
             // list already. (In the checker's words every error showed twice: a document with
             // 9,196 unknown-type errors showed 17,748 problems after Save.)
             let told = refused.diagnostics.into_iter().map(crate::wording::for_editor).collect();
-            SaveAnswer::not_saved(view(&state, id)?, told, refused.conflict)
+            SaveAnswer::not_saved(state.ws().session(id)?, &before, told, refused.conflict)
         }
     };
     touched(app, &state, id);

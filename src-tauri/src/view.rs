@@ -27,12 +27,17 @@ pub struct DocumentSummary {
 /// What Save and Save As answer. A refusal is `saved: false` with the reasons in
 /// `diagnostics` (shown in the problems panel); a cancelled Save As dialog is `saved: false`
 /// with no diagnostics. The file is untouched unless `saved` is true.
+///
+/// A save does not change the document: what changed in its view (dirty, the reading's
+/// findings, notices, the layout file) comes as a `delta`, as an edit's answer does. The whole
+/// `view` comes instead when more changed: the file (Save As) or a conflict.
 #[derive(Debug, Clone, Serialize, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(export)]
 pub struct SaveAnswer {
     pub saved: bool,
-    pub view: DocumentView,
+    pub view: Option<DocumentView>,
+    pub delta: Option<ViewDelta>,
     pub diagnostics: Vec<Diagnostic>,
     /// True when the refusal is a conflict with a change made outside Trellis.
     pub conflict: bool,
@@ -46,11 +51,22 @@ pub struct SaveAnswer {
 }
 
 impl SaveAnswer {
-    /// An answer that saved nothing.
-    pub fn not_saved(view: DocumentView, diagnostics: Vec<Diagnostic>, conflict: bool) -> SaveAnswer {
+    /// An answer that saved nothing: what changed in the view since the findings were
+    /// `before`, or the whole view when the refusal is a conflict (the view then holds it).
+    pub fn not_saved(
+        session: &Session,
+        before: &[Diagnostic],
+        diagnostics: Vec<Diagnostic>,
+        conflict: bool,
+    ) -> SaveAnswer {
+        let (view, delta) = match conflict {
+            true => (Some(document_view(session)), None),
+            false => (None, Some(worded(session.delta_since(before)))),
+        };
         SaveAnswer {
             saved: false,
             view,
+            delta,
             diagnostics,
             conflict,
             reformatted_lines: None,

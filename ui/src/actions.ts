@@ -147,23 +147,23 @@ export async function save(as = false) {
   if (!v) return;
   try {
     const out = as ? await backend().saveAs(v.id) : await backend().save(v.id);
-    ui.putDoc(out.view);
+    // What the save changed: as a delta (a save does not change the document), or the whole
+    // view when the file or a conflict changed.
+    if (out.view) ui.putDoc(out.view);
+    else if (out.delta) ui.applyDelta(out.delta);
+    const now = ui.get().docs[v.id] ?? v;
     // Reasons that are not already among the document's own diagnostics (the refusal itself).
-    const known = new Set(out.view.diagnostics.map((d) => `${d.code}|${d.pointer}|${d.message}`));
+    const known = new Set(now.diagnostics.map((d) => `${d.code}|${d.pointer}|${d.message}`));
     const extra = out.diagnostics.filter((d) => !known.has(`${d.code}|${d.pointer}|${d.message}`));
     // The refusal itself always gets a row, even when its reasons are already listed.
-    if (
-      !out.saved &&
-      (out.diagnostics.length || out.conflict) &&
-      ![...extra, ...out.view.diagnostics].some((d) => d.code.startsWith("save/"))
-    ) {
+    if (!out.saved && (out.diagnostics.length || out.conflict) && ![...extra, ...now.diagnostics].some((d) => d.code.startsWith("save/"))) {
       const first = out.diagnostics.find((d) => d.severity === "error") ?? out.diagnostics[0];
       extra.unshift({
         code: out.conflict ? "save/conflict" : "save/refused",
         severity: "error",
         message: out.conflict
-          ? `${out.view.fileName} was not saved: the file changed on disk since it was opened. Nothing was written.`
-          : `${out.view.fileName} was not saved (the file on disk is unchanged): ${withoutNotSaved(first?.message ?? "the document has errors")}`,
+          ? `${now.fileName} was not saved: the file changed on disk since it was opened. Nothing was written.`
+          : `${now.fileName} was not saved (the file on disk is unchanged): ${withoutNotSaved(first?.message ?? "the document has errors")}`,
         pointer: first?.pointer ?? "",
         ...(first?.element ? { element: first.element } : {}),
       });
@@ -174,16 +174,16 @@ export async function save(as = false) {
     }));
     // A save that rewrote more than the user asked for (formatting, a new layout file) says so
     // for long enough to be read.
-    if (out.saved) ui.toast("info", savedMessage(out), out.reformattedLines || out.newLayoutFile ? 12000 : 4000);
+    if (out.saved) ui.toast("info", savedMessage(out, now.fileName), out.reformattedLines || out.newLayoutFile ? 12000 : 4000);
     else if (out.diagnostics.length) ui.toast("error", `Not saved: ${withoutNotSaved(out.diagnostics[0].message)}`);
   } catch (err) {
     ui.toast("error", `Save failed: ${errorMessage(err)}`);
   }
 }
 
-/** The words of a successful save: what it wrote that the user did not ask for is said once. */
-export function savedMessage(out: SaveAnswer): string {
-  const name = out.view.fileName;
+/** The words of a successful save of `name`: what it wrote that the user did not ask for is
+ * said once. */
+export function savedMessage(out: SaveAnswer, name: string): string {
   const n = out.reformattedLines;
   let text = n ? `Saved ${name} in canonical form: ${n} line${n === 1 ? "" : "s"} reformatted.` : `Saved ${name}.`;
   if (out.newLayoutFile) {

@@ -105,6 +105,23 @@ impl Session {
     }
 }
 
+impl Session {
+    /// What changed in the view when the document itself did not (a save, a refused save): the
+    /// small fields and the findings, which were `before`. A 100,000-node save answered with the
+    /// whole view cost the page a second of reading it and drawing it again (issue 18).
+    pub fn delta_since(&self, before: &[Diagnostic]) -> ViewDelta {
+        let outcome = EditOutcome {
+            changed: Changed::default(),
+            diagnostics: Vec::new(),
+            dirty: self.is_dirty(),
+            can_undo: self.can_undo(),
+            can_redo: self.can_redo(),
+            notes: Vec::new(),
+        };
+        ViewDelta::of(self, &outcome, before)
+    }
+}
+
 impl ViewDelta {
     /// The delta of `outcome`, which turned the session's diagnostics from `before` into what
     /// they are now.

@@ -145,6 +145,19 @@ pub fn atomic_write(
     bytes: &[u8],
     default_mode: u32,
 ) -> Result<AtomicWrite, AtomicWriteError> {
+    stage(fs, path, bytes, default_mode)?.commit(fs)
+}
+
+/// The first half of [`atomic_write`]: the new content written to a temporary file beside the
+/// real target, with its permissions, and flushed; the target is untouched until
+/// [`Staged::commit`]. A save writes the file while it still checks the text (`crate::save`),
+/// and drops it ([`Staged::discard`]) when the check fails.
+pub fn stage(
+    fs: &dyn FileSystem,
+    path: &Path,
+    bytes: &[u8],
+    default_mode: u32,
+) -> Result<Staged, AtomicWriteError> {
     let fail = |step: FsOp, path: &Path, error: io::Error| AtomicWriteError {
         step,
         path: path.to_path_buf(),
@@ -165,7 +178,6 @@ pub fn atomic_write(
         fs.write(&temp, bytes).map_err(|e| (FsOp::Write, e))?;
         fs.set_mode(&temp, mode).map_err(|e| (FsOp::SetMode, e))?;
         fs.sync_file(&temp).map_err(|e| (FsOp::SyncFile, e))?;
-        fs.rename(&temp, &target).map_err(|e| (FsOp::Rename, e))?;
         Ok(())
     };
     if let Err((step, error)) = steps() {
@@ -173,10 +185,36 @@ pub fn atomic_write(
         let _ = fs.remove(&temp);
         return Err(fail(step, &temp, error));
     }
-    if let Err(error) = fs.sync_dir(&dir) {
-        return Err(AtomicWriteError { step: FsOp::SyncDir, path: dir, error, written: true });
+    Ok(Staged { temp, target, dir, mode })
+}
+
+/// A new content written and flushed beside its file, not yet in place (see [`stage`]).
+#[derive(Debug)]
+#[must_use = "a staged write is committed or discarded"]
+pub struct Staged {
+    temp: PathBuf,
+    target: PathBuf,
+    dir: PathBuf,
+    mode: u32,
+}
+
+impl Staged {
+    /// Renames the new content over the target, then flushes the folder.
+    pub fn commit(self, fs: &dyn FileSystem) -> Result<AtomicWrite, AtomicWriteError> {
+        if let Err(error) = fs.rename(&self.temp, &self.target) {
+            let _ = fs.remove(&self.temp);
+            return Err(AtomicWriteError { step: FsOp::Rename, path: self.temp, error, written: false });
+        }
+        if let Err(error) = fs.sync_dir(&self.dir) {
+            return Err(AtomicWriteError { step: FsOp::SyncDir, path: self.dir, error, written: true });
+        }
+        Ok(AtomicWrite { target: self.target, mode: self.mode })
     }
-    Ok(AtomicWrite { target, mode })
+
+    /// Removes the new content: the target stays as it was.
+    pub fn discard(self, fs: &dyn FileSystem) {
+        let _ = fs.remove(&self.temp);
+    }
 }
 
 /// The folder holding `path` ("." for a bare file name).

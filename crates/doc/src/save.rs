@@ -15,12 +15,12 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use trellis_spec::diagnostic::has_errors;
-use trellis_spec::{read, writer, Diagnostic};
+use trellis_spec::{read, writer, Diagnostic, GraphSpec};
 use ts_rs::TS;
 
 use crate::document::Document;
 use crate::fingerprint::Fingerprint;
-use crate::fs::{atomic_write, FileSystem};
+use crate::fs::{atomic_write, stage, AtomicWriteError, FileSystem, Staged};
 use crate::layout::sidecar_path;
 use crate::session::Session;
 
@@ -98,9 +98,21 @@ pub fn prepare(session: &Session) -> Result<String, SaveRefused> {
             return Ok(text);
         }
     };
+    let text = canonical_text(session, spec);
+    check_text(session, spec, &text)?;
+    Ok(text)
+}
+
+/// Step 1 of a GraphSpec's save: its canonical text.
+fn canonical_text(session: &Session, spec: &GraphSpec) -> String {
     // About the length of the text last read or written: no regrowing of a 5 MB buffer.
-    let text = writer::to_canonical_string_sized(spec, session.source.as_deref().map_or(0, str::len));
-    let parsed = read::parse_spec(&text);
+    writer::to_canonical_string_sized(spec, session.source.as_deref().map_or(0, str::len))
+}
+
+/// Steps 2-3 of a GraphSpec's save: `text` reads back to this very document, and the document
+/// has no error.
+fn check_text(session: &Session, spec: &GraphSpec, text: &str) -> Result<(), SaveRefused> {
+    let parsed = read::parse_spec(text);
     let Some(back) = parsed.spec else {
         let mut diagnostics = vec![Diagnostic::error(
             codes::ROUNDTRIP_MISMATCH,
@@ -128,9 +140,58 @@ pub fn prepare(session: &Session) -> Result<String, SaveRefused> {
     if has_errors(&errors) {
         return Err(has_errors_refusal(errors));
     }
-    check_positions(session)?;
-    Ok(text)
+    check_positions(session)
 }
+
+/// Steps 1-5 of a large GraphSpec's save side by side: the canonical text written first, then,
+/// at once, read back and checked (steps 2-3), the file on disk read for step 4, and the text
+/// written beside the file and flushed (the first half of step 5). None needs another, and each
+/// reads or writes about 45 MB at 100,000 nodes; the write is committed only once the checks
+/// pass (`Staged`), and dropped otherwise.
+fn side_by_side(
+    fs: &dyn FileSystem,
+    session: &Session,
+    spec: &GraphSpec,
+    path: &Path,
+) -> Result<SideBySide, SaveRefused> {
+    let text = canonical_text(session, spec);
+    let (checked, current, staged, layout) = std::thread::scope(|s| {
+        let current = s.spawn(|| Fingerprint::read(fs, path));
+        let staged = s.spawn(|| stage(fs, path, text.as_bytes(), 0o644));
+        let layout = s.spawn(|| stage(fs, &sidecar_path(path), session.layout_text().as_bytes(), 0o644));
+        let checked = check_text(session, spec, &text);
+        (checked, joined(current), joined(staged), joined(layout))
+    });
+    if let Err(refusal) = checked {
+        discard(fs, [Some(staged), Some(layout)]);
+        return Err(refusal);
+    }
+    Ok(SideBySide { text, current, staged, layout })
+}
+
+/// What [`side_by_side`] made: the text, the file on disk as read, the text and the layout
+/// file staged.
+struct SideBySide {
+    text: String,
+    current: OnDisk,
+    staged: Result<Staged, AtomicWriteError>,
+    layout: Result<Staged, AtomicWriteError>,
+}
+
+/// Removes the staged writes of a save that is not going ahead.
+fn discard<const N: usize>(fs: &dyn FileSystem, staged: [Option<Result<Staged, AtomicWriteError>>; N]) {
+    for st in staged.into_iter().flatten().flatten() {
+        st.discard(fs);
+    }
+}
+
+/// What a scoped thread answered (its panic goes on in the caller).
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// The file on disk as read for step 4 (`None`: there is none).
+type OnDisk = std::io::Result<Option<(Fingerprint, Vec<u8>)>>;
 
 fn check_positions(session: &Session) -> Result<(), SaveRefused> {
     if let Some((id, _)) =
@@ -180,26 +241,60 @@ pub fn save_as(fs: &dyn FileSystem, session: &mut Session, path: &Path) -> Resul
     write_to(fs, session, path, same)
 }
 
+/// From this size of text on (1 MiB), a save reads the file on disk while it writes and checks
+/// the new text.
+const SIDE_BY_SIDE_FROM: usize = 1 << 20;
+
 fn write_to(
     fs: &dyn FileSystem,
     session: &mut Session,
     path: &Path,
     check_conflict: bool,
 ) -> Result<SaveOutcome, SaveRefused> {
-    let text = prepare(session)?;
+    let large = session.source_len() >= SIDE_BY_SIDE_FROM;
+    let side = sidecar_path(path);
+    let layout_created = !matches!(session.document(), Document::Weaveflow(_)) && !fs.exists(&side);
+    let (text, current, staged, staged_layout) = match session.spec() {
+        Some(spec) if large && check_conflict && session.conflict().is_none() => {
+            let made = side_by_side(fs, session, spec, path)?;
+            (made.text, Some(made.current), Some(made.staged), Some(made.layout))
+        }
+        _ => {
+            let text = prepare(session)?;
+            let current =
+                (check_conflict && session.conflict().is_none()).then(|| Fingerprint::read(fs, path));
+            (text, current, None, None)
+        }
+    };
+    // Staged writes that are not committed are removed: the files on disk stay as they were.
+    let mut staged_layout = staged_layout;
+    let refuse = |staged: Option<Result<Staged, AtomicWriteError>>,
+                  layout: Option<Result<Staged, AtomicWriteError>>,
+                  refusal: SaveRefused| {
+        discard(fs, [staged, layout]);
+        Err(refusal)
+    };
 
     // Step 4: the file must still be what we read or wrote.
     let mut recreated = false;
     if check_conflict {
         if session.conflict().is_some() {
-            return Err(SaveRefused { diagnostics: vec![conflict_diagnostic(path)], conflict: true });
+            return refuse(
+                staged,
+                staged_layout,
+                SaveRefused { diagnostics: vec![conflict_diagnostic(path)], conflict: true },
+            );
         }
-        let current = Fingerprint::read(fs, path).map_err(|e| {
-            SaveRefused::one(Diagnostic::error(
-                codes::WRITE_FAILED,
-                format!("cannot check {} before saving: {e}; nothing was written", path.display()),
-            ))
-        })?;
+        let current = match current.unwrap_or_else(|| Fingerprint::read(fs, path)) {
+            Ok(current) => current,
+            Err(e) => {
+                let d = Diagnostic::error(
+                    codes::WRITE_FAILED,
+                    format!("cannot check {} before saving: {e}; nothing was written", path.display()),
+                );
+                return refuse(staged, staged_layout, SaveRefused::one(d));
+            }
+        };
         match (current, session.fingerprint()) {
             (None, _) => recreated = session.fingerprint().is_some(),
             (Some((now, _)), Some(known)) if now.same_content(known) => {}
@@ -207,13 +302,21 @@ fn write_to(
                 // No fingerprint yet (a restored untitled document saved over a file) or a
                 // different one: someone else wrote this file.
                 session.set_conflict(&bytes, now);
-                return Err(SaveRefused { diagnostics: vec![conflict_diagnostic(path)], conflict: true });
+                return refuse(
+                    staged,
+                    staged_layout,
+                    SaveRefused { diagnostics: vec![conflict_diagnostic(path)], conflict: true },
+                );
             }
         }
     }
 
-    // Step 5: atomic write, then read back what is on disk.
-    let written = atomic_write(fs, path, text.as_bytes(), 0o644);
+    // Step 5: atomic write (its first half already done when staged), then read back what is on
+    // disk.
+    let written = match staged {
+        Some(staged) => staged.and_then(|st| st.commit(fs)),
+        None => atomic_write(fs, path, text.as_bytes(), 0o644),
+    };
     let mut warnings = Vec::new();
     let target = match written {
         Ok(w) => w.target,
@@ -225,10 +328,11 @@ fn write_to(
             fs.resolve_symlink(path).unwrap_or_else(|_| path.to_path_buf())
         }
         Err(e) => {
-            return Err(SaveRefused::one(Diagnostic::error(
+            let d = Diagnostic::error(
                 codes::WRITE_FAILED,
                 format!("not saved: {e}; the file on disk is unchanged"),
-            )));
+            );
+            return refuse(None, staged_layout.take(), SaveRefused::one(d));
         }
     };
     let fingerprint = match Fingerprint::read(fs, &target) {
@@ -240,15 +344,18 @@ fn write_to(
                 Err(e) => e.to_string(),
             };
             // What is on disk is unknown: record nothing as saved, keep the work dirty.
-            return Err(SaveRefused::one(Diagnostic::error(
+            let d = Diagnostic::error(
                 codes::VERIFY_FAILED,
                 format!("{} was written but reading it back failed: {why}", target.display()),
-            )));
+            );
+            return refuse(None, staged_layout.take(), SaveRefused::one(d));
         }
     };
     // Counted before `mark_saved` moves the session on: only a save over the file that was read
     // reformats it (Save As to another file leaves that one as it was).
     let reformatted_lines = match (&session.source, session.source_state) {
+        // Read in canonical form (known since it was opened): nothing to reformat.
+        _ if session.source_canonical == Some(true) => None,
         (Some(read), Some(at)) if session.path() == Some(path) => {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
             crate::reformat::reformatted_lines(
@@ -266,13 +373,18 @@ fn write_to(
     session.source = Some(text);
     session.source_state = None;
 
-    // The layout sidecar, the same way; its failure does not undo the save. A Weaveflow
-    // document keeps its positions in `metadata.web.positions`: no sidecar.
-    let side = sidecar_path(path);
-    let layout_created = !matches!(session.document(), Document::Weaveflow(_)) && !fs.exists(&side);
-    let layout_path = match session.document() {
-        Document::Weaveflow(_) => None,
-        _ => write_layout(fs, session, side, &mut warnings),
+    // The layout sidecar, the same way (staged already beside a large document's checks); its
+    // failure does not undo the save. A Weaveflow document keeps its positions in
+    // `metadata.web.positions`: no sidecar.
+    let layout_path = match (session.document(), staged_layout.take()) {
+        (Document::Weaveflow(_), _) => None,
+        (_, Some(staged)) => {
+            layout_written(session, side, staged.and_then(|st| st.commit(fs)), &mut warnings)
+        }
+        (_, None) => {
+            let written = atomic_write(fs, &side, session.layout_text().as_bytes(), 0o644);
+            layout_written(session, side, written, &mut warnings)
+        }
     };
     Ok(SaveOutcome {
         path: path.display().to_string(),
@@ -287,13 +399,15 @@ fn write_to(
     })
 }
 
-fn write_layout(
-    fs: &dyn FileSystem,
+/// The layout file `side` after its write: its path, or `None` with a warning when it was not
+/// written (then it is retried on the next save).
+fn layout_written(
     session: &mut Session,
     side: PathBuf,
+    written: Result<crate::fs::AtomicWrite, AtomicWriteError>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Option<PathBuf> {
-    match atomic_write(fs, &side, session.layout_text().as_bytes(), 0o644) {
+    match written {
         Ok(_) => Some(side),
         Err(e) if e.written => {
             warnings.push(Diagnostic::warning(codes::SYNC_FAILED, format!("layout saved, but {e}")));

@@ -233,10 +233,12 @@ impl Opening {
         &self.session
     }
 
-    /// Runs the one validator on the document (once).
+    /// Runs the one validator on the document (once), and learns whether its text is in
+    /// canonical form (`Session::learn_source_form`).
     pub fn check(&mut self) {
         if !self.checked {
             self.session.revalidate();
+            self.session.learn_source_form();
             self.checked = true;
         }
     }

@@ -248,6 +248,7 @@ export class FakeBackend implements Backend {
       return {
         saved: false,
         view: this.view(d),
+        delta: null,
         diagnostics: [...d.saveDiagnostics, ...errors],
         conflict: false,
         reformattedLines: null,
@@ -257,7 +258,7 @@ export class FakeBackend implements Backend {
     if (!d.path) return this.saveAs(docId);
     d.savedText = canonical(d.spec);
     d.saveDiagnostics = [];
-    return { saved: true, view: this.view(d), diagnostics: [], conflict: false, reformattedLines: null, newLayoutFile: null };
+    return { saved: true, view: this.view(d), delta: null, diagnostics: [], conflict: false, reformattedLines: null, newLayoutFile: null };
   }
   async saveAs(docId: string): Promise<SaveAnswer> {
     const d = this.doc(docId);

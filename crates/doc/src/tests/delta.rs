@@ -291,3 +291,51 @@ fn without_registry(mut v: Value) -> Value {
     }
     v
 }
+
+/// A save does not change the document: what it changes in the view (dirty, the reading's
+/// findings, notices, the layout file) is what `delta_since` answers, in every format, for a
+/// save that writes and for one that is refused.
+#[test]
+fn a_saves_delta_gives_the_view_after_the_save() {
+    let c = clock();
+    let fs = FakeFs::new();
+    let read = |p: &str| std::fs::read_to_string(fixtures().join(p)).expect("fixture readable");
+    // An unknown field: a finding of the reading, which the save drops with the field.
+    let unknown_field = EXAMPLE.replacen(
+        "\"name\": \"support-agent\",",
+        "\"name\": \"support-agent\", \"owner\": \"ops\",",
+        1,
+    );
+    assert_ne!(unknown_field, EXAMPLE);
+    fs.put("/w/support.json", unknown_field);
+    fs.put("/w/ops.json", read("weaveflow/corpus/state_operations.json"));
+    fs.put("/w/GRAPH.md", read("graphmd/support-triage.GRAPH.md"));
+    // A node of a type nobody describes: the save is refused.
+    fs.put("/w/odd.json", EXAMPLE.replacen("\"type\": \"llm\"", "\"type\": \"no_such_type\"", 1));
+    for (path, saves) in
+        [("/w/support.json", true), ("/w/ops.json", true), ("/w/GRAPH.md", true), ("/w/odd.json", false)]
+    {
+        let mut s =
+            Session::open(&fs, DocId(1), Path::new(path), registries(), Arc::new(c.clone())).expect("opens");
+        let rename = match s.document() {
+            crate::document::Document::GraphSpec(_) => json!({"op": "rename_graph", "name": "renamed"}),
+            _ => json!({"op": "move_nodes", "positions": {s.document().node_ids()[0]: {"x": 5, "y": 7}}}),
+        };
+        s.apply(&serde_json::from_value(rename).expect("edit")).expect("applies");
+        let mut held = view_of(&s);
+        let before = s.diagnostics().to_vec();
+        let readings = before.iter().filter(|d| d.code == trellis_spec::read::codes::UNKNOWN_FIELD).count();
+        let saved = crate::save::save(&fs, &mut s);
+        assert_eq!(saved.is_ok(), saves, "{path}: {saved:?}");
+        let delta = serde_json::to_value(s.delta_since(&before)).expect("delta serializes");
+        apply_delta(&mut held, &delta);
+        assert_eq!(held, view_of(&s), "{path}: the save's delta");
+        assert_eq!(held["dirty"], !saves, "{path}");
+        if path == "/w/support.json" {
+            assert_eq!(readings, 1, "the unknown field is a finding before the save");
+            assert!(held["diagnostics"]
+                .as_array()
+                .is_some_and(|d| d.iter().all(|d| d["code"] != "spec/unknown-field")));
+        }
+    }
+}

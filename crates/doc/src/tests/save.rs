@@ -422,3 +422,106 @@ fn an_opened_file_keeps_its_text_as_read_and_bad_utf8_is_told_where() {
     assert_eq!(ds[0].code, trellis_spec::json::codes::INVALID_UTF8);
     assert!(ds[0].message.contains("line 3, column 17"), "{}", ds[0].message);
 }
+
+/// A chain of `nodes` placeholder nodes, about 550 bytes of text each (over 1 MiB at 2,500: the
+/// size from which a save checks the text while it writes it), with `odd` node of a type
+/// nobody describes when given.
+fn large_text(nodes: usize, odd: Option<usize>) -> String {
+    let note =
+        "a placeholder that stands for a step of the real flow, kept so reviewers see the route; ".repeat(5);
+    let ids: Vec<String> = (0..nodes).map(|i| format!("step{i}")).collect();
+    let mut edges = vec![json!({"from": "__start__", "to": ids[0]})];
+    edges.extend(ids.windows(2).map(|w| json!({"from": w[0], "to": w[1]})));
+    edges.push(json!({"from": ids[nodes - 1], "to": "__end__"}));
+    let spec = json!({
+        "name": "large",
+        "channels": {},
+        "nodes": ids.iter().enumerate().map(|(i, id)| {
+            let t = if Some(i) == odd { "no_such_type" } else { "noop" };
+            json!({"id": id, "type": t, "config": {"note": format!("{i}: {note}")}})
+        }).collect::<Vec<_>>(),
+        "edges": edges,
+    });
+    let spec: trellis_spec::GraphSpec = serde_json::from_value(spec).expect("a GraphSpec");
+    trellis_spec::to_canonical_string(&spec)
+}
+
+/// No temporary file of a save is left beside the document.
+fn no_temporary_files(fs: &FakeFs) -> bool {
+    fs.files().iter().all(|f| !f.to_string_lossy().contains(".trellis-tmp-"))
+}
+
+/// A large document is written while its text is checked and the file on disk read; the new
+/// text is put in place only once both say so.
+#[test]
+fn a_large_document_is_written_beside_its_checks() {
+    let c = clock();
+    let text = large_text(2_500, None);
+    assert!(text.len() > 1 << 20);
+    let (fs, mut s) = opened_text(&c, &text);
+    edit(&mut s, json!({"op": "rename_graph", "name": "large, renamed"}));
+    let expected = s.text();
+    let out = save::save(&fs, &mut s).expect("saved");
+    assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(expected.as_str()));
+    assert!(no_temporary_files(&fs));
+    let (fp, _) =
+        crate::fingerprint::Fingerprint::read(&fs, &p("/w/hand.json")).expect("read").expect("exists");
+    assert_eq!(out.fingerprint, fp);
+    assert!(!s.is_dirty());
+    let layout = fs.get_string("/w/hand.layout.json").expect("the layout file is written too");
+    assert_eq!(layout, s.layout_text());
+    assert_eq!(out.layout_path.as_deref(), Some("/w/hand.layout.json"));
+
+    // The layout file's write fails (its rename, the second of the save): the document is saved,
+    // the layout file is retried on the next save, and nothing is left beside them.
+    edit(&mut s, json!({"op": "rename_graph", "name": "again"}));
+    fs.fail_nth(FsOp::Rename, 1, ErrorKind::Other);
+    let out = save::save(&fs, &mut s).expect("saved");
+    assert_eq!(out.layout_path, None);
+    assert_eq!(out.warnings[0].code, codes::LAYOUT_WRITE_FAILED, "{:?}", out.warnings);
+    assert!(s.layout_missing());
+    assert!(no_temporary_files(&fs));
+}
+
+/// Changed outside while it was edited: the save is a conflict, the file keeps the other
+/// program's text, and the new text written beside it is gone.
+#[test]
+fn a_large_documents_conflict_leaves_the_file_and_no_temporary_file() {
+    let c = clock();
+    let (fs, mut s) = opened_text(&c, &large_text(2_500, None));
+    edit(&mut s, json!({"op": "rename_graph", "name": "mine"}));
+    let theirs = large_text(2_600, None);
+    fs.put("/w/hand.json", &theirs);
+    let refused = save::save(&fs, &mut s).expect_err("a conflict");
+    assert!(refused.conflict, "{:?}", refused.diagnostics);
+    assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(theirs.as_str()));
+    assert!(no_temporary_files(&fs));
+    assert!(s.is_dirty());
+}
+
+/// A large document with an error, or whose write fails half way, is not saved: the file is as
+/// it was, and nothing is left beside it.
+#[test]
+fn a_large_document_not_saved_leaves_the_file_and_no_temporary_file() {
+    let c = clock();
+    let text = large_text(2_500, Some(7));
+    let (fs, mut s) = opened_text(&c, &text);
+    edit(&mut s, json!({"op": "rename_graph", "name": "with an error"}));
+    let refused = save::save(&fs, &mut s).expect_err("an error refuses the save");
+    assert!(!refused.conflict);
+    assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(text.as_str()));
+    assert!(no_temporary_files(&fs));
+
+    let text = large_text(2_500, None);
+    let (fs, mut s) = opened_text(&c, &text);
+    edit(&mut s, json!({"op": "rename_graph", "name": "not flushed"}));
+    fs.fail_next(FsOp::SyncFile, ErrorKind::Other);
+    let refused = save::save(&fs, &mut s).expect_err("the write failed");
+    assert_eq!(refused.diagnostics[0].code, codes::WRITE_FAILED, "{:?}", refused.diagnostics);
+    assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(text.as_str()));
+    assert!(no_temporary_files(&fs));
+    assert!(s.is_dirty());
+    // The next save goes through.
+    save::save(&fs, &mut s).expect("saved");
+    assert!(no_temporary_files(&fs));
+}
