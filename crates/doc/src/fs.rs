@@ -70,6 +70,13 @@ impl FsOp {
 pub trait FileSystem: Send + Sync + fmt::Debug {
     /// The whole content of a file (following symbolic links).
     fn read(&self, path: &Path) -> io::Result<Vec<u8>>;
+    /// The content of a file in pieces, in order (following symbolic links): what hashes or
+    /// compares a large file holds no copy of it (a save of 100,000 nodes read two copies of
+    /// 51 MB, fresh memory each time).
+    fn read_chunks(&self, path: &Path, each: &mut dyn FnMut(&[u8])) -> io::Result<()> {
+        each(&self.read(path)?);
+        Ok(())
+    }
     /// Metadata of what the path points to (following symbolic links).
     fn metadata(&self, path: &Path) -> io::Result<Metadata>;
     /// Metadata of the path itself (a symbolic link is reported as one).
@@ -257,6 +264,21 @@ impl FileSystem for RealFs {
     fn read(&self, path: &Path) -> io::Result<Vec<u8>> {
         std::fs::read(path)
     }
+    fn read_chunks(&self, path: &Path, each: &mut dyn FnMut(&[u8])) -> io::Result<()> {
+        use std::io::Read;
+        /// Large enough that a read is few system calls, small enough to stay in the cache.
+        const CHUNK: usize = 256 * 1024;
+        let mut file = std::fs::File::open(path)?;
+        let mut buffer = vec![0; CHUNK];
+        loop {
+            match file.read(&mut buffer) {
+                Ok(0) => return Ok(()),
+                Ok(n) => each(&buffer[..n]),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
     fn metadata(&self, path: &Path) -> io::Result<Metadata> {
         std::fs::metadata(path).map(|m| metadata_of(&m, false))
     }
@@ -355,7 +377,9 @@ enum Entry {
 struct FakeState {
     entries: BTreeMap<PathBuf, Entry>,
     /// Failures to inject: op -> (skip this many matching calls first, error kind).
-    failures: Vec<(FsOp, usize, io::ErrorKind)>,
+    /// Injected failures: the call, how many such calls succeed first, the error, and the text
+    /// the path must hold (any path when `None`).
+    failures: Vec<(FsOp, usize, io::ErrorKind, Option<String>)>,
     /// Every mutating call, in order, for tests that check the sequence of steps.
     log: Vec<(FsOp, PathBuf)>,
     /// A logical clock: each write moves the modification time forward.
@@ -491,7 +515,13 @@ impl FakeFs {
 
     /// Makes the call of `op` after `skip` successful ones fail with `kind`.
     pub fn fail_nth(&self, op: FsOp, skip: usize, kind: io::ErrorKind) {
-        self.lock().failures.push((op, skip, kind));
+        self.lock().failures.push((op, skip, kind, None));
+    }
+
+    /// Makes the next call of `op` on a path that holds `part` fail with `kind` (a save writes
+    /// its files on threads of their own: which comes first is not known).
+    pub fn fail_next_on(&self, op: FsOp, part: &str, kind: io::ErrorKind) {
+        self.lock().failures.push((op, 0, kind, Some(part.to_owned())));
     }
 
     /// Removes every pending injected failure.
@@ -512,8 +542,9 @@ impl FakeFs {
     /// Checks for an injected failure of `op`, logging the call when it is a mutation.
     fn enter(&self, st: &mut FakeState, op: FsOp, path: &Path) -> io::Result<()> {
         let mut hit = None;
-        for (i, (fop, skip, kind)) in st.failures.iter_mut().enumerate() {
-            if *fop == op {
+        let shown = path.to_string_lossy();
+        for (i, (fop, skip, kind, part)) in st.failures.iter_mut().enumerate() {
+            if *fop == op && part.as_deref().is_none_or(|p| shown.contains(p)) {
                 if *skip == 0 {
                     hit = Some((i, *kind));
                 } else {

@@ -144,10 +144,10 @@ fn check_text(session: &Session, spec: &GraphSpec, text: &str) -> Result<(), Sav
 }
 
 /// Steps 1-5 of a large GraphSpec's save side by side: the canonical text written first, then,
-/// at once, read back and checked (steps 2-3), the file on disk read for step 4, and the text
-/// written beside the file and flushed (the first half of step 5). None needs another, and each
-/// reads or writes about 45 MB at 100,000 nodes; the write is committed only once the checks
-/// pass (`Staged`), and dropped otherwise.
+/// at once, read back and checked (steps 2-3), the file on disk fingerprinted for step 4 (read
+/// in pieces, no copy kept), and the text written beside the file and flushed (the first half of
+/// step 5). None needs another, and each reads or writes about 45 MB at 100,000 nodes; the
+/// write is committed only once the checks pass (`Staged`), and dropped otherwise.
 fn side_by_side(
     fs: &dyn FileSystem,
     session: &Session,
@@ -156,7 +156,7 @@ fn side_by_side(
 ) -> Result<SideBySide, SaveRefused> {
     let text = canonical_text(session, spec);
     let (checked, current, staged, layout) = std::thread::scope(|s| {
-        let current = s.spawn(|| Fingerprint::read(fs, path));
+        let current = s.spawn(|| Fingerprint::current(fs, path));
         let staged = s.spawn(|| stage(fs, path, text.as_bytes(), 0o644));
         let layout = s.spawn(|| stage(fs, &sidecar_path(path), session.layout_text().as_bytes(), 0o644));
         let checked = check_text(session, spec, &text);
@@ -190,8 +190,8 @@ fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
     handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
-/// The file on disk as read for step 4 (`None`: there is none).
-type OnDisk = std::io::Result<Option<(Fingerprint, Vec<u8>)>>;
+/// The fingerprint of the file on disk for step 4 (`None`: there is none).
+type OnDisk = std::io::Result<Option<Fingerprint>>;
 
 fn check_positions(session: &Session) -> Result<(), SaveRefused> {
     if let Some((id, _)) =
@@ -262,7 +262,7 @@ fn write_to(
         _ => {
             let text = prepare(session)?;
             let current =
-                (check_conflict && session.conflict().is_none()).then(|| Fingerprint::read(fs, path));
+                (check_conflict && session.conflict().is_none()).then(|| Fingerprint::current(fs, path));
             (text, current, None, None)
         }
     };
@@ -285,7 +285,7 @@ fn write_to(
                 SaveRefused { diagnostics: vec![conflict_diagnostic(path)], conflict: true },
             );
         }
-        let current = match current.unwrap_or_else(|| Fingerprint::read(fs, path)) {
+        let current = match current.unwrap_or_else(|| Fingerprint::current(fs, path)) {
             Ok(current) => current,
             Err(e) => {
                 let d = Diagnostic::error(
@@ -297,11 +297,28 @@ fn write_to(
         };
         match (current, session.fingerprint()) {
             (None, _) => recreated = session.fingerprint().is_some(),
-            (Some((now, _)), Some(known)) if now.same_content(known) => {}
-            (Some((now, bytes)), _) => {
+            (Some(now), Some(known)) if now.same_content(known) => {}
+            (Some(_), _) => {
                 // No fingerprint yet (a restored untitled document saved over a file) or a
-                // different one: someone else wrote this file.
-                session.set_conflict(&bytes, now);
+                // different one: someone else wrote this file. What it holds is read for the
+                // conflict (only then: the check above keeps no copy).
+                match Fingerprint::read(fs, path) {
+                    Ok(Some((now, bytes))) => session.set_conflict(&bytes, now),
+                    other => {
+                        let why = match other {
+                            Err(e) => e.to_string(),
+                            _ => "it is gone".to_owned(),
+                        };
+                        let d = Diagnostic::error(
+                            codes::WRITE_FAILED,
+                            format!(
+                                "cannot check {} before saving: {why}; nothing was written",
+                                path.display()
+                            ),
+                        );
+                        return refuse(staged, staged_layout, SaveRefused::one(d));
+                    }
+                }
                 return refuse(
                     staged,
                     staged_layout,
@@ -312,7 +329,7 @@ fn write_to(
     }
 
     // Step 5: atomic write (its first half already done when staged), then read back what is on
-    // disk.
+    // disk, compared with the text piece by piece.
     let written = match staged {
         Some(staged) => staged.and_then(|st| st.commit(fs)),
         None => atomic_write(fs, path, text.as_bytes(), 0o644),
@@ -335,8 +352,8 @@ fn write_to(
             return refuse(None, staged_layout.take(), SaveRefused::one(d));
         }
     };
-    let fingerprint = match Fingerprint::read(fs, &target) {
-        Ok(Some((fp, bytes))) if bytes == text.as_bytes() => fp,
+    let fingerprint = match Fingerprint::read_back(fs, &target, text.as_bytes()) {
+        Ok(Some((fp, true))) => fp,
         other => {
             let why = match other {
                 Ok(Some(_)) => "it holds other bytes".to_owned(),

@@ -272,6 +272,27 @@ fn a_slow_journal_entry_waits_for_the_editing_to_rest_but_not_for_ever() {
 }
 
 #[test]
+fn a_large_documents_first_entry_waits_for_the_editing_to_rest() {
+    // 5,000 nodes, about 2.7 MB: an entry is expected to cost about 50 ms before one was
+    // written, so the first change waits about 200 ms of rest (a small document's is written at
+    // the next tick: the test above).
+    let c = clock();
+    let fs = FakeFs::new();
+    fs.put("/w/large.json", large_text(5_000, None));
+    let mut w = workspace(&fs, &c);
+    let id = w.open(&PathBuf::from("/w/large.json")).expect("opens");
+    let written = |w: &Workspace| w.journal().pending().0.len();
+    c.advance(MIN_INTERVAL_MS);
+    edit(&mut w, id, json!({"op": "rename_graph", "name": "first"}));
+    c.advance(100);
+    w.tick();
+    assert_eq!(written(&w), 0, "taken 100 ms after the change, while the user goes on");
+    c.advance(200);
+    w.tick();
+    assert_eq!(written(&w), 1, "written once the editing rested");
+}
+
+#[test]
 fn an_entry_written_outside_the_workspace_is_recorded_or_cleared_by_what_happened_meanwhile() {
     // The app takes the entries due holding the workspace and writes them without it; the
     // document may be edited, saved, saved under another name or closed in between.

@@ -58,3 +58,27 @@ pub(crate) fn workspace(fs: &FakeFs, clock: &ManualClock) -> Workspace {
 pub(crate) fn errors(d: &[trellis_spec::Diagnostic]) -> Vec<String> {
     d.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.code, d.message)).collect()
 }
+
+/// A chain of `nodes` placeholder nodes, about 550 bytes of text each (over 1 MiB at 2,500: the
+/// size from which a save checks the text while it writes it), with `odd` node of a type
+/// nobody describes when given.
+pub(crate) fn large_text(nodes: usize, odd: Option<usize>) -> String {
+    use serde_json::json;
+    let note =
+        "a placeholder that stands for a step of the real flow, kept so reviewers see the route; ".repeat(5);
+    let ids: Vec<String> = (0..nodes).map(|i| format!("step{i}")).collect();
+    let mut edges = vec![json!({"from": "__start__", "to": ids[0]})];
+    edges.extend(ids.windows(2).map(|w| json!({"from": w[0], "to": w[1]})));
+    edges.push(json!({"from": ids[nodes - 1], "to": "__end__"}));
+    let spec = json!({
+        "name": "large",
+        "channels": {},
+        "nodes": ids.iter().enumerate().map(|(i, id)| {
+            let t = if Some(i) == odd { "no_such_type" } else { "noop" };
+            json!({"id": id, "type": t, "config": {"note": format!("{i}: {note}")}})
+        }).collect::<Vec<_>>(),
+        "edges": edges,
+    });
+    let spec: trellis_spec::GraphSpec = serde_json::from_value(spec).expect("a GraphSpec");
+    trellis_spec::to_canonical_string(&spec)
+}

@@ -423,29 +423,6 @@ fn an_opened_file_keeps_its_text_as_read_and_bad_utf8_is_told_where() {
     assert!(ds[0].message.contains("line 3, column 17"), "{}", ds[0].message);
 }
 
-/// A chain of `nodes` placeholder nodes, about 550 bytes of text each (over 1 MiB at 2,500: the
-/// size from which a save checks the text while it writes it), with `odd` node of a type
-/// nobody describes when given.
-fn large_text(nodes: usize, odd: Option<usize>) -> String {
-    let note =
-        "a placeholder that stands for a step of the real flow, kept so reviewers see the route; ".repeat(5);
-    let ids: Vec<String> = (0..nodes).map(|i| format!("step{i}")).collect();
-    let mut edges = vec![json!({"from": "__start__", "to": ids[0]})];
-    edges.extend(ids.windows(2).map(|w| json!({"from": w[0], "to": w[1]})));
-    edges.push(json!({"from": ids[nodes - 1], "to": "__end__"}));
-    let spec = json!({
-        "name": "large",
-        "channels": {},
-        "nodes": ids.iter().enumerate().map(|(i, id)| {
-            let t = if Some(i) == odd { "no_such_type" } else { "noop" };
-            json!({"id": id, "type": t, "config": {"note": format!("{i}: {note}")}})
-        }).collect::<Vec<_>>(),
-        "edges": edges,
-    });
-    let spec: trellis_spec::GraphSpec = serde_json::from_value(spec).expect("a GraphSpec");
-    trellis_spec::to_canonical_string(&spec)
-}
-
 /// No temporary file of a save is left beside the document.
 fn no_temporary_files(fs: &FakeFs) -> bool {
     fs.files().iter().all(|f| !f.to_string_lossy().contains(".trellis-tmp-"))
@@ -515,7 +492,7 @@ fn a_large_document_not_saved_leaves_the_file_and_no_temporary_file() {
     let text = large_text(2_500, None);
     let (fs, mut s) = opened_text(&c, &text);
     edit(&mut s, json!({"op": "rename_graph", "name": "not flushed"}));
-    fs.fail_next(FsOp::SyncFile, ErrorKind::Other);
+    fs.fail_next_on(FsOp::SyncFile, "/.hand.json.trellis-tmp-", ErrorKind::Other);
     let refused = save::save(&fs, &mut s).expect_err("the write failed");
     assert_eq!(refused.diagnostics[0].code, codes::WRITE_FAILED, "{:?}", refused.diagnostics);
     assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(text.as_str()));
