@@ -112,6 +112,27 @@ fn canonical_text(session: &Session, spec: &GraphSpec) -> String {
 /// Steps 2-3 of a GraphSpec's save: `text` reads back to this very document, and the document
 /// has no error.
 fn check_text(session: &Session, spec: &GraphSpec, text: &str) -> Result<(), SaveRefused> {
+    // The text is compared with the document as it is read, nothing built (`read::reads_as`);
+    // only when that cannot tell is it read into a model and compared (a document the fast
+    // reader leaves to the full one: escaped ids, very wide or deep configs).
+    let mut errors = match read::reads_as(text, spec) {
+        true => Vec::new(),
+        false => read_back(spec, text)?,
+    };
+    // The read-back document is identical to the session's, and validation is a function of the
+    // document and the registry alone, so validating it would give exactly the session's
+    // current findings (every edit and every registry change revalidates the session): those
+    // are reused rather than computed a second time.
+    errors.extend(session.validation().iter().filter(|d| d.is_error()).cloned());
+    if has_errors(&errors) {
+        return Err(has_errors_refusal(errors));
+    }
+    check_positions(session)
+}
+
+/// `text` read the full way: it must read back to this very document; the errors the reading
+/// found, if any.
+fn read_back(spec: &GraphSpec, text: &str) -> Result<Vec<Diagnostic>, SaveRefused> {
     let parsed = read::parse_spec(text);
     let Some(back) = parsed.spec else {
         let mut diagnostics = vec![Diagnostic::error(
@@ -131,20 +152,7 @@ fn check_text(session: &Session, spec: &GraphSpec, text: &str) -> Result<(), Sav
             "the document did not survive being read back and written again (a bug in Trellis); nothing was saved",
         )));
     }
-    // The read-back document is identical to the session's, and validation is a function of the
-    // document and the registry alone, so validating it would give exactly the session's
-    // current findings (every edit and every registry change revalidates the session): those
-    // are reused rather than computed a second time.
-    if text.len() >= SIDE_BY_SIDE_FROM {
-        // Freeing 100,000 nodes takes 20-50 ms the save need not wait for.
-        let _ = std::thread::Builder::new().name("drop read-back".into()).spawn(move || drop(back));
-    }
-    let mut errors: Vec<Diagnostic> = parsed.diagnostics.into_iter().filter(Diagnostic::is_error).collect();
-    errors.extend(session.validation().iter().filter(|d| d.is_error()).cloned());
-    if has_errors(&errors) {
-        return Err(has_errors_refusal(errors));
-    }
-    check_positions(session)
+    Ok(parsed.diagnostics.into_iter().filter(Diagnostic::is_error).collect())
 }
 
 /// Steps 1-5 of a large GraphSpec's save side by side: the canonical text written first, then,

@@ -168,20 +168,25 @@ impl GraphSpec {
                 a.id == b.id && a.type_name == b.type_name && identical_configs(&a.config, &b.config)
             })
             && self.edges.len() == other.edges.len()
-            && self.edges.iter().zip(&other.edges).all(|(a, b)| {
-                a.from == b.from
-                    && a.to == b.to
-                    && match (&a.when, &b.when) {
-                        (None, None) => true,
-                        (Some(x), Some(y)) => identical_maps(&x.0, &y.0),
-                        _ => false,
-                    }
-            })
+            && self
+                .edges
+                .iter()
+                .zip(&other.edges)
+                .all(|(a, b)| a.from == b.from && a.to == b.to && identical_whens(&a.when, &b.when))
+    }
+}
+
+/// Identical conditions: both absent, or identical maps.
+pub(crate) fn identical_whens(a: &Option<Predicate>, b: &Option<Predicate>) -> bool {
+    match (a, b) {
+        (None, None) => true,
+        (Some(x), Some(y)) => identical_maps(&x.0, &y.0),
+        _ => false,
     }
 }
 
 /// Identical configs: the same text, or identical maps.
-fn identical_configs(a: &Config, b: &Config) -> bool {
+pub(crate) fn identical_configs(a: &Config, b: &Config) -> bool {
     match (a.raw_text(), b.raw_text()) {
         (Some(x), Some(y)) if x == y => true,
         _ => identical_maps(a, b),

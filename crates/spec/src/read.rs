@@ -82,6 +82,13 @@ pub fn parse_plain_spec(text: &str) -> Option<Parsed> {
     keyed.then(|| Parsed { spec: Some(spec), diagnostics: Vec::new(), places: Some(places) })
 }
 
+/// True when reading `text` gives a document identical to `spec` ([`GraphSpec::identical`])
+/// with no finding, decided as the text is read and without building the document; false says
+/// nothing (read it with [`parse_spec`] to know). A save checks the text it wrote this way.
+pub fn reads_as(text: &str, spec: &GraphSpec) -> bool {
+    crate::fast_read::reads_as(text, spec)
+}
+
 /// Reads a document from bytes, which may not be UTF-8.
 pub fn parse_spec_bytes(bytes: &[u8]) -> Parsed {
     match json::decode_utf8(bytes) {

@@ -593,4 +593,170 @@ mod tests {
             }
         }
     }
+
+    /// `reads_as` says "identical" only when the full reading gives that very document and no
+    /// finding.
+    fn reads_as_is_sound(text: &str, spec: &crate::GraphSpec) -> bool {
+        let says = crate::fast_read::reads_as(text, spec);
+        if says {
+            let parsed = crate::read::parse_spec(text);
+            assert!(parsed.diagnostics.is_empty(), "reads_as passed a text with findings: {text}");
+            assert!(
+                parsed.spec.is_some_and(|read| read.identical(spec)),
+                "reads_as passed another document: {text}"
+            );
+        }
+        says
+    }
+
+    #[test]
+    fn reads_as_says_identical_only_when_the_full_reading_does() {
+        use crate::model::Predicate;
+        use serde_json::Map;
+        let base = r#"{"name":"g","channels":{"c":{"reducer":"append"}},"nodes":[{"id":"a","type":"t","config":{"x":[1,-2.5e3,{"y":"\u00e9\n"}],"z":true,"w":null}},{"id":"b","type":null},{"id":"c","type":"t","config":{ "k" : [ 1 , 2 ] }}],"edges":[{"from":"__start__","to":"a"},{"from":"a","to":"b","when":{"channel":"c","in":[1,"x",-0,1.50,true,null]}},{"from":"a","to":"b","when":{"channel":"c","gt":-0.25,"x":{"y":"\ud83d\ude00"}}}]}"#;
+        let spec = crate::read::parse_spec(base).spec.expect("reads");
+        assert!(reads_as_is_sound(base, &spec));
+        let canonical = crate::writer::to_canonical_string(&spec);
+        assert!(reads_as_is_sound(&canonical, &spec));
+
+        // Every change of the document is seen (and a config held as a value, not as text, is
+        // still compared as `identical` compares it).
+        type Change = (&'static str, fn(&mut crate::GraphSpec));
+        let changes: Vec<Change> = vec![
+            ("name", |s| s.name = Some("h".into())),
+            ("no name", |s| s.name = None),
+            ("channel", |s| s.channels.clear()),
+            ("node id", |s| s.nodes[1].id = "z".into()),
+            ("node type", |s| s.nodes[0].type_name = Some("u".into())),
+            ("no type", |s| s.nodes[0].type_name = None),
+            ("config", |s| s.nodes[0].config = Map::new().into()),
+            ("missing config", |s| {
+                s.nodes[1].config =
+                    serde_json::from_value::<Map<_, _>>(serde_json::json!({"a": 1})).expect("map").into()
+            }),
+            ("config key order", |s| {
+                let mut m = s.nodes[0].config.as_map().clone();
+                m.sort_keys();
+                s.nodes[0].config = m.into();
+            }),
+            ("node removed", |s| {
+                s.nodes.pop();
+            }),
+            ("node added", |s| {
+                s.nodes.push(crate::model::NodeSpec {
+                    id: "n".into(),
+                    type_name: None,
+                    config: Default::default(),
+                })
+            }),
+            ("edge end", |s| s.edges[0].to = "b".into()),
+            ("no condition", |s| s.edges[1].when = None),
+            ("condition", |s| s.edges[0].when = Some(Predicate::from(Map::new()))),
+            ("condition value", |s| {
+                let mut m = (*s.edges[2].when.take().expect("when").0).clone();
+                m.insert("gt".into(), serde_json::json!(-0.5));
+                s.edges[2].when = Some(Predicate::from(m));
+            }),
+            ("edge removed", |s| {
+                s.edges.pop();
+            }),
+        ];
+        for (what, change) in changes {
+            let mut changed = spec.clone();
+            change(&mut changed);
+            assert!(!changed.identical(&spec), "{what}: not a change");
+            assert!(!reads_as_is_sound(&canonical, &changed), "{what}: not seen");
+            assert!(!reads_as_is_sound(base, &changed), "{what}: not seen in the text as written");
+        }
+        let mut as_value = spec.clone();
+        as_value.nodes[0].config = as_value.nodes[0].config.as_map().clone().into();
+        assert_eq!(as_value.nodes[0].config.raw_text(), None);
+        assert!(reads_as_is_sound(&canonical, &as_value), "a config held as a value is compared by value");
+
+        // Every way of breaking the text: never "identical" unless the full reading agrees.
+        let bytes = base.as_bytes();
+        let extra = [
+            "",
+            " ",
+            "\"",
+            "\\",
+            ",",
+            ":",
+            "{",
+            "}",
+            "[",
+            "]",
+            "0",
+            "-",
+            "e",
+            "null",
+            "\"x\":1,",
+            "\"id\":\"a\",",
+            "{}",
+            "\n",
+        ];
+        let mut passed = 0;
+        for i in 0..=bytes.len() {
+            for x in extra {
+                for skip in [0, 1] {
+                    let mut t = bytes[..i].to_vec();
+                    t.extend_from_slice(x.as_bytes());
+                    t.extend_from_slice(bytes.get(i + skip..).unwrap_or_default());
+                    if let Ok(text) = std::str::from_utf8(&t) {
+                        passed += usize::from(reads_as_is_sound(text, &spec));
+                    }
+                }
+            }
+        }
+        // Whitespace put between tokens changes nothing; the test would pass with none.
+        assert!(passed > 100, "only {passed} texts read as the document");
+
+        // Large: compared on two threads; the decoy of `a_large_text_is_read_on_two_threads_as_on_one`
+        // (a config holding the line that starts the edges) is not taken for the edges.
+        let text = crate::generate::generate_text(4000, 11);
+        let big = crate::read::parse_spec(&text).spec.expect("reads");
+        assert!(reads_as_is_sound(&text, &big));
+        let mut last = big.clone();
+        let n = last.edges.len() - 1;
+        last.edges[n].to = "elsewhere".into();
+        assert!(!reads_as_is_sound(&text, &last), "the last edge, compared on the other thread");
+        let mut first = big.clone();
+        first.nodes[0].id = "elsewhere".into();
+        assert!(!reads_as_is_sound(&text, &first));
+        let mut fewer = big.clone();
+        fewer.edges.pop();
+        assert!(!reads_as_is_sound(&text, &fewer));
+        let mut more = big.clone();
+        more.edges.push(more.edges[0].clone());
+        assert!(!reads_as_is_sound(&text, &more), "an edge the text does not hold, on the other thread");
+        let edges_at = text.rfind("\n  \"edges\": ").expect("the edges line") + 12;
+        let mut bad_edge = text.clone();
+        bad_edge.insert_str(edges_at + 1, "{\"from\": 1},");
+        assert!(!reads_as_is_sound(&bad_edge, &big));
+    }
+
+    #[test]
+    fn every_document_of_the_corpus_reads_as_itself_from_its_canonical_text() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        json_files(&root.join("tests/fixtures"), &mut files);
+        json_files(&root.join("../../../shared/corpus"), &mut files);
+        let mut compared = 0;
+        for f in &files {
+            let Ok(text) = std::fs::read_to_string(f) else { continue };
+            let parsed = crate::read::parse_spec(&text);
+            let Some(spec) = parsed.spec.filter(|_| parsed.diagnostics.iter().all(|d| !d.is_error())) else {
+                continue;
+            };
+            let canonical = crate::writer::to_canonical_string(&spec);
+            let read_back = crate::read::parse_spec(&canonical);
+            if read_back.diagnostics.is_empty() && read_back.spec.is_some_and(|b| b.identical(&spec)) {
+                assert!(reads_as_is_sound(&canonical, &spec), "{}", f.display());
+                compared += 1;
+            } else {
+                assert!(!reads_as_is_sound(&canonical, &spec), "{}", f.display());
+            }
+        }
+        assert!(compared > 10, "only {compared} of {} files compared", files.len());
+    }
 }

@@ -502,3 +502,27 @@ fn a_large_document_not_saved_leaves_the_file_and_no_temporary_file() {
     save::save(&fs, &mut s).expect("saved");
     assert!(no_temporary_files(&fs));
 }
+
+/// A document the fast reader leaves to the full one (an id with an escaped quote) is checked
+/// the full way, and saved.
+#[test]
+fn a_document_the_fast_reader_declines_is_read_back_the_full_way_and_saved() {
+    let c = clock();
+    let id = "say \"hi\"";
+    let spec = json!({
+        "name": "declined",
+        "channels": {},
+        "nodes": [{"id": id, "type": "noop", "config": {"note": "n"}}],
+        "edges": [{"from": "__start__", "to": id}, {"from": id, "to": "__end__"}],
+    });
+    let spec: trellis_spec::GraphSpec = serde_json::from_value(spec).expect("a GraphSpec");
+    let text = trellis_spec::to_canonical_string(&spec);
+    assert!(!trellis_spec::read::reads_as(&text, &spec), "the fast reader reads this document");
+    let (fs, mut s) = opened_text(&c, &text);
+    edit(&mut s, json!({"op": "rename_graph", "name": "declined, renamed"}));
+    save::save(&fs, &mut s).expect("saves");
+    let saved = fs.get_string("/w/hand.json").expect("the file");
+    let back = trellis_spec::read::parse_spec(&saved).spec.expect("reads");
+    assert_eq!(back.name.as_deref(), Some("declined, renamed"));
+    assert_eq!(back.nodes[0].id, id);
+}
