@@ -155,24 +155,27 @@ fn read_back(spec: &GraphSpec, text: &str) -> Result<Vec<Diagnostic>, SaveRefuse
     Ok(parsed.diagnostics.into_iter().filter(Diagnostic::is_error).collect())
 }
 
-/// Steps 1-5 of a large GraphSpec's save side by side: the canonical text written first, then,
-/// at once, read back and checked (steps 2-3), the file on disk fingerprinted for step 4 (read
-/// in pieces, no copy kept), and the text written beside the file and flushed (the first half of
-/// step 5). None needs another, and each reads or writes about 45 MB at 100,000 nodes; the
-/// write is committed only once the checks pass (`Staged`), and dropped otherwise.
+/// Steps 1-5 of a large GraphSpec's save side by side. At once: the file on disk fingerprinted
+/// for step 4 (read in pieces, no copy kept), the layout file written beside its file, and the
+/// canonical text written; once the text is there, at once again: read back and checked (steps
+/// 2-3) and written beside the file and flushed (the first half of step 5). Each reads or writes
+/// about 45 MB at 100,000 nodes; the writes are put in place only once the checks pass
+/// (`Staged`), and dropped otherwise.
 fn side_by_side(
     fs: &dyn FileSystem,
     session: &Session,
     spec: &GraphSpec,
     path: &Path,
 ) -> Result<SideBySide, SaveRefused> {
-    let text = canonical_text(session, spec);
-    let (checked, current, staged, layout) = std::thread::scope(|s| {
+    let (text, checked, current, staged, layout) = std::thread::scope(|s| {
         let current = s.spawn(|| Fingerprint::current(fs, path));
-        let staged = s.spawn(|| stage(fs, path, text.as_bytes(), 0o644));
         let layout = s.spawn(|| stage(fs, &sidecar_path(path), session.layout_text().as_bytes(), 0o644));
-        let checked = check_text(session, spec, &text);
-        (checked, joined(current), joined(staged), joined(layout))
+        let text = canonical_text(session, spec);
+        let (checked, staged) = std::thread::scope(|s| {
+            let staged = s.spawn(|| stage(fs, path, text.as_bytes(), 0o644));
+            (check_text(session, spec, &text), joined(staged))
+        });
+        (text, checked, joined(current), staged, joined(layout))
     });
     if let Err(refusal) = checked {
         discard(fs, [Some(staged), Some(layout)]);
