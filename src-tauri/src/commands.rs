@@ -248,25 +248,22 @@ fn open_and_answer(
     by_script: Option<&WebviewWindow>,
 ) -> Answer<Response> {
     let state = app.state::<AppState>();
-    let id = match begin_open(app, path)? {
-        Begun::AlreadyOpen(id) => id,
+    let (id, delivered) = match begin_open(app, path)? {
+        Begun::AlreadyOpen(id) => (id, None),
         Begun::Read(mut opening) => {
-            let delivered = match by_script {
-                Some(window) => crate::view::hand_over(opening.session(), window),
-                None => Ok(None),
-            };
+            // A view that could not go as a script goes as the answer below.
+            let delivered =
+                by_script.and_then(|w| crate::view::hand_over(opening.session(), w).ok().flatten());
             opening.check();
-            let id = state.ws().finish_open(opening);
-            opened(app, &state, id);
-            if let Ok(Some(delivery)) = delivered {
-                return Ok(crate::view::checked_delivery(delivery, state.ws().session(id)?)?);
-            }
-            id
+            (state.ws().finish_open(opening), delivered)
         }
     };
     opened(app, &state, id);
     let ws = state.ws();
-    Ok(answer_view(ws.session(id)?, by_script)?)
+    match delivered {
+        Some(delivery) => Ok(crate::view::checked_delivery(delivery, ws.session(id)?)?),
+        None => Ok(answer_view(ws.session(id)?, by_script)?),
+    }
 }
 
 /// Opens a path that came from a dialog, the command line, the recent list or a drop.

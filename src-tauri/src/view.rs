@@ -152,21 +152,35 @@ fn write_script(session: &Session) -> serde_json::Result<Option<Script>> {
     if trellis_doc::view::spec_json_len(session) < SCRIPT_FROM_BYTES {
         return Ok(None);
     }
+    let Some((delivery, mut out)) = view_script_start(session, view_capacity(session))? else {
+        return Ok(None);
+    };
+    let spec_at = out.len();
+    trellis_doc::view::write_spec_json(session, &mut out);
+    if memchr::memmem::find(&out[spec_at..], b"\"__proto__\"").is_some() {
+        return Ok(None);
+    }
+    out.extend_from_slice(b"])");
+    Ok(Some(Script { delivery, text: utf8(out) }))
+}
+
+/// The start of a view's script, up to where its spec goes:
+/// `window.__TRELLIS_DELIVER__([n, <the view, its spec null>,`, with the delivery's number `n`
+/// (`capacity`: about what the whole script will take); `None` when the view holds
+/// `"__proto__"`.
+fn view_script_start(session: &Session, capacity: usize) -> serde_json::Result<Option<(u64, Vec<u8>)>> {
     let delivery = NEXT_DELIVERY.fetch_add(1, Ordering::Relaxed);
     // One call of a property path with one JSON argument: the form JavaScriptCore reads with
     // its JSON parser (its JSONP path). Anything else (a guard such as `f && f(..)`, a second
     // argument) goes through the full script compiler: 3.4 s instead of 0.4 for 34 MB.
     let head = format!("window.{RECEIVER}([{delivery},");
     let view = in_editor_words(DocumentView::without_spec(session));
-    let mut out = write_after(&head, &view, head.len() + view_capacity(session))?;
-    drop(view);
-    out.push(b',');
-    trellis_doc::view::write_spec_json(session, &mut out);
+    let mut out = write_after(&head, &view, head.len() + capacity)?;
     if memchr::memmem::find(&out[head.len()..], b"\"__proto__\"").is_some() {
         return Ok(None);
     }
-    out.extend_from_slice(b"])");
-    Ok(Some(Script { delivery, text: utf8(out) }))
+    out.push(b',');
+    Ok(Some((delivery, out)))
 }
 
 /// What a command answers in place of a view handed over as a script (an event carries the
@@ -222,15 +236,9 @@ fn write_in_parts(
         return Ok(None);
     }
     // The view's own script first (the rest of the view could hold the key): sent last.
-    let delivery = NEXT_DELIVERY.fetch_add(1, Ordering::Relaxed);
-    let head = format!("window.{RECEIVER}([{delivery},");
-    let view = in_editor_words(DocumentView::without_spec(session));
-    let mut last = write_after(&head, &view, head.len() + view_capacity(session) / 4)?;
-    drop(view);
-    if memchr::memmem::find(&last[head.len()..], b"\"__proto__\"").is_some() {
+    let Some((delivery, mut last)) = view_script_start(session, view_capacity(session) / 4)? else {
         return Ok(None);
-    }
-    last.push(b',');
+    };
     trellis_spec::writer::write_compact_head(spec, &mut last);
     last.extend_from_slice(b",\"nodes\":[],\"edges\":[]}])");
     let mut part = |key: &str, write: &dyn Fn(&mut Vec<u8>)| -> bool {

@@ -18,17 +18,24 @@ use std::collections::HashMap;
 
 use crate::document::Document;
 
+/// The file as it was read: its text, and whether that text is its document's canonical text
+/// when that is known (`Session::learn_source_form`, at the open).
+pub(crate) struct Read<'a> {
+    pub text: &'a str,
+    pub canonical: Option<bool>,
+}
+
 /// The count for a save writing `written` over a file that held `read`; `None` when the file
 /// was already canonical (or is spliced: a Weaveflow document keeps its own formatting).
 /// `unchanged`: the document is the one `read` holds (no edit since, or all undone).
 pub(crate) fn reformatted_lines(
     document: &Document,
     file_name: Option<&str>,
-    read: &str,
+    read: Read<'_>,
     written: &str,
     unchanged: bool,
 ) -> Option<u64> {
-    if read == written || matches!(document, Document::Weaveflow(_)) {
+    if read.text == written || read.canonical == Some(true) || matches!(document, Document::Weaveflow(_)) {
         return None;
     }
     let canonical_owned;
@@ -36,19 +43,19 @@ pub(crate) fn reformatted_lines(
         written
     } else {
         // The text read, written canonically: what the save would have been with no edit.
-        let (original, _) = crate::document::parse_document(file_name, read).ok()?;
-        // A GraphSpec file read in canonical form (as Trellis and the reference write it) is
-        // told without writing its canonical text out and counting 2.4 million lines (100,000
-        // nodes: most of the first save's time).
-        if let Document::GraphSpec(spec) = &original {
-            if trellis_spec::writer::is_canonical(spec, read) {
+        let (original, _) = crate::document::parse_document(file_name, read.text).ok()?;
+        // A GraphSpec file read in canonical form (as Trellis and the reference write it), when
+        // the open did not learn it, is told without writing its canonical text out and counting
+        // 2.4 million lines (100,000 nodes: most of the first save's time).
+        if let (Document::GraphSpec(spec), None) = (&original, read.canonical) {
+            if trellis_spec::writer::is_canonical(spec, read.text) {
                 return None;
             }
         }
         canonical_owned = crate::document::text(&original, None);
         canonical_owned.as_str()
     };
-    let n = lines_not_in(read, canonical);
+    let n = lines_not_in(read.text, canonical);
     (n > 0).then_some(n)
 }
 

@@ -386,14 +386,12 @@ fn write_to(
     // Counted before `mark_saved` moves the session on: only a save over the file that was read
     // reformats it (Save As to another file leaves that one as it was).
     let reformatted_lines = match (&session.source, session.source_state) {
-        // Read in canonical form (known since it was opened): nothing to reformat.
-        _ if session.source_canonical == Some(true) => None,
         (Some(read), Some(at)) if session.path() == Some(path) => {
             let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
             crate::reformat::reformatted_lines(
                 session.document(),
                 name.as_deref(),
-                read,
+                crate::reformat::Read { text: read, canonical: session.source_canonical },
                 &text,
                 session.state == at,
             )

@@ -467,6 +467,61 @@ mod tests {
         }
     }
 
+    /// Every way of breaking `base` by one insertion or one replacement of a byte with a
+    /// troublesome piece (those that give UTF-8) to `each`.
+    fn each_broken_text(base: &str, mut each: impl FnMut(&str)) {
+        let bytes = base.as_bytes();
+        let extra = [
+            "",
+            " ",
+            "\"",
+            "\\",
+            ",",
+            ":",
+            "{",
+            "}",
+            "[",
+            "]",
+            "0",
+            "01",
+            "-",
+            ".",
+            "e",
+            "1e",
+            "tru",
+            "\\u0001",
+            "\\t",
+            "null",
+            "\"id\":\"a\",",
+            "\"config\":{},",
+            "\"when\":null,",
+            "\"x\":1,",
+            "\"x\":1,\"x\":2",
+            "\\ud800",
+            "\u{1}",
+            "\n",
+            "\r",
+            "1.",
+            "-0",
+            "1E+2",
+            "nul",
+            "{}",
+            "[]",
+        ];
+        for i in 0..=bytes.len() {
+            for x in extra {
+                for replaced in [0, 1] {
+                    let mut t = bytes[..i].to_vec();
+                    t.extend_from_slice(x.as_bytes());
+                    t.extend_from_slice(bytes.get(i + replaced..).unwrap_or_default());
+                    if let Ok(text) = std::str::from_utf8(&t) {
+                        each(text);
+                    }
+                }
+            }
+        }
+    }
+
     /// The fast path reads a text only when the serde path reads it to the same document with
     /// no finding (and then the configs keep the same text).
     fn same_as_serde_path(text: &str) -> bool {
@@ -538,60 +593,9 @@ mod tests {
         // Every way of breaking a small document: the fast path gives up or agrees.
         let base = r#"{"name":"g","channels":{"c":{"reducer":"append"}},"nodes":[{"id":"a","type":"t","config":{"x":[1,-2.5e3,{"y":"\u00e9\n"}],"z":true,"w":null}},{"id":"b","type":null}],"edges":[{"from":"__start__","to":"a"},{"from":"a","to":"b","when":{"channel":"c","in":[1,"x",-0,1.50,true,null]}},{"from":"a","to":"b","when":{"channel":"c","gt":-0.25,"x":{"y":"\ud83d\ude00"}}}]}"#;
         assert!(same_as_serde_path(base));
-        let bytes = base.as_bytes();
-        let extra = [
-            "",
-            " ",
-            "\"",
-            "\\",
-            ",",
-            ":",
-            "{",
-            "}",
-            "[",
-            "]",
-            "0",
-            "01",
-            "-",
-            ".",
-            "e",
-            "1e",
-            "tru",
-            "\\u0001",
-            "\\t",
-            "null",
-            "\"id\":\"a\",",
-            "\"config\":{},",
-            "\"when\":null,",
-            "\"x\":1,",
-            "\"x\":1,\"x\":2",
-            "\\ud800",
-            "\u{1}",
-            "\n",
-            "\r",
-            "1.",
-            "-0",
-            "1E+2",
-            "nul",
-            "{}",
-            "[]",
-        ];
-        for i in 0..=bytes.len() {
-            for x in extra {
-                let mut t = bytes[..i].to_vec();
-                t.extend_from_slice(x.as_bytes());
-                t.extend_from_slice(&bytes[i..]);
-                if let Ok(text) = std::str::from_utf8(&t) {
-                    same_as_serde_path(text);
-                }
-                let mut t = bytes[..i].to_vec();
-                t.extend_from_slice(x.as_bytes());
-                t.extend_from_slice(bytes.get(i + 1..).unwrap_or_default());
-                if let Ok(text) = std::str::from_utf8(&t) {
-                    same_as_serde_path(text);
-                }
-            }
-        }
+        each_broken_text(base, |text| {
+            same_as_serde_path(text);
+        });
     }
 
     /// `reads_as` says "identical" only when the full reading gives that very document and no
@@ -674,40 +678,8 @@ mod tests {
         assert!(reads_as_is_sound(&canonical, &as_value), "a config held as a value is compared by value");
 
         // Every way of breaking the text: never "identical" unless the full reading agrees.
-        let bytes = base.as_bytes();
-        let extra = [
-            "",
-            " ",
-            "\"",
-            "\\",
-            ",",
-            ":",
-            "{",
-            "}",
-            "[",
-            "]",
-            "0",
-            "-",
-            "e",
-            "null",
-            "\"x\":1,",
-            "\"id\":\"a\",",
-            "{}",
-            "\n",
-        ];
         let mut passed = 0;
-        for i in 0..=bytes.len() {
-            for x in extra {
-                for skip in [0, 1] {
-                    let mut t = bytes[..i].to_vec();
-                    t.extend_from_slice(x.as_bytes());
-                    t.extend_from_slice(bytes.get(i + skip..).unwrap_or_default());
-                    if let Ok(text) = std::str::from_utf8(&t) {
-                        passed += usize::from(reads_as_is_sound(text, &spec));
-                    }
-                }
-            }
-        }
+        each_broken_text(base, |text| passed += usize::from(reads_as_is_sound(text, &spec)));
         // Whitespace put between tokens changes nothing; the test would pass with none.
         assert!(passed > 100, "only {passed} texts read as the document");
 

@@ -199,7 +199,8 @@ const BASELINE_MAX: usize = 10_000;
 /// registry beside it, **no layout sidecar**) opened in a fresh app: the layout time of
 /// trellis-layout on it (in this process, the same code the app runs), Ctrl+O to the first
 /// drawn frame (the app lays the graph out before its first view), memory per process before
-/// and after, pan and zoom at the opening view (a readable zoom: names drawn), edit to screen;
+/// and after, pan and zoom at the opening view (a readable zoom: names drawn), edit to screen,
+/// Ctrl+S to the clean frame (the file checked on disk, the new layout file beside it);
 /// then plain React Flow + elkjs on the same nodes and edges in the same webview (sizes up to
 /// 10,000, elkjs given up after `TRELLIS_BENCH_ELK_LIMIT_S`, default 300 s).
 #[tokio::test(flavor = "multi_thread")]
@@ -278,6 +279,14 @@ async fn real_files_without_a_sidecar() {
         let edit = drive::edit_to_screen(&app, n, if bench { 5 } else { 2 }, drive::Layout::Drawn).await;
         let ipc = drive::ipc_round_trip(&app).await;
         assert!(ipc["median"].is_number(), "no IPC round trip: {ipc}");
+        // Ctrl+S over the user's file: node n3 deleted, the document saved, and the layout file
+        // the app made written beside it for the first time.
+        let save = drive::save_to_screen(&app, n, 1).await;
+        let saved: Value = serde_json::from_str(&std::fs::read_to_string(&doc).expect("the saved file"))
+            .expect("the saved file is JSON");
+        let saved_nodes = saved["nodes"].as_array().map_or(0, Vec::len);
+        assert_eq!(saved_nodes, n - 1, "the save did not write the document without n3");
+        assert!(trellis_doc::layout::sidecar_path(&doc).is_file(), "the first save wrote no layout file");
         tokio::time::sleep(Duration::from_millis(1000)).await;
         let memory_used = memory::memory_of(data.path());
 
@@ -286,6 +295,7 @@ async fn real_files_without_a_sidecar() {
             "release": !cfg!(debug_assertions), "load_before": load_before, "layout_ms": layout_ms,
             "open": open, "opening_view": opening, "memory_before_open": memory_before,
             "memory": memory_open, "memory_after_use": memory_used, "trellis": trellis, "edit": edit, "ipc": ipc,
+            "save": save,
         });
         if n <= BASELINE_MAX {
             let graph = json!({
