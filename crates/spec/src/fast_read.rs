@@ -42,27 +42,50 @@ pub(crate) fn read(text: &str) -> Option<GraphSpec> {
 /// The document, whether the object had any key (`{}` is not detected as a GraphSpec), and
 /// where its nodes and edges are in the text.
 ///
-/// A large text is read on two threads when it has the line that starts the edges in the
-/// canonical form (`\n  "edges": `): this one reads from the start, the other reads the edge
-/// list from that line at the same time (the edges are about two fifths of a generated
-/// document's text, and its fresh memory is zeroed by the kernel on that thread too). Reading
-/// a value depends on nothing before it, so the other thread's answer is what this one would
-/// have read there; it is taken only if this one arrives at a top-level `edges` list that
-/// starts at that very byte, else it is dropped and the list read here (a line like that inside
-/// a config, say). Strings hold no raw line break, so the line is never inside one.
+/// A large text is read on three threads when it has the lines of the canonical form: this one
+/// reads from the start, one reads the edge list from the line that starts it
+/// (`\n  "edges": `), one the nodes from a node line after the middle of the nodes
+/// ([`nodes_ahead`]), all at the same time (the kernel zeroes each thread's fresh memory on
+/// that thread too). Reading a value depends on nothing before it, so another thread's answer
+/// is what this one would have read there; it is taken only if this one arrives at a top-level
+/// `edges` list, or at a node of the top-level list, that starts at that very byte, else it is
+/// dropped and the list read here (a line like that inside a config, say). Strings hold no
+/// raw line break, so the lines are never inside one.
 pub(crate) fn read_keyed(text: &str) -> Option<(GraphSpec, bool, ElementPlaces)> {
-    let ahead = (text.len() >= PARALLEL_FROM).then(|| edges_ahead(text)).flatten();
-    let Some(at) = ahead else { return read_top(text, None) };
+    if text.len() < PARALLEL_FROM {
+        return read_top(text, Ahead::default());
+    }
+    let edges_at = edges_ahead(text);
+    let nodes_at = nodes_ahead(text, edges_at.unwrap_or(text.len()));
     std::thread::scope(|s| {
-        let edges = std::thread::Builder::new().name("read edges".into()).spawn_scoped(s, move || {
-            let mut p = P::new(text);
-            p.i = at;
-            let (mut edges, mut starts) = (Vec::new(), Vec::new());
-            p.edges(&mut edges, &mut starts)?;
-            Some((edges, starts, p.i))
+        let edges = edges_at.and_then(|at| {
+            let read = move || {
+                let mut p = P::new(text);
+                p.i = at;
+                let (mut edges, mut starts) = (Vec::new(), Vec::new());
+                p.edges(&mut edges, &mut starts)?;
+                Some((edges, starts, p.i))
+            };
+            // No thread to be had: all of it here.
+            std::thread::Builder::new().name("read edges".into()).spawn_scoped(s, read).ok().map(|h| (at, h))
         });
-        // No thread to be had: all of it here.
-        read_top(text, edges.ok().map(|edges| (at, edges)))
+        let nodes = nodes_at.and_then(|at| {
+            let read = move || {
+                let mut p = P::new(text);
+                p.i = at;
+                let (mut nodes, mut starts) = (Vec::new(), Vec::new());
+                p.rest_of_elements(None, |p| {
+                    p.node(&mut |p: &mut P<'_>, start, node| {
+                        starts.push(start);
+                        nodes.push(p.node_spec(node));
+                        Some(())
+                    })
+                })?;
+                Some((nodes, starts, p.i))
+            };
+            std::thread::Builder::new().name("read nodes".into()).spawn_scoped(s, read).ok().map(|h| (at, h))
+        });
+        read_top(text, Ahead { edges, nodes })
     })
 }
 
@@ -76,26 +99,59 @@ pub(crate) fn read_keyed(text: &str) -> Option<(GraphSpec, bool, ElementPlaces)>
 /// `GraphSpec::identical` does; when `read_keyed` would give up, or a top-level key is missing
 /// (the writer writes all four), or anything differs, the answer is false, which says nothing:
 /// the caller then reads the text the full way and words what it finds. As in `read_keyed`, a
-/// large text's edges are compared on a second thread from the line that starts them.
+/// large text is compared on three threads: its edges from the line that starts them, its
+/// nodes from the middle node of `spec` (found where the writer puts it,
+/// `writer::node_start`), taken only when the comparison from the start arrives there after
+/// exactly the nodes before it.
 pub(crate) fn reads_as(text: &str, spec: &GraphSpec) -> bool {
-    let ahead = (text.len() >= PARALLEL_FROM).then(|| edges_ahead(text)).flatten();
-    let Some(at) = ahead else { return same_top(text, spec, None).is_some() };
+    if text.len() < PARALLEL_FROM {
+        return same_top(text, spec, SameAhead::default()).is_some();
+    }
+    let edges_at = edges_ahead(text);
+    // The middle node where the writer put it (the text is canonical when this is asked).
+    let middle = spec.nodes.len() / 2;
+    let nodes_at = (middle > 0)
+        .then(|| crate::writer::node_start(text.as_bytes(), &spec.nodes[middle]))
+        .flatten()
+        .map(|at| at + b",\n    ".len());
     std::thread::scope(|s| {
-        let edges = std::thread::Builder::new().name("compare edges".into()).spawn_scoped(s, move || {
-            let mut p = P::new(text);
-            p.i = at;
-            p.same_edges(&spec.edges).then_some(p.i)
+        let edges = edges_at.and_then(|at| {
+            let same = move || {
+                let mut p = P::new(text);
+                p.i = at;
+                p.same_edges(&spec.edges).then_some(p.i)
+            };
+            std::thread::Builder::new()
+                .name("compare edges".into())
+                .spawn_scoped(s, same)
+                .ok()
+                .map(|h| (at, h))
         });
-        same_top(text, spec, edges.ok().map(|edges| (at, edges))).is_some()
+        let nodes = nodes_at.and_then(|at| {
+            let same = move || {
+                let mut p = P::new(text);
+                p.i = at;
+                p.same_rest_of_nodes(&mut spec.nodes[middle..].iter())?;
+                Some(p.i)
+            };
+            let handle = std::thread::Builder::new().name("compare nodes".into()).spawn_scoped(s, same).ok();
+            handle.map(|h| (at, middle, h))
+        });
+        same_top(text, spec, SameAhead { edges, nodes }).is_some()
     })
 }
 
-/// The edges compared on the other thread: where their list starts, and where it ends when
-/// they are the same.
-type SameEdgesAhead<'scope> = (usize, std::thread::ScopedJoinHandle<'scope, Option<usize>>);
+/// What other threads compare of a large text (see [`reads_as`]): where the edges start and
+/// where they end when they are the same; where the middle node starts, its index, and where
+/// the nodes end when they are the same from there on.
+#[derive(Default)]
+struct SameAhead<'scope> {
+    edges: Option<(usize, std::thread::ScopedJoinHandle<'scope, Option<usize>>)>,
+    nodes: Option<(usize, usize, std::thread::ScopedJoinHandle<'scope, Option<usize>>)>,
+}
 
 /// [`reads_as`] from the start of the text.
-fn same_top(text: &str, spec: &GraphSpec, mut ahead: Option<SameEdgesAhead<'_>>) -> Option<()> {
+fn same_top(text: &str, spec: &GraphSpec, mut ahead: SameAhead<'_>) -> Option<()> {
     u32::try_from(text.len()).ok()?;
     let mut p = P::new(text);
     let mut seen = 0u8;
@@ -126,14 +182,24 @@ fn same_top(text: &str, spec: &GraphSpec, mut ahead: Option<SameEdgesAhead<'_>>)
             }
             "nodes" => {
                 let mut want = spec.nodes.iter();
-                p.each_node(|p, _, node| p.same_node(&node, want.next()?).then_some(()))?;
-                want.next().is_none().then_some(4)?
+                let stop = ahead.nodes.as_ref().map(|(at, ..)| *at);
+                let stopped =
+                    p.each_node(stop, |p, _, node| p.same_node(&node, want.next()?).then_some(()))?;
+                match (stopped, ahead.nodes.take()) {
+                    // The rest compared on the other thread, from the node it was given.
+                    (true, Some((_, middle, rest))) if spec.nodes.len() - want.len() == middle => {
+                        p.i = joined(rest)?;
+                    }
+                    // Stopped after another number of nodes (an earlier node with the middle
+                    // one's id was found for it): the rest compared here.
+                    (true, _) => p.same_rest_of_nodes(&mut want)?,
+                    (false, _) => want.next().is_none().then_some(())?,
+                }
+                4
             }
             "edges" => {
-                match ahead.take() {
-                    Some((at, same)) if at == p.i => {
-                        p.i = same.join().unwrap_or_else(|e| std::panic::resume_unwind(e))?;
-                    }
+                match ahead.edges.take() {
+                    Some((at, same)) if at == p.i => p.i = joined(same)?,
                     _ => p.same_edges(&spec.edges).then_some(())?,
                 }
                 8
@@ -159,12 +225,35 @@ fn edges_ahead(text: &str) -> Option<usize> {
     memchr::memmem::rfind(text.as_bytes(), LINE).map(|at| at + LINE.len())
 }
 
-/// The edges read on the other thread: where their list starts, and the thread's answer (the
-/// edges, where each starts and where the list ends).
-type EdgesAhead<'scope> =
-    (usize, std::thread::ScopedJoinHandle<'scope, Option<(Vec<EdgeSpec>, Vec<u32>, usize)>>);
+/// Where a third thread starts reading the nodes of a large text: the first node after the
+/// middle of the text before the edges (`edges_at`) that starts a line of the canonical form
+/// (`,\n    {\n      "id": `), at its `{`. As for the edges (see [`read_keyed`]), what is
+/// read there is taken only if the reading from the start arrives at a node that starts at
+/// that very byte; a line like it in a config is never such a place.
+fn nodes_ahead(text: &str, edges_at: usize) -> Option<usize> {
+    const LINE: &[u8] = b",\n    {\n      \"id\": ";
+    let from = edges_at / 2;
+    let found = memchr::memmem::find(text.as_bytes().get(from..edges_at)?, LINE)?;
+    Some(from + found + b",\n    ".len())
+}
 
-fn read_top(text: &str, mut ahead: Option<EdgesAhead<'_>>) -> Option<(GraphSpec, bool, ElementPlaces)> {
+/// A list read on another thread: where it starts (at its `[` for edges, at a node's `{` for
+/// nodes), and the thread's answer (the elements, where each starts and where the list ends).
+type ListAhead<'scope, T> = (usize, std::thread::ScopedJoinHandle<'scope, Option<(Vec<T>, Vec<u32>, usize)>>);
+
+/// What other threads read of a large text (see [`read_keyed`]).
+#[derive(Default)]
+struct Ahead<'scope> {
+    edges: Option<ListAhead<'scope, EdgeSpec>>,
+    nodes: Option<ListAhead<'scope, NodeSpec>>,
+}
+
+/// A scoped thread's answer (its panic goes on here).
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+fn read_top(text: &str, mut ahead: Ahead<'_>) -> Option<(GraphSpec, bool, ElementPlaces)> {
     // Offsets are kept as `u32` (four bytes an element); a larger text is not read here.
     u32::try_from(text.len()).ok()?;
     let mut p = P::new(text);
@@ -207,17 +296,15 @@ fn read_top(text: &str, mut ahead: Option<EdgesAhead<'_>>) -> Option<(GraphSpec,
                 }
                 "nodes" => {
                     let mut starts = Vec::new();
-                    p.nodes(&mut spec, &mut starts)?;
+                    p.nodes(&mut spec, &mut starts, ahead.nodes.take())?;
                     places.nodes = Some(ListPlaces { member: (key_start, p.i), starts });
                     4
                 }
                 "edges" => {
-                    match ahead.take() {
+                    match ahead.edges.take() {
                         Some((at, edges)) if at == p.i => {
-                            // Read there by the other thread (see `read_keyed`); a panic there
-                            // is one here.
-                            let (list, starts, end) =
-                                edges.join().unwrap_or_else(|e| std::panic::resume_unwind(e))?;
+                            // Read there by the other thread (see `read_keyed`).
+                            let (list, starts, end) = joined(edges)?;
                             spec.edges = list;
                             p.i = end;
                             places.edges = Some(ListPlaces { member: (key_start, p.i), starts });
@@ -504,20 +591,43 @@ impl<'a> P<'a> {
     }
 
     /// The elements of an array, each through `element` (at `self.i`).
-    fn elements(&mut self, mut element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+    fn elements(&mut self, element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.elements_until(None, element).map(drop)
+    }
+
+    /// [`P::elements`], stopping before an element that starts at `stop` (then true, with
+    /// `self.i` there).
+    fn elements_until(
+        &mut self,
+        stop: Option<usize>,
+        element: impl FnMut(&mut Self) -> Option<()>,
+    ) -> Option<bool> {
         self.eat(b'[')?;
         self.ws();
         if self.peek()? == b']' {
             self.i += 1;
-            return Some(());
+            return Some(false);
         }
+        self.rest_of_elements(stop, element)
+    }
+
+    /// The elements of an array from the one at `self.i` to the array's end (see
+    /// [`P::elements_until`]).
+    fn rest_of_elements(
+        &mut self,
+        stop: Option<usize>,
+        mut element: impl FnMut(&mut Self) -> Option<()>,
+    ) -> Option<bool> {
         loop {
             self.ws();
+            if stop == Some(self.i) {
+                return Some(true);
+            }
             element(self)?;
             self.ws();
             match self.next()? {
                 b',' => {}
-                b']' => return Some(()),
+                b']' => return Some(false),
                 _ => return None,
             }
         }
@@ -697,54 +807,81 @@ impl<'a> P<'a> {
         })
     }
 
-    /// The node list at `self.i`, into `spec`; where each node starts, into `starts`.
-    fn nodes(&mut self, spec: &mut GraphSpec, starts: &mut Vec<u32>) -> Option<()> {
+    /// The node list at `self.i`, into `spec`; where each node starts, into `starts`. The
+    /// nodes from the one `ahead` starts at are taken from that thread when the list gets there
+    /// (see [`read_keyed`]).
+    fn nodes(
+        &mut self,
+        spec: &mut GraphSpec,
+        starts: &mut Vec<u32>,
+        ahead: Option<ListAhead<'_, NodeSpec>>,
+    ) -> Option<()> {
         let nodes = &mut spec.nodes;
-        self.each_node(|p, start, node| {
+        let stopped = self.each_node(ahead.as_ref().map(|(at, _)| *at), |p, start, node| {
             starts.push(start);
-            nodes.push(NodeSpec {
-                id: node.id.to_owned(),
-                type_name: node.type_name.map(str::to_owned),
-                config: node.config.map(|c| p.config_of(&c)).unwrap_or_default(),
-            });
+            nodes.push(p.node_spec(node));
             Some(())
         })?;
+        if let (true, Some((_, rest))) = (stopped, ahead) {
+            let (rest, rest_starts, end) = joined(rest)?;
+            nodes.reserve_exact(rest.len());
+            nodes.extend(rest);
+            starts.extend(rest_starts);
+            self.i = end;
+        }
         // As the serde path: no slack kept (see `read_stream`).
         nodes.shrink_to_fit();
         Some(())
     }
 
-    /// The node list at `self.i`, each node to `each` (with where it starts) as it is read.
-    fn each_node(&mut self, mut each: impl FnMut(&mut Self, u32, NodeRead<'a>) -> Option<()>) -> Option<()> {
-        self.elements(|p| {
-            let start = p.at();
-            let (mut id, mut type_name, mut config) = (None, None, None);
-            p.fields(|p, key| {
-                Some(match key {
-                    "id" => {
-                        id = Some(p.plain_str()?);
-                        1
+    /// The node read last, built.
+    fn node_spec(&self, node: NodeRead<'a>) -> NodeSpec {
+        NodeSpec {
+            id: node.id.to_owned(),
+            type_name: node.type_name.map(str::to_owned),
+            config: node.config.map(|c| self.config_of(&c)).unwrap_or_default(),
+        }
+    }
+
+    /// The node list at `self.i`, each node to `each` (with where it starts) as it is read;
+    /// stopped before a node that starts at `stop` (then true).
+    fn each_node(
+        &mut self,
+        stop: Option<usize>,
+        mut each: impl FnMut(&mut Self, u32, NodeRead<'a>) -> Option<()>,
+    ) -> Option<bool> {
+        self.elements_until(stop, |p| p.node(&mut each))
+    }
+
+    /// The node at `self.i`, to `each` (with where it starts).
+    fn node(&mut self, each: &mut impl FnMut(&mut Self, u32, NodeRead<'a>) -> Option<()>) -> Option<()> {
+        let start = self.at();
+        let (mut id, mut type_name, mut config) = (None, None, None);
+        self.fields(|p, key| {
+            Some(match key {
+                "id" => {
+                    id = Some(p.plain_str()?);
+                    1
+                }
+                "type" => {
+                    if p.peek()? == b'n' {
+                        p.literal(b"null")?;
+                    } else {
+                        type_name = Some(p.plain_str()?);
                     }
-                    "type" => {
-                        if p.peek()? == b'n' {
-                            p.literal(b"null")?;
-                        } else {
-                            type_name = Some(p.plain_str()?);
-                        }
-                        2
+                    2
+                }
+                "config" => {
+                    if p.peek()? != b'{' {
+                        return None;
                     }
-                    "config" => {
-                        if p.peek()? != b'{' {
-                            return None;
-                        }
-                        config = Some(p.config()?);
-                        4
-                    }
-                    _ => return None,
-                })
-            })?;
-            each(p, start, NodeRead { id: id?, type_name, config })
-        })
+                    config = Some(p.config()?);
+                    4
+                }
+                _ => return None,
+            })
+        })?;
+        each(self, start, NodeRead { id: id?, type_name, config })
     }
 
     /// Whether the node read last (`node`) is `want`, as `GraphSpec::identical` compares them.
@@ -757,6 +894,15 @@ impl<'a> P<'a> {
                 Some(c) => identical_configs(&self.config_of(c), &want.config),
                 None => identical_configs(&Config::default(), &want.config),
             }
+    }
+
+    /// Whether the nodes from the one at `self.i` to the end of their list are those `want`
+    /// has left, node for node.
+    fn same_rest_of_nodes(&mut self, want: &mut std::slice::Iter<'_, NodeSpec>) -> Option<()> {
+        self.rest_of_elements(None, |p| {
+            p.node(&mut |p: &mut Self, _, node| p.same_node(&node, want.next()?).then_some(()))
+        })?;
+        want.next().is_none().then_some(())
     }
 
     /// Whether the edge list at `self.i` is `want`, edge for edge.
@@ -814,5 +960,55 @@ impl<'a> P<'a> {
             })?;
             each(start, from?, to?, when)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What reading `text` gives on one thread and as a large text is read (the nodes from the
+    /// middle and the edges on threads of their own), when both agree; a panic when they do not.
+    fn same_as_on_one_thread(text: &str) -> Option<(GraphSpec, bool, ElementPlaces)> {
+        match (read_keyed(text), read_top(text, Ahead::default())) {
+            (Some(threads), Some(one)) => {
+                assert!(threads.0.identical(&one.0), "different documents");
+                assert_eq!((threads.1, &threads.2), (one.1, &one.2), "different places");
+                Some(threads)
+            }
+            (None, None) => None,
+            (threads, one) => panic!("threads read {}, one thread {}", threads.is_some(), one.is_some()),
+        }
+    }
+
+    #[test]
+    fn a_large_text_is_read_on_three_threads_as_on_one() {
+        let text = crate::generate::generate_text(4000, 11);
+        assert!(text.len() > PARALLEL_FROM);
+        let edges_at = edges_ahead(&text).expect("the canonical edges line");
+        let at = nodes_ahead(&text, edges_at).expect("a node after the middle");
+        assert!(text[at..].starts_with("{\n      \"id\": "), "{}", &text[at..at + 30]);
+        let (spec, ..) = same_as_on_one_thread(&text).expect("read");
+        assert_eq!(spec.nodes.len(), 4000);
+
+        // Broken in the node the third thread starts with, or in the last node: neither reads it.
+        let mut broken = text.clone();
+        broken.insert_str(at + 1, "\"x\": 1, ");
+        assert!(same_as_on_one_thread(&broken).is_none());
+        let last = text.rfind("\n    {\n      \"id\": ").filter(|&l| l < edges_at).expect("a node line");
+        let mut broken = text.clone();
+        broken.insert_str(last + 6, "\"x\": 1, ");
+        assert!(same_as_on_one_thread(&broken).is_none());
+
+        // Decoys: every config ends with a list holding a line just like the one that starts a
+        // node, so the third thread starts in a config. What it reads there is not taken.
+        let decoy = ",\n        \"zz\": [1,\n    {\n      \"id\": \"decoy\", \"type\": \"t\", \"config\": {}}]\n      }\n    }";
+        let decoyed = text.replace("\n      }\n    }", decoy);
+        assert!(decoyed.matches("\"decoy\"").count() > 1000);
+        let at = nodes_ahead(&decoyed, edges_ahead(&decoyed).expect("edges")).expect("a node line");
+        assert!(decoyed[at..].starts_with("{\n      \"id\": \"decoy\""), "{}", &decoyed[at..at + 30]);
+        let (spec, ..) = same_as_on_one_thread(&decoyed).expect("read");
+        assert_eq!(spec.nodes.len(), 4000);
+        assert!(spec.nodes.iter().all(|n| n.id != "decoy"));
     }
 }

@@ -705,6 +705,29 @@ mod tests {
         let mut bad_edge = text.clone();
         bad_edge.insert_str(edges_at + 1, "{\"from\": 1},");
         assert!(!reads_as_is_sound(&bad_edge, &big));
+
+        // The nodes from the middle one on are compared on a third thread.
+        let middle = big.nodes.len() / 2;
+        for i in [middle - 1, middle, middle + 1, big.nodes.len() - 1] {
+            let mut changed = big.clone();
+            changed.nodes[i].type_name = Some("elsewhere".into());
+            assert!(!reads_as_is_sound(&text, &changed), "node {i}");
+        }
+        let mut fewer = big.clone();
+        fewer.nodes.pop();
+        assert!(!reads_as_is_sound(&text, &fewer), "the last node missing");
+        let mut more = big.clone();
+        more.nodes.push(more.nodes[0].clone());
+        assert!(!reads_as_is_sound(&text, &more), "a node the text does not hold, on the third thread");
+        // An earlier node with the middle node's id: the third thread starts at the wrong node,
+        // and the answer is still the one of a single pass.
+        let mut twins = big.clone();
+        twins.nodes[3].id = twins.nodes[middle].id.clone();
+        let twins_text = crate::writer::to_canonical_string(&twins);
+        assert!(reads_as_is_sound(&twins_text, &twins), "identical, twins and all");
+        let mut changed = twins.clone();
+        changed.nodes[middle + 5].type_name = None;
+        assert!(!reads_as_is_sound(&twins_text, &changed));
     }
 
     #[test]

@@ -20,11 +20,17 @@ pub fn to_canonical_string(spec: &GraphSpec) -> String {
 /// long the text will be (the text it was read from). Growing the buffer by doubling would
 /// briefly hold the old and the new buffer, about 1.5 times the text, at the peak of memory.
 pub fn to_canonical_string_sized(spec: &GraphSpec, capacity: usize) -> String {
-    let mut out = Vec::with_capacity(capacity.saturating_add(1));
-    write(spec, &mut out, &mut |_| true);
+    to_canonical_string_in(spec, Vec::with_capacity(capacity.saturating_add(1)))
+}
+
+/// [`to_canonical_string`] written into `buffer` (emptied first): a caller that keeps a buffer
+/// from one text to the next, already in memory the kernel has handed out (a save).
+pub fn to_canonical_string_in(spec: &GraphSpec, mut buffer: Vec<u8>) -> String {
+    buffer.clear();
+    write(spec, &mut buffer, &mut |_| true);
     // Every piece written is UTF-8 (Rust strings, and config texts that were `str`s), and a
     // piece is never split.
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    String::from_utf8(buffer).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// Whether `text` is exactly the canonical text of `spec`, found without writing that text
@@ -32,43 +38,72 @@ pub fn to_canonical_string_sized(spec: &GraphSpec, capacity: usize) -> String {
 /// that differs. `trellis fmt --check` needs only this answer, and on a large document the
 /// canonical text would be another copy of the file in memory.
 ///
-/// A large document is compared in two halves at once, on two threads: the edges (from the
-/// `,\n  "edges": ` that ends the nodes; in canonical text those bytes occur once, since a
-/// key two spaces in is a top-level key and strings hold no line break) and what comes before.
-/// The answer is the same: true only when both halves match and meet at that place.
+/// A document of many nodes is compared in two halves at once, on two threads: from the middle
+/// node on (found by its first bytes, [`node_start`]), and what comes before. The answer is the
+/// same as one pass: true only when both halves match and meet at that place. When they do not
+/// meet (an earlier node has the same id, so the second half was looked for at the wrong
+/// place), the second half is compared again from where the first one ended.
 pub fn is_canonical(spec: &GraphSpec, text: &str) -> bool {
-    if spec.edges.len() < PARALLEL_EDGES {
-        let mut rest = text.as_bytes();
-        let head = write_head(spec, &mut block_buffer(), &mut |b: &mut Vec<u8>| compare(&mut rest, b));
-        return head
-            && write_edges(spec, &mut block_buffer(), &mut |b: &mut Vec<u8>| compare(&mut rest, b))
-            && rest.is_empty();
+    let text = text.as_bytes();
+    let nodes = &spec.nodes;
+    if nodes.len() < PARALLEL_NODES {
+        return matches_from(text, 0, |out, flush| write(spec, out, flush)) == Some(text.len());
     }
+    let middle = nodes.len() / 2;
+    let second_half = |out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool| {
+        write_nodes(&nodes[middle..], middle, out, flush) && write_edges(spec, out, flush)
+    };
     std::thread::scope(|s| {
-        let edges = s.spawn(|| {
-            let at = memchr::memmem::find(text.as_bytes(), EDGES_KEY)?;
-            let mut rest = &text.as_bytes()[at..];
-            let done = write_edges(spec, &mut block_buffer(), &mut |b: &mut Vec<u8>| compare(&mut rest, b));
-            (done && rest.is_empty()).then_some(at)
+        let second = s.spawn(|| {
+            let at = node_start(text, &nodes[middle])?;
+            Some((at, matches_from(text, at, second_half) == Some(text.len())))
         });
-        let mut rest = text.as_bytes();
-        let head = write_head(spec, &mut block_buffer(), &mut |b: &mut Vec<u8>| compare(&mut rest, b));
-        let head_end = text.len() - rest.len();
-        match edges.join() {
-            Ok(edges_at) => head && edges_at == Some(head_end),
-            Err(panic) => std::panic::resume_unwind(panic),
+        let first_end = matches_from(text, 0, |out, flush| {
+            write_start(spec, out, flush) && write_nodes(&nodes[..middle], 0, out, flush)
+        });
+        let second = second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        match (first_end, second) {
+            (None, _) => false,
+            (Some(end), Some((at, matched))) if end == at => matched,
+            (Some(end), _) => matches_from(text, end, second_half) == Some(text.len()),
         }
     })
 }
 
-/// From this many edges on, [`is_canonical`] compares the edges on a second thread.
-const PARALLEL_EDGES: usize = 20_000;
+/// From this many nodes on, [`is_canonical`] compares the two halves of a document at once.
+const PARALLEL_NODES: usize = 2_000;
 
-/// What starts the edges part of canonical text (see [`write_edges`]).
-const EDGES_KEY: &[u8] = b",\n  \"edges\": ";
+/// Where `node`'s text starts in the canonical text `text` (at the comma before it), if its
+/// first bytes are there: the first place they occur. In canonical text those bytes start a
+/// node, since an object four spaces in is a node or an edge (configs are deeper) and strings
+/// hold no line break; the first place is the node's unless an earlier node has the same id.
+pub(crate) fn node_start(text: &[u8], node: &NodeSpec) -> Option<usize> {
+    let mut first_bytes = Vec::with_capacity(node.id.len() + 32);
+    first_bytes.extend_from_slice(NODE_START);
+    write_str(&mut first_bytes, &node.id);
+    first_bytes.push(b',');
+    memchr::memmem::find(text, &first_bytes)
+}
+
+/// What starts every node but the first in canonical text, up to its id (see [`write_nodes`]).
+const NODE_START: &[u8] = b",\n    {\n      \"id\": ";
 
 fn block_buffer() -> Vec<u8> {
     Vec::with_capacity(COMPARE_BLOCK + 4096)
+}
+
+/// Whether `text` from `at` on starts with what `write` writes: the end of that part of `text`
+/// when it does (the whole of `text` matches when that is `text.len()`). The writing stops at the first block that differs.
+fn matches_from(
+    text: &[u8],
+    at: usize,
+    write: impl FnOnce(&mut Vec<u8>, &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool,
+) -> Option<usize> {
+    let mut rest = text.get(at..)?;
+    let mut out = block_buffer();
+    let matched =
+        write(&mut out, &mut |b: &mut Vec<u8>| compare(&mut rest, b)) && compare(&mut rest, &mut out);
+    matched.then(|| text.len() - rest.len())
 }
 
 /// Whether `rest` starts with `block`; then steps over it and empties `block`.
@@ -94,18 +129,16 @@ const COMPARE_BLOCK: usize = 64 * 1024;
 /// module's documentation); configs still held as their text are re-indented without building
 /// their value ([`crate::config`]).
 fn write(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
-    write_head(spec, out, flush) && write_edges(spec, out, flush)
+    write_start(spec, out, flush) && write_nodes(&spec.nodes, 0, out, flush) && write_edges(spec, out, flush)
 }
 
-/// [`write`] up to the end of the nodes (flushed).
-fn write_head(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
-    macro_rules! block {
-        () => {
-            if out.len() >= COMPARE_BLOCK && !flush(out) {
-                return false;
-            }
-        };
-    }
+/// Flushes `out` when it holds a block (see [`write`]); false when the flush said stop.
+fn block(out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
+    out.len() < COMPARE_BLOCK || flush(out)
+}
+
+/// [`write`] up to the nodes: the name, the channels and the nodes' key.
+fn write_start(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
     out.extend_from_slice(b"{\n  \"name\": ");
     match &spec.name {
         Some(name) => write_str(out, name),
@@ -125,54 +158,54 @@ fn write_head(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Ve
             out.extend_from_slice(b": {\n      \"reducer\": ");
             write_str(out, channel.reducer.as_str());
             out.extend_from_slice(b"\n    }");
-            block!();
+            if !block(out, flush) {
+                return false;
+            }
         }
         out.extend_from_slice(b"\n  }");
     }
     out.extend_from_slice(b",\n  \"nodes\": ");
-    if spec.nodes.is_empty() {
-        out.extend_from_slice(b"[]");
-    } else {
-        out.push(b'[');
-        for (k, node) in spec.nodes.iter().enumerate() {
-            if k > 0 {
-                out.push(b',');
-            }
-            out.extend_from_slice(b"\n    {\n      \"id\": ");
-            write_str(out, &node.id);
-            out.extend_from_slice(b",\n      \"type\": ");
-            match &node.type_name {
-                Some(t) => write_str(out, t),
-                None => out.extend_from_slice(b"null"),
-            }
-            out.extend_from_slice(b",\n      \"config\": ");
-            node.config.write_canonical(out, 3);
-            out.extend_from_slice(b"\n    }");
-            block!();
-        }
-        out.extend_from_slice(b"\n  ]");
-    }
-    flush(out)
+    true
 }
 
-/// [`write`] from the end of the nodes ([`EDGES_KEY`]) to the end of the text (flushed).
-fn write_edges(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
-    macro_rules! block {
-        () => {
-            if out.len() >= COMPARE_BLOCK && !flush(out) {
-                return false;
-            }
-        };
+/// The nodes `nodes`, the first of which is the document's node `first` (counted from 0): the
+/// array is opened before node 0 and each other node follows a comma (then [`NODE_START`]).
+/// The array is closed by [`write_edges`].
+fn write_nodes(
+    nodes: &[NodeSpec],
+    first: usize,
+    out: &mut Vec<u8>,
+    flush: &mut dyn FnMut(&mut Vec<u8>) -> bool,
+) -> bool {
+    for (k, node) in nodes.iter().enumerate() {
+        out.push(if first + k == 0 { b'[' } else { b',' });
+        out.extend_from_slice(b"\n    {\n      \"id\": ");
+        write_str(out, &node.id);
+        out.extend_from_slice(b",\n      \"type\": ");
+        match &node.type_name {
+            Some(t) => write_str(out, t),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(b",\n      \"config\": ");
+        node.config.write_canonical(out, 3);
+        out.extend_from_slice(b"\n    }");
+        if !block(out, flush) {
+            return false;
+        }
     }
-    out.extend_from_slice(EDGES_KEY);
+    true
+}
+
+/// [`write`] from the end of the nodes: the nodes' array closed, the edges, the end of the text
+/// (flushed).
+fn write_edges(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
+    out.extend_from_slice(if spec.nodes.is_empty() { b"[]" } else { b"\n  ]" });
+    out.extend_from_slice(b",\n  \"edges\": ");
     if spec.edges.is_empty() {
         out.extend_from_slice(b"[]");
     } else {
-        out.push(b'[');
         for (k, edge) in spec.edges.iter().enumerate() {
-            if k > 0 {
-                out.push(b',');
-            }
+            out.push(if k == 0 { b'[' } else { b',' });
             out.extend_from_slice(b"\n    {\n      \"from\": ");
             write_str(out, &edge.from);
             out.extend_from_slice(b",\n      \"to\": ");
@@ -182,7 +215,9 @@ fn write_edges(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut V
                 write_map(out, &when.0, Indent::Pretty(3));
             }
             out.extend_from_slice(b"\n    }");
-            block!();
+            if !block(out, flush) {
+                return false;
+            }
         }
         out.extend_from_slice(b"\n  ]");
     }
@@ -364,29 +399,39 @@ mod tests {
 
     #[test]
     fn canonical_check_in_two_halves_agrees_with_the_written_text() {
-        let big = crate::generate::generate(12_000, 3);
-        assert!(big.edges.len() >= PARALLEL_EDGES);
+        let big = crate::generate::generate(4_000, 3);
+        assert!(big.nodes.len() >= PARALLEL_NODES);
         let text = to_canonical_string(&big);
         assert!(is_canonical(&big, &text));
-        let at = memchr::memmem::find(text.as_bytes(), EDGES_KEY).unwrap_or_default();
-        assert!(at > 0);
+        let middle = big.nodes.len() / 2;
+        let at = node_start(text.as_bytes(), &big.nodes[middle]).unwrap_or_default();
+        assert!(at > 0 && text[at..].starts_with(",\n    {"), "{}", &text[at..at + 40]);
         // A byte changed before, at and after the place the halves meet; the text cut there.
-        for i in [10, at - 1, at, at + 1, at + EDGES_KEY.len(), text.len() - 3] {
+        for i in [10, at - 1, at, at + 1, at + NODE_START.len(), text.len() - 3] {
             let mut changed = text.clone().into_bytes();
             changed[i] = b'\t';
             assert!(!is_canonical(&big, &String::from_utf8_lossy(&changed)), "changed at {i}");
         }
         assert!(!is_canonical(&big, &text[..at]));
         assert!(!is_canonical(&big, &text[at..]));
-        // The edges' key repeated earlier (where no canonical text has it) or the halves apart.
-        let twice = format!("{}{}", &text[..at], &text[at..]).replacen(
-            "\n    {",
-            &format!("{}\n    {{", "\n  \"edges\": "),
-            1,
-        );
-        assert!(!is_canonical(&big, &twice));
-        let apart = format!("{} {}", &text[..at], &text[at..]);
-        assert!(!is_canonical(&big, &apart));
+        // The halves apart, or the middle node's first bytes also earlier in the text.
+        assert!(!is_canonical(&big, &format!("{} {}", &text[..at], &text[at..])));
+        let early = format!("{}{}", &text[at..at + 60], &text[..]);
+        assert!(!is_canonical(&big, &early));
+
+        // An earlier node with the middle node's id: its text is where the second half is looked
+        // for first; the answer is still the one of a single pass.
+        let mut twins = big.clone();
+        twins.nodes[3].id = twins.nodes[middle].id.clone();
+        let text = to_canonical_string(&twins);
+        let found = node_start(text.as_bytes(), &twins.nodes[middle]).unwrap_or_default();
+        assert!(found < text.len() / 4, "the earlier twin is found first");
+        assert!(is_canonical(&twins, &text));
+        assert!(!is_canonical(&twins, &text.replacen("\n  ]", "\n ]", 1)));
+        let mut last_changed = text.into_bytes();
+        let n = last_changed.len();
+        last_changed[n - 5] = b'\t';
+        assert!(!is_canonical(&twins, &String::from_utf8_lossy(&last_changed)));
     }
 
     #[test]
