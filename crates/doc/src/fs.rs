@@ -165,6 +165,17 @@ pub fn stage(
     bytes: &[u8],
     default_mode: u32,
 ) -> Result<Staged, AtomicWriteError> {
+    write_beside(fs, path, bytes, default_mode)?.flush(fs)
+}
+
+/// [`stage`] before the flush: the content written to the temporary file, with its
+/// permissions. A large save reads the file back while it is flushed ([`Written::temp`]).
+pub fn write_beside(
+    fs: &dyn FileSystem,
+    path: &Path,
+    bytes: &[u8],
+    default_mode: u32,
+) -> Result<Written, AtomicWriteError> {
     let fail = |step: FsOp, path: &Path, error: io::Error| AtomicWriteError {
         step,
         path: path.to_path_buf(),
@@ -181,18 +192,45 @@ pub fn stage(
     let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let prefix = format!(".{name}.trellis-tmp-");
     let temp = fs.create_temp(&dir, &prefix).map_err(|e| fail(FsOp::CreateTemp, &dir, e))?;
-    let steps = || -> Result<(), (FsOp, io::Error)> {
+    let steps = (|| -> Result<(), (FsOp, io::Error)> {
         fs.write(&temp, bytes).map_err(|e| (FsOp::Write, e))?;
         fs.set_mode(&temp, mode).map_err(|e| (FsOp::SetMode, e))?;
-        fs.sync_file(&temp).map_err(|e| (FsOp::SyncFile, e))?;
         Ok(())
-    };
-    if let Err((step, error)) = steps() {
-        // Best effort: a leftover temporary file is harmless (hidden name), but tidy up.
-        let _ = fs.remove(&temp);
-        return Err(fail(step, &temp, error));
+    })();
+    let staged = Staged { temp, target, dir, mode };
+    match steps {
+        Ok(()) => Ok(Written(staged)),
+        Err((step, error)) => {
+            let temp = staged.temp.clone();
+            // Best effort: a leftover temporary file is harmless (hidden name), but tidy up.
+            staged.discard(fs);
+            Err(fail(step, &temp, error))
+        }
     }
-    Ok(Staged { temp, target, dir, mode })
+}
+
+/// A new content written beside its file but not yet flushed (see [`write_beside`]).
+#[derive(Debug)]
+#[must_use = "a written content is flushed or discarded"]
+pub struct Written(Staged);
+
+impl Written {
+    /// The temporary file holding the new content.
+    pub fn temp(&self) -> &Path {
+        &self.0.temp
+    }
+
+    /// Flushes the content to disk (fsync): staged, ready to be put in place.
+    pub fn flush(self, fs: &dyn FileSystem) -> Result<Staged, AtomicWriteError> {
+        match fs.sync_file(&self.0.temp) {
+            Ok(()) => Ok(self.0),
+            Err(error) => {
+                let temp = self.0.temp.clone();
+                self.0.discard(fs);
+                Err(AtomicWriteError { step: FsOp::SyncFile, path: temp, error, written: false })
+            }
+        }
+    }
 }
 
 /// A new content written and flushed beside its file, not yet in place (see [`stage`]).

@@ -49,6 +49,7 @@ pub mod registries;
 pub mod registry_editor;
 pub mod save;
 pub mod session;
+mod spare_text;
 pub mod subgraphs;
 pub mod view;
 pub mod watch;

@@ -112,6 +112,8 @@ pub struct Session {
     /// known ([`Session::learn_source_form`]): the first save then need not read it again to
     /// count what it reformats.
     pub(crate) source_canonical: Option<bool>,
+    /// A buffer for a large document's next canonical text (`crate::spare_text`).
+    pub(crate) spare: crate::spare_text::SpareText,
 }
 
 impl Session {
@@ -160,6 +162,7 @@ impl Session {
             subgraphs: Default::default(),
             source_state: None,
             source_canonical: None,
+            spare: Default::default(),
         };
         if let Document::Weaveflow(d) = &s.document {
             (s.layout, s.layout_missing) = crate::formats::weaveflow::layout_of(d);

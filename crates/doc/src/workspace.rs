@@ -445,6 +445,11 @@ impl Workspace {
     /// [`Opening::check`] was not called), added, and first in the recent list.
     pub fn finish_open(&mut self, mut opening: Box<Opening>) -> DocId {
         opening.check();
+        // A large GraphSpec's first save writes its canonical text into a buffer made ready
+        // meanwhile.
+        if opening.session.spec().is_some() {
+            opening.session.spare.prepare(opening.session.source_len());
+        }
         if let Some(path) = opening.session.path().map(Path::to_path_buf) {
             self.push_recent(&path);
         }

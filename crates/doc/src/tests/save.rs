@@ -503,6 +503,68 @@ fn a_large_document_not_saved_leaves_the_file_and_no_temporary_file() {
     assert!(no_temporary_files(&fs));
 }
 
+/// A large document keeps the buffer of the text a save replaced, and the next save writes its
+/// text there: the file holds exactly the new canonical text, nothing of the old one, whether
+/// the text got shorter or longer; a save refused for errors keeps the buffer it wrote into.
+#[test]
+fn a_large_document_writes_each_save_into_the_buffer_of_the_text_before() {
+    let c = clock();
+    let (fs, mut s) = opened_text(&c, &large_text(2_500, None));
+    assert!(!s.spare.is_kept(), "nothing kept before the first save (the workspace prepares one)");
+    edit(&mut s, json!({"op": "rename_graph", "name": "first"}));
+    save::save(&fs, &mut s).expect("saved");
+    assert!(s.spare.is_kept(), "the text read from the file is kept for the next save");
+    for (name, grows) in [("a much longer name than the one before", true), ("x", false)] {
+        edit(&mut s, json!({"op": "rename_graph", "name": name}));
+        let expected = s.text();
+        save::save(&fs, &mut s).expect("saved");
+        assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(expected.as_str()), "grows: {grows}");
+        assert!(s.spare.is_kept());
+    }
+
+    let (fs, mut s) = opened_text(&c, &large_text(2_500, Some(7)));
+    edit(&mut s, json!({"op": "rename_graph", "name": "with an error"}));
+    save::save(&fs, &mut s).expect_err("an error refuses the save");
+    assert!(s.spare.is_kept(), "a save refused for the document's errors keeps the text's buffer");
+}
+
+/// The new text cannot be read back: a large document's text is read back before it is put in
+/// place, so nothing is saved and the file is as it was; a small one's is read back once in
+/// place, so the save is not recorded (the document stays dirty, what is on disk is unknown).
+/// Either way the next save goes through, and is not a conflict: the file holds its text.
+#[test]
+fn a_text_that_cannot_be_read_back_is_not_recorded_as_saved() {
+    let c = clock();
+    let text = large_text(2_500, None);
+    let (fs, mut s) = opened_text(&c, &text);
+    edit(&mut s, json!({"op": "rename_graph", "name": "not read back"}));
+    fs.fail_next_on(FsOp::Read, "/.hand.json.trellis-tmp-", ErrorKind::Other);
+    let refused = save::save(&fs, &mut s).expect_err("the read-back failed");
+    assert_eq!(refused.diagnostics[0].code, codes::VERIFY_FAILED, "{:?}", refused.diagnostics);
+    assert!(refused.diagnostics[0].message.contains("the file on disk is unchanged"));
+    assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(text.as_str()));
+    assert!(fs.get_string("/w/hand.layout.json").is_none(), "the layout file is not put in place either");
+    assert!(no_temporary_files(&fs));
+    assert!(s.is_dirty());
+    let out = save::save(&fs, &mut s).expect("saved");
+    let (fp, _) =
+        crate::fingerprint::Fingerprint::read(&fs, &p("/w/hand.json")).expect("read").expect("exists");
+    assert_eq!(out.fingerprint, fp, "the fingerprint read back beside the file is the saved file's");
+
+    let fs = FakeFs::new();
+    fs.put("/w/a.json", r#"{"name":"g","channels":{"v":{}},"nodes":[{"id":"a","type":"set_value","config":{"channel":"v","value":1}}],"edges":[{"from":"__start__","to":"a"}]}"#);
+    let mut s =
+        Session::open(&fs, DocId(1), &p("/w/a.json"), registries(), Arc::new(c.clone())).expect("opens");
+    edit(&mut s, json!({"op": "rename_graph", "name": "h"}));
+    // The first read is the conflict check, the second the read-back once in place.
+    fs.fail_nth(FsOp::Read, 1, ErrorKind::Other);
+    let refused = save::save(&fs, &mut s).expect_err("the read-back failed");
+    assert_eq!(refused.diagnostics[0].code, codes::VERIFY_FAILED, "{:?}", refused.diagnostics);
+    assert!(s.is_dirty());
+    save::save(&fs, &mut s).expect("saved");
+    assert!(!s.is_dirty());
+}
+
 /// A document the fast reader leaves to the full one (an id with an escaped quote) is checked
 /// the full way, and saved.
 #[test]
