@@ -9,7 +9,8 @@
 //!    diagnostics; the file is untouched (the work lives on in the recovery journal);
 //! 4. the file on disk must still match the fingerprint taken when it was read or last written,
 //!    otherwise it is a conflict and nothing is written;
-//! 5. atomic write ([`crate::fs::atomic_write`]), then the layout sidecar the same way.
+//! 5. atomic write ([`crate::fs::atomic_write`]), the file read back and compared with the text
+//!    (a large document's before it is put in place), then the layout sidecar the same way.
 
 use std::path::{Path, PathBuf};
 
