@@ -42,50 +42,32 @@ pub(crate) fn read(text: &str) -> Option<GraphSpec> {
 /// The document, whether the object had any key (`{}` is not detected as a GraphSpec), and
 /// where its nodes and edges are in the text.
 ///
-/// A large text is read on three threads when it has the lines of the canonical form: this one
-/// reads from the start, one reads the edge list from the line that starts it
-/// (`\n  "edges": `), one the nodes from a node line after the middle of the nodes
-/// ([`nodes_ahead`]), all at the same time (the kernel zeroes each thread's fresh memory on
-/// that thread too). Reading a value depends on nothing before it, so another thread's answer
-/// is what this one would have read there; it is taken only if this one arrives at a top-level
-/// `edges` list, or at a node of the top-level list, that starts at that very byte, else it is
-/// dropped and the list read here (a line like that inside a config, say). Strings hold no
-/// raw line break, so the lines are never inside one.
+/// A large text is read on two threads when it has the line that starts the edges in the
+/// canonical form (`\n  "edges": `): this one reads from the start, the other reads the edge
+/// list from that line at the same time (the edges are about two fifths of a generated
+/// document's text, and its fresh memory is zeroed by the kernel on that thread too). Reading
+/// a value depends on nothing before it, so the other thread's answer is what this one would
+/// have read there; it is taken only if this one arrives at a top-level `edges` list that
+/// starts at that very byte, else it is dropped and the list read here (a line like that inside
+/// a config, say). Strings hold no raw line break, so the line is never inside one.
+///
+/// The nodes are not split as [`reads_as`] splits them: reading builds the model, most of its
+/// cost is fresh memory, and a third thread made the command line no faster on two cores
+/// (`trellis validate` of 100,000 nodes 118-140 ms with it, 114-129 without, and 6 MB more at
+/// the peak; docs/BENCHMARKS.md, sixteenth session).
 pub(crate) fn read_keyed(text: &str) -> Option<(GraphSpec, bool, ElementPlaces)> {
-    if text.len() < PARALLEL_FROM {
-        return read_top(text, Ahead::default());
-    }
-    let edges_at = edges_ahead(text);
-    let nodes_at = nodes_ahead(text, edges_at.unwrap_or(text.len()));
+    let ahead = (text.len() >= PARALLEL_FROM).then(|| edges_ahead(text)).flatten();
+    let Some(at) = ahead else { return read_top(text, None) };
     std::thread::scope(|s| {
-        let edges = edges_at.and_then(|at| {
-            let read = move || {
-                let mut p = P::new(text);
-                p.i = at;
-                let (mut edges, mut starts) = (Vec::new(), Vec::new());
-                p.edges(&mut edges, &mut starts)?;
-                Some((edges, starts, p.i))
-            };
-            // No thread to be had: all of it here.
-            std::thread::Builder::new().name("read edges".into()).spawn_scoped(s, read).ok().map(|h| (at, h))
+        let edges = std::thread::Builder::new().name("read edges".into()).spawn_scoped(s, move || {
+            let mut p = P::new(text);
+            p.i = at;
+            let (mut edges, mut starts) = (Vec::new(), Vec::new());
+            p.edges(&mut edges, &mut starts)?;
+            Some((edges, starts, p.i))
         });
-        let nodes = nodes_at.and_then(|at| {
-            let read = move || {
-                let mut p = P::new(text);
-                p.i = at;
-                let (mut nodes, mut starts) = (Vec::new(), Vec::new());
-                p.rest_of_elements(None, |p| {
-                    p.node(&mut |p: &mut P<'_>, start, node| {
-                        starts.push(start);
-                        nodes.push(p.node_spec(node));
-                        Some(())
-                    })
-                })?;
-                Some((nodes, starts, p.i))
-            };
-            std::thread::Builder::new().name("read nodes".into()).spawn_scoped(s, read).ok().map(|h| (at, h))
-        });
-        read_top(text, Ahead { edges, nodes })
+        // No thread to be had: all of it here.
+        read_top(text, edges.ok().map(|edges| (at, edges)))
     })
 }
 
@@ -217,43 +199,27 @@ fn same_top(text: &str, spec: &GraphSpec, mut ahead: SameAhead<'_>) -> Option<()
 const PARALLEL_FROM: usize = 1 << 20;
 
 /// Where the edge list of a canonical text starts (its `[`), when the text has the line that
-/// starts it: the last such line, as the edges come last (searched from the end, so the other
-/// thread starts after a scan of the edges only, and a line like it in a config comes too early
-/// to be taken).
+/// starts it: the first such line. Searched forwards, over the nodes: `memmem`'s forward search
+/// is vectorised and its backward one is not (over the edges from the end, it took 2.3 of the
+/// 17 ms of `fmt --check` at 10,000 nodes, before any other thread could start). A line like it
+/// in a hand-written config comes first and is never taken (see [`read_keyed`]): the edges are
+/// then read by the pass from the start.
 fn edges_ahead(text: &str) -> Option<usize> {
     const LINE: &[u8] = b"\n  \"edges\": ";
-    memchr::memmem::rfind(text.as_bytes(), LINE).map(|at| at + LINE.len())
+    memchr::memmem::find(text.as_bytes(), LINE).map(|at| at + LINE.len())
 }
 
-/// Where a third thread starts reading the nodes of a large text: the first node after the
-/// middle of the text before the edges (`edges_at`) that starts a line of the canonical form
-/// (`,\n    {\n      "id": `), at its `{`. As for the edges (see [`read_keyed`]), what is
-/// read there is taken only if the reading from the start arrives at a node that starts at
-/// that very byte; a line like it in a config is never such a place.
-fn nodes_ahead(text: &str, edges_at: usize) -> Option<usize> {
-    const LINE: &[u8] = b",\n    {\n      \"id\": ";
-    let from = edges_at / 2;
-    let found = memchr::memmem::find(text.as_bytes().get(from..edges_at)?, LINE)?;
-    Some(from + found + b",\n    ".len())
-}
-
-/// A list read on another thread: where it starts (at its `[` for edges, at a node's `{` for
-/// nodes), and the thread's answer (the elements, where each starts and where the list ends).
-type ListAhead<'scope, T> = (usize, std::thread::ScopedJoinHandle<'scope, Option<(Vec<T>, Vec<u32>, usize)>>);
-
-/// What other threads read of a large text (see [`read_keyed`]).
-#[derive(Default)]
-struct Ahead<'scope> {
-    edges: Option<ListAhead<'scope, EdgeSpec>>,
-    nodes: Option<ListAhead<'scope, NodeSpec>>,
-}
+/// The edges read on the other thread: where their list starts, and the thread's answer (the
+/// edges, where each starts and where the list ends).
+type EdgesAhead<'scope> =
+    (usize, std::thread::ScopedJoinHandle<'scope, Option<(Vec<EdgeSpec>, Vec<u32>, usize)>>);
 
 /// A scoped thread's answer (its panic goes on here).
 fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
     handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
-fn read_top(text: &str, mut ahead: Ahead<'_>) -> Option<(GraphSpec, bool, ElementPlaces)> {
+fn read_top(text: &str, mut ahead: Option<EdgesAhead<'_>>) -> Option<(GraphSpec, bool, ElementPlaces)> {
     // Offsets are kept as `u32` (four bytes an element); a larger text is not read here.
     u32::try_from(text.len()).ok()?;
     let mut p = P::new(text);
@@ -296,12 +262,12 @@ fn read_top(text: &str, mut ahead: Ahead<'_>) -> Option<(GraphSpec, bool, Elemen
                 }
                 "nodes" => {
                     let mut starts = Vec::new();
-                    p.nodes(&mut spec, &mut starts, ahead.nodes.take())?;
+                    p.nodes(&mut spec, &mut starts)?;
                     places.nodes = Some(ListPlaces { member: (key_start, p.i), starts });
                     4
                 }
                 "edges" => {
-                    match ahead.edges.take() {
+                    match ahead.take() {
                         Some((at, edges)) if at == p.i => {
                             // Read there by the other thread (see `read_keyed`).
                             let (list, starts, end) = joined(edges)?;
@@ -807,28 +773,14 @@ impl<'a> P<'a> {
         })
     }
 
-    /// The node list at `self.i`, into `spec`; where each node starts, into `starts`. The
-    /// nodes from the one `ahead` starts at are taken from that thread when the list gets there
-    /// (see [`read_keyed`]).
-    fn nodes(
-        &mut self,
-        spec: &mut GraphSpec,
-        starts: &mut Vec<u32>,
-        ahead: Option<ListAhead<'_, NodeSpec>>,
-    ) -> Option<()> {
+    /// The node list at `self.i`, into `spec`; where each node starts, into `starts`.
+    fn nodes(&mut self, spec: &mut GraphSpec, starts: &mut Vec<u32>) -> Option<()> {
         let nodes = &mut spec.nodes;
-        let stopped = self.each_node(ahead.as_ref().map(|(at, _)| *at), |p, start, node| {
+        self.each_node(None, |p, start, node| {
             starts.push(start);
             nodes.push(p.node_spec(node));
             Some(())
         })?;
-        if let (true, Some((_, rest))) = (stopped, ahead) {
-            let (rest, rest_starts, end) = joined(rest)?;
-            nodes.reserve_exact(rest.len());
-            nodes.extend(rest);
-            starts.extend(rest_starts);
-            self.i = end;
-        }
         // As the serde path: no slack kept (see `read_stream`).
         nodes.shrink_to_fit();
         Some(())
@@ -960,55 +912,5 @@ impl<'a> P<'a> {
             })?;
             each(start, from?, to?, when)
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// What reading `text` gives on one thread and as a large text is read (the nodes from the
-    /// middle and the edges on threads of their own), when both agree; a panic when they do not.
-    fn same_as_on_one_thread(text: &str) -> Option<(GraphSpec, bool, ElementPlaces)> {
-        match (read_keyed(text), read_top(text, Ahead::default())) {
-            (Some(threads), Some(one)) => {
-                assert!(threads.0.identical(&one.0), "different documents");
-                assert_eq!((threads.1, &threads.2), (one.1, &one.2), "different places");
-                Some(threads)
-            }
-            (None, None) => None,
-            (threads, one) => panic!("threads read {}, one thread {}", threads.is_some(), one.is_some()),
-        }
-    }
-
-    #[test]
-    fn a_large_text_is_read_on_three_threads_as_on_one() {
-        let text = crate::generate::generate_text(4000, 11);
-        assert!(text.len() > PARALLEL_FROM);
-        let edges_at = edges_ahead(&text).expect("the canonical edges line");
-        let at = nodes_ahead(&text, edges_at).expect("a node after the middle");
-        assert!(text[at..].starts_with("{\n      \"id\": "), "{}", &text[at..at + 30]);
-        let (spec, ..) = same_as_on_one_thread(&text).expect("read");
-        assert_eq!(spec.nodes.len(), 4000);
-
-        // Broken in the node the third thread starts with, or in the last node: neither reads it.
-        let mut broken = text.clone();
-        broken.insert_str(at + 1, "\"x\": 1, ");
-        assert!(same_as_on_one_thread(&broken).is_none());
-        let last = text.rfind("\n    {\n      \"id\": ").filter(|&l| l < edges_at).expect("a node line");
-        let mut broken = text.clone();
-        broken.insert_str(last + 6, "\"x\": 1, ");
-        assert!(same_as_on_one_thread(&broken).is_none());
-
-        // Decoys: every config ends with a list holding a line just like the one that starts a
-        // node, so the third thread starts in a config. What it reads there is not taken.
-        let decoy = ",\n        \"zz\": [1,\n    {\n      \"id\": \"decoy\", \"type\": \"t\", \"config\": {}}]\n      }\n    }";
-        let decoyed = text.replace("\n      }\n    }", decoy);
-        assert!(decoyed.matches("\"decoy\"").count() > 1000);
-        let at = nodes_ahead(&decoyed, edges_ahead(&decoyed).expect("edges")).expect("a node line");
-        assert!(decoyed[at..].starts_with("{\n      \"id\": \"decoy\""), "{}", &decoyed[at..at + 30]);
-        let (spec, ..) = same_as_on_one_thread(&decoyed).expect("read");
-        assert_eq!(spec.nodes.len(), 4000);
-        assert!(spec.nodes.iter().all(|n| n.id != "decoy"));
     }
 }
