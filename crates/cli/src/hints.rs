@@ -6,10 +6,16 @@ use trellis_spec::{Fix, FixEdit};
 /// The hint line for `fix` on a diagnostic of the file shown as `path`.
 pub fn hint(path: &str, fix: &Fix) -> String {
     match &fix.edit {
-        FixEdit::DescribeTypes { .. } => format!(
-            "{}: trellis registry infer {} -o {}",
+        FixEdit::DescribeTypes { types } => format!(
+            "{}: trellis registry infer {}{} -o {}",
             fix.title,
             shell_word(path),
+            // A type a registry describes is described only when named.
+            if trellis_spec::fixes::replaces_builtin(fix) {
+                types.iter().map(|t| format!(" --type {}", shell_word(t))).collect::<String>()
+            } else {
+                String::new()
+            },
             shell_word(&beside(path, crate::commands::registry_infer::PROJECT_REGISTRY))
         ),
         _ => fix.title.clone(),
@@ -48,6 +54,9 @@ mod tests {
             h.ends_with(": trellis registry infer 'specs/my graph.json' -o specs/project.registry.json"),
             "{h}"
         );
+        // A built-in type is described only when named.
+        let h = hint("g.json", &trellis_spec::fixes::describe_builtin_type("llm"));
+        assert!(h.ends_with(": trellis registry infer g.json --type llm -o project.registry.json"), "{h}");
         assert_eq!(
             hint("g.json", &trellis_spec::fixes::declare_channel("x")),
             "Declare channel \"x\" (last_write)"

@@ -295,3 +295,44 @@ fn fifty_thousand_types_and_deep_configs_are_handled() {
     let codes = codes_with(&doc, &out);
     assert!(!codes.iter().any(|c| is_unknown_type(c)), "{:?}", &codes[..codes.len().min(5)]);
 }
+
+/// A spec for a runtime whose `llm` is not the built-in one (it has a `system` field): the
+/// error's hint names `--type llm`, and running it writes a project registry under which the
+/// document validates; without `--type` the built-in type is left alone.
+#[test]
+fn a_built_in_type_used_otherwise_is_described_when_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let doc = tmp.path().join("own.json");
+    let spec = json!({
+        "name": "own", "channels": {},
+        "nodes": [{"id": "think", "type": "llm", "config": {"model": "m", "system": "be brief"}}],
+        "edges": [{"from": "__start__", "to": "think"}, {"from": "think", "to": "__end__"}],
+    });
+    fs::write(&doc, spec.to_string()).unwrap();
+    let o = trellis(&["validate", "--no-discover", &doc.display().to_string()]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let hint = format!("trellis registry infer {} --type llm -o ", doc.display());
+    assert!(stderr(&o).contains(&hint) || stdout(&o).contains(&hint), "{}{}", stdout(&o), stderr(&o));
+
+    let out = tmp.path().join("project.registry.json");
+    let infer = |extra: &[&str]| {
+        let mut args = vec!["registry", "infer", "--no-discover"];
+        args.extend_from_slice(extra);
+        let doc = doc.display().to_string();
+        let out = out.display().to_string();
+        let mut all: Vec<&str> = args.clone();
+        all.extend([doc.as_str(), "-o", out.as_str()]);
+        trellis(&all)
+    };
+    let o = infer(&[]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!out.exists(), "llm is described by the built-in registry: nothing to write");
+
+    let o = infer(&["--type", "llm"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(v["types"][0]["type"], "llm");
+    assert!(v["types"][0]["config_schema"]["properties"]["system"].is_object(), "{v}");
+    let codes = codes_with(&doc, &out);
+    assert!(!codes.iter().any(|c| c.starts_with("config/")), "{codes:?}");
+}

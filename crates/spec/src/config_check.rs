@@ -117,6 +117,14 @@ pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
             }
         }
         found.truncate(MAX_PER_NODE);
+        // A built-in type whose configs the document fills otherwise is, most often, the type of
+        // the same name of the user's own runtime (its `llm` has a `system` field): describing
+        // it as the document uses it, in the project registry, replaces the built-in one.
+        if node_type.source == crate::builtin::SOURCE {
+            for d in &mut found {
+                d.fixes.push(fixes::describe_builtin_type(type_name));
+            }
+        }
         out.extend(found);
     }
     out
@@ -209,7 +217,7 @@ pub fn defaults_for(registry: &Registry, type_name: &str) -> Option<Map<String, 
 mod tests {
     use super::*;
     use crate::builtin;
-    use crate::diagnostic::Severity;
+    use crate::diagnostic::{FixEdit, Severity};
     use crate::model::NodeSpec;
     use serde_json::json;
 
@@ -244,6 +252,32 @@ mod tests {
         assert_eq!(ds[1].message, "node \"agent\": config field \"tools[1]\" must be a string, not a number");
         assert!(ds.iter().all(|d| d.element == Some(crate::Element::Node { id: "agent".into() })));
         assert!(ds.iter().all(|d| d.severity == Severity::Error));
+    }
+
+    #[test]
+    fn a_built_in_type_used_otherwise_offers_to_be_described_as_the_document_uses_it() {
+        let s = spec(vec![node("think", "llm", json!({"model": "m", "system": "be brief"}))]);
+        let ds = check_configs(&s, &builtin::default_registry());
+        let unknown =
+            ds.iter().find(|d| d.code == codes::UNKNOWN_FIELD).expect("system is not a field of llm");
+        let describe = FixEdit::DescribeTypes { types: vec!["llm".into()] };
+        assert!(unknown.fixes.iter().any(|f| f.edit == describe), "{:?}", unknown.fixes);
+        assert!(ds.iter().all(|d| d.fixes.iter().any(|f| f.edit == describe)), "every finding of the node");
+
+        // The same type from a project registry: that is the user's own definition already.
+        let manifest = json!({"types": [{"type": "llm", "config_schema": {
+            "type": "object", "properties": {"model": {"type": "string"}}, "additionalProperties": false
+        }}]});
+        let (manifest, diagnostics) = crate::manifest::parse_manifest(&manifest.to_string(), "project");
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let own = manifest.expect("a manifest").to_registry("project");
+        let ds = check_configs(&s, &own);
+        assert_eq!(ds.len(), 1, "{ds:#?}");
+        assert!(
+            ds[0].fixes.iter().all(|f| !matches!(f.edit, FixEdit::DescribeTypes { .. })),
+            "{:?}",
+            ds[0].fixes
+        );
     }
 
     #[test]

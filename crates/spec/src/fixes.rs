@@ -18,6 +18,27 @@ pub fn describe_type(type_name: &str) -> Fix {
     )
 }
 
+/// Describe the built-in type `type_name` in the project registry beside the document, as the
+/// document's configs use it: the project's type then replaces the built-in one.
+pub fn describe_builtin_type(type_name: &str) -> Fix {
+    Fix::new(
+        format!(
+            "Describe type \"{type_name}\" in a project registry as this document uses it (replaces the built-in type)"
+        ),
+        FixEdit::DescribeTypes { types: vec![type_name.to_owned()] },
+    )
+}
+
+/// Whether `fix` is [`describe_builtin_type`]'s (the command line's hint then names the type).
+pub fn replaces_builtin(fix: &Fix) -> bool {
+    match &fix.edit {
+        FixEdit::DescribeTypes { types } => {
+            types.len() == 1 && fix.title == describe_builtin_type(&types[0]).title
+        }
+        _ => false,
+    }
+}
+
 /// The fixes of a node whose type no registry describes: describe it, and change the type to
 /// a known one when one is close ("did you mean").
 pub fn unknown_type(node: &str, type_name: &str, known: &[&str]) -> Vec<Fix> {

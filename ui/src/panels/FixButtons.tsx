@@ -27,11 +27,16 @@ export function FixButtons({ diagnostic, docId }: { diagnostic: Diagnostic; docI
   );
 }
 
-/** Every type the diagnostics offer to describe, once each, in order. */
+/** The findings of a node type no registry describes (a built-in type used otherwise is not one). */
+const UNKNOWN_TYPE_CODES = new Set(["spec/unknown-type", "weaveflow/unknown-node-type"]);
+
+/** Every unknown type the diagnostics offer to describe, once each, in order. */
 export function typesToDescribe(diagnostics: readonly Diagnostic[]): string[] {
   const out: string[] = [];
-  for (const d of diagnostics)
+  for (const d of diagnostics) {
+    if (!UNKNOWN_TYPE_CODES.has(d.code)) continue;
     for (const f of d.fixes ?? []) if (f.edit.kind === "describe_types") for (const t of f.edit.types) if (!out.includes(t)) out.push(t);
+  }
   return out;
 }
 

@@ -20,6 +20,8 @@ type Fixture = {
   support: { view: DocumentView };
   /** The example with a note, a collapsed group and a group nested in it (issue 16). */
   annotated: { view: DocumentView };
+  /** Two unknown types and a built-in type used as the user's own runtime defines it. */
+  ownTypes: { view: DocumentView };
   scripts: Record<string, Step[]>;
   /** Every predicate operator, in the engine's order of precedence. */
   operators: PredicateOperator[];

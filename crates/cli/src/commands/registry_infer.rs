@@ -1,5 +1,7 @@
-//! `trellis registry infer FILE... [-o OUT] [--merge]`: a registry manifest describing every
-//! node type the documents use that no registry describes (`trellis_spec::infer`).
+//! `trellis registry infer FILE... [-o OUT] [--merge] [--type NAME]...`: a registry manifest
+//! describing every node type the documents use that no registry describes
+//! (`trellis_spec::infer`), or, with `--type`, the types named, described or not (a built-in
+//! type the documents use as their own runtime defines it: the project's type replaces it).
 //!
 //! Documents of all three formats are read: GraphSpec node types and Weaveflow node types
 //! that are neither Weaveflow built-ins nor in a registry; GRAPH.md kinds are the format's own
@@ -47,6 +49,11 @@ pub struct InferArgs {
     /// Do not look for registries next to the documents.
     #[arg(long)]
     pub no_discover: bool,
+    /// Describe this type as the documents use it, even when a registry describes it (a
+    /// built-in type the documents use otherwise); repeatable. Only the types named are
+    /// described then.
+    #[arg(long = "type", value_name = "NAME")]
+    pub types: Vec<String>,
 }
 
 /// One document's nodes of undescribed types, owned (the documents are read one by one).
@@ -58,7 +65,7 @@ pub fn run(args: InferArgs) -> Exit {
     let mut failures = Vec::new();
     let mut exit = Exit::Clean;
     for path in &args.files {
-        match undescribed(path, regs.registry_for(path)) {
+        match undescribed(path, regs.registry_for(path), &args.types) {
             Ok(mut nodes) => found.append(&mut nodes),
             Err(f) => {
                 exit = exit.max(f.exit);
@@ -140,10 +147,14 @@ fn fail(out: &Path, code: &str, message: String) -> Exit {
     Exit::Usage
 }
 
-/// The nodes of `path` whose type no registry (nor the format itself) describes.
-fn undescribed(path: &Path, registry: Option<&Registry>) -> Result<Found, load::Failure> {
+/// The nodes of `path` whose type no registry (nor the format itself) describes, or, when
+/// `named` is not empty, whose type it names.
+fn undescribed(path: &Path, registry: Option<&Registry>, named: &[String]) -> Result<Found, load::Failure> {
     let (source, doc) = load::load(path)?;
-    let known = |t: &str| registry.is_some_and(|r| r.contains(t));
+    let wanted = |t: &str| match named {
+        [] => !registry.is_some_and(|r| r.contains(t)),
+        named => named.iter().any(|n| n == t),
+    };
     let unreadable = |diagnostics: Vec<Diagnostic>| load::Failure {
         report: FileReport::new(source.display.clone(), Some(source.text.clone()), diagnostics),
         exit: Exit::Problems,
@@ -155,7 +166,7 @@ fn undescribed(path: &Path, registry: Option<&Registry>) -> Result<Found, load::
                 .nodes
                 .into_iter()
                 .filter_map(|n| match n.type_name {
-                    Some(t) if !t.is_empty() && !known(&t) => Some((t, n.config.into_map())),
+                    Some(t) if !t.is_empty() && wanted(&t) => Some((t, n.config.into_map())),
                     _ => None,
                 })
                 .collect())
@@ -169,7 +180,8 @@ fn undescribed(path: &Path, registry: Option<&Registry>) -> Result<Found, load::
                 .filter_map(|n| {
                     let t = n.type_name.trim();
                     let builtin = trellis_formats::weaveflow::builtin::node_type(t).is_some();
-                    (!t.is_empty() && !builtin && !known(t)).then(|| (t.to_owned(), n.config.clone()))
+                    (!t.is_empty() && (!builtin || !named.is_empty()) && wanted(t))
+                        .then(|| (t.to_owned(), n.config.clone()))
                 })
                 .collect())
         }

@@ -229,3 +229,33 @@ fn each_format_gets_only_its_own_palette() {
     assert!(gs_types.contains(&"llm".to_owned()) && gs_types.contains(&"acme_step".to_owned()));
     assert!(!gs_types.contains(&"llm_turn".to_owned()));
 }
+
+/// A built-in type the document uses otherwise (its `http` node has a field the built-in type
+/// does not define): the finding offers to describe it as the document uses it, and that fix
+/// writes it to the project registry, whose type then replaces the built-in one.
+#[test]
+fn a_built_in_type_used_otherwise_is_described_and_replaced() {
+    let (fs, mut w, a, _) = setup();
+    let config_errors = |w: &Workspace| {
+        w.get(a).map_or(0, |s| s.diagnostics().iter().filter(|d| d.code.starts_with("config/")).count())
+    };
+    assert!(config_errors(&w) > 0);
+    let finding = w
+        .get(a)
+        .and_then(|s| s.diagnostics().iter().find(|d| d.code == "config/unknown-field").cloned())
+        .expect("methd is not a field of the built-in http");
+    let describe = finding
+        .fixes
+        .iter()
+        .find(|f| trellis_spec::fixes::replaces_builtin(f))
+        .map(|f| f.edit.clone())
+        .expect("a fix describing http");
+    assert_eq!(describe, FixEdit::DescribeTypes { types: vec!["http".into()] });
+    let FixOutcome::RegistryWritten { added, .. } = w.apply_fix(a, &describe).expect("fix") else {
+        panic!("not a registry write")
+    };
+    assert_eq!(added, ["http"]);
+    assert_eq!(config_errors(&w), 0);
+    let text = fs.get_string("/p/project.registry.json").expect("written");
+    assert!(text.contains("\"methd\""), "{text}");
+}

@@ -46,6 +46,26 @@ fn support(c: &crate::clock::ManualClock) -> Session {
     .expect("the support agent opens")
 }
 
+/// A spec for the user's own runtime: two types no registry describes, and a built-in type
+/// (`llm`) used as that runtime defines it (a `system` field the built-in one does not have).
+fn own_types(c: &crate::clock::ManualClock) -> Session {
+    let text = json!({
+        "name": "own",
+        "channels": {},
+        "nodes": [
+            {"id": "plan", "type": "planner", "config": {"depth": 2}},
+            {"id": "search", "type": "web_search", "config": {"q": "x"}},
+            {"id": "think", "type": "llm", "config": {"model": "m", "system": "be brief"}},
+        ],
+        "edges": [
+            {"from": "__start__", "to": "plan"}, {"from": "plan", "to": "search"},
+            {"from": "search", "to": "think"}, {"from": "think", "to": "__end__"},
+        ],
+    })
+    .to_string();
+    Session::from_text(DocId(1), None, &text, registries(), Arc::new(c.clone())).expect("own types open")
+}
+
 fn example(c: &crate::clock::ManualClock) -> Session {
     Session::from_text(DocId(1), None, EXAMPLE, registries(), Arc::new(c.clone())).expect("example opens")
 }
@@ -124,6 +144,7 @@ fn export_fixtures_documents() {
     out.insert("example".into(), json!({"view": view(&example(&c))}));
     out.insert("support".into(), json!({"view": view(&support(&c))}));
     out.insert("annotated".into(), json!({"view": view(&annotated(&c))}));
+    out.insert("ownTypes".into(), json!({"view": view(&own_types(&c))}));
 
     let mut scripts = Map::new();
     scripts.insert(
