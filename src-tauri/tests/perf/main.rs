@@ -2,7 +2,7 @@
 //! WebKitWebDriver), measured with `window.__trellisPerf` (ui/src/perf/hooks.ts).
 //!
 //! `cargo nextest run -p trellis-app --features e2e --test perf` runs the 1,000-node smoke
-//! version (part of `npm test`). `scripts/bench.sh` runs it in release with
+//! version (not part of `npm test`: these are measurements). `scripts/bench.sh` runs it in release with
 //! `TRELLIS_BENCH_SIZES=1000,3000,5000` and `TRELLIS_BENCH_OUT=<file>` (one JSON object per
 //! line, read by `scripts/bench-report.mjs`); a bench run adds an empty document first (the
 //! memory floor). Per size, in a fresh app: time from the open command (Ctrl+O) to the new
@@ -11,7 +11,9 @@
 //! screen (delete a node clicked on the overview, undo, a config field typed in the
 //! inspector); memory again; then the same drag and zoom on `baseline.html` (plain React Flow,
 //! same size and grid) in the same webview. Sizes of 20,000 and more: open and memory only.
-//! And the start of the app to its first drawn frame. The steps are in `drive.rs`.
+//! And the start of the app to its first drawn frame; a user's file without a layout file
+//! (`real_files_without_a_sidecar`); a spec written for another runtime, from the peer
+//! harness's generator (`a_spec_for_another_runtime`). The steps are in `drive.rs`.
 
 mod annotations;
 mod drive;
@@ -322,6 +324,157 @@ async fn real_files_without_a_sidecar() {
         }
         line["load_after"] = json!(load_average());
         record(line);
+        app.quit().await;
+    }
+}
+
+/// The errors of document `id` by code, counted in the page (a large view is too big for a
+/// WebDriver answer).
+async fn errors_by_code(app: &Desktop, id: &str) -> Value {
+    app.driver
+        .execute_async(
+            "const [id, done] = arguments; window.__TAURI_INTERNALS__.invoke('get_document', {docId: id}).then((v) => {
+               const c = {}; for (const d of v.diagnostics) if (d.severity === 'error') c[d.code] = (c[d.code] ?? 0) + 1; done(c);
+             }, (e) => done({ failed: String(e) }));",
+            vec![json!(id)],
+        )
+        .await
+        .expect("counted in the page")
+        .json()
+        .clone()
+}
+
+/// Polls the errors of `id` until `pred` holds; the milliseconds it took from `since`.
+async fn wait_errors(
+    app: &Desktop,
+    id: &str,
+    what: &str,
+    since: std::time::Instant,
+    pred: impl Fn(&Value) -> bool,
+) -> f64 {
+    let deadline = since + Duration::from_secs(120);
+    loop {
+        let errors = errors_by_code(app, id).await;
+        if pred(&errors) {
+            return since.elapsed().as_secs_f64() * 1000.0;
+        }
+        assert!(std::time::Instant::now() < deadline, "timed out waiting for {what}: errors {errors}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+/// Clicks the first fix button of the problems panel that `css` finds (in the page: the
+/// panel's rows are many).
+async fn click_fix(app: &Desktop, css: &str) {
+    let clicked = app
+        .driver
+        .execute(
+            "const b = document.querySelector(arguments[0]); if (b) b.click(); return !!b;",
+            vec![json!(css)],
+        )
+        .await
+        .expect("script")
+        .json()
+        .clone();
+    assert_eq!(clicked, json!(true), "no button {css}");
+}
+
+/// A spec written for another runtime, as a new user has it: the peer harness's generator
+/// (`../shared/peer-bench/gen-spec.mjs`, not Trellis's), whose twelve node types are ten that
+/// no registry describes and two built-in names used otherwise (its `llm` has a `system`
+/// field), in a repository with no registry and no layout file. Opened with Ctrl+O, the
+/// problems panel's "Describe all" describes the unknown types, the `llm` finding's own fix
+/// describes that type as the document uses it (replacing the built-in one), then Ctrl+S: no
+/// error is left and the file holds what `trellis fmt` writes. Sizes from
+/// `TRELLIS_BENCH_FOREIGN_SIZES` (1,000 by default).
+#[tokio::test(flavor = "multi_thread")]
+async fn a_spec_for_another_runtime() {
+    for n in sizes_from("TRELLIS_BENCH_FOREIGN_SIZES") {
+        let work = tempfile::tempdir().expect("tmp");
+        std::fs::create_dir_all(work.path().join(".git")).expect("a repository root: discovery stops here");
+        let doc = work.path().join("runtime.json");
+        let generator = harness::repo_root().join("../shared/peer-bench/gen-spec.mjs");
+        let made = std::process::Command::new("node")
+            .arg(&generator)
+            .arg(n.to_string())
+            .arg(&doc)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap_or_else(|e| panic!("node {}: {e}", generator.display()));
+        assert!(made.success(), "{} {n} failed", generator.display());
+        let original = std::fs::read_to_string(&doc).expect("the generated spec");
+        let data = tempfile::tempdir().expect("data dir");
+        let app = Desktop::launch(Launch {
+            dialog_path: Some(doc.clone()),
+            data_dir: Some(data.path().to_path_buf()),
+            as_shipped: true,
+            ..Launch::default()
+        })
+        .await;
+        tokio::time::sleep(Duration::from_millis(1000)).await;
+        app.driver.set_script_timeout(Duration::from_secs(300)).await.expect("script timeout");
+        let open = drive::open_to_drawn(&app, n, 240_000).await;
+        assert!(open["ms"].is_number(), "{n} nodes were not drawn after the open command: {open}");
+        let id = app.doc_named("runtime.json").await;
+        let before = errors_by_code(&app, &id).await;
+        let unknown = before["spec/unknown-type"].as_u64().unwrap_or(0);
+        let built_in = before["config/unknown-field"].as_u64().unwrap_or(0);
+        assert!(unknown > 0 && built_in > 0, "unknown types and a built-in type used otherwise: {before}");
+
+        let panel_open = app.js("return !!document.querySelector('[data-testid=problems-panel]');").await;
+        if panel_open != json!(true) {
+            click_fix(&app, "[data-testid=status-problems]").await;
+        }
+        app.wait_js("return !!document.querySelector('[data-testid=fix-describe-all]');", "Describe all")
+            .await;
+        let t = std::time::Instant::now();
+        click_fix(&app, "[data-testid=fix-describe-all]").await;
+        let registry = work.path().join("project.registry.json");
+        harness::wait_fs("the project registry", || registry.exists()).await;
+        let describe_all_ms =
+            wait_errors(&app, &id, "no unknown type", t, |e| e.get("spec/unknown-type").is_none()).await;
+        app.wait_js(
+            "return !!document.querySelector('[data-testid=problem][data-code^=\"config/\"] [data-testid=fix][data-fix=describe_types]');",
+            "the built-in type's own fix",
+        )
+        .await;
+        let t = std::time::Instant::now();
+        click_fix(
+            &app,
+            "[data-testid=problem][data-code^=\"config/\"] [data-testid=fix][data-fix=describe_types]",
+        )
+        .await;
+        let describe_llm_ms =
+            wait_errors(&app, &id, "no error", t, |e| e.as_object().is_some_and(|m| m.is_empty())).await;
+        let manifest: Value =
+            serde_json::from_str(&std::fs::read_to_string(&registry).expect("registry")).expect("JSON");
+        let described: Vec<&str> = manifest["types"]
+            .as_array()
+            .map_or(Vec::new(), |t| t.iter().filter_map(|x| x["type"].as_str()).collect());
+        assert!(described.contains(&"llm") && described.len() >= 11, "{described:?}");
+
+        // Ctrl+S: the document was not changed, so the file keeps what `trellis fmt` writes
+        // (the generator writes that already), and the layout the app made is written beside it.
+        let t = std::time::Instant::now();
+        app.driver
+            .execute("window.dispatchEvent(new KeyboardEvent('keydown', { key: 's', ctrlKey: true, bubbles: true, cancelable: true }));", vec![])
+            .await
+            .expect("Ctrl+S");
+        let side = trellis_doc::layout::sidecar_path(&doc);
+        harness::wait_fs("the layout file", || side.is_file()).await;
+        let save_ms = t.elapsed().as_secs_f64() * 1000.0;
+        let parsed = trellis_spec::read::parse_spec(&original).spec.expect("the spec reads");
+        assert_eq!(
+            harness::read(&doc),
+            trellis_spec::writer::to_canonical_string(&parsed),
+            "the file after the save"
+        );
+
+        record(json!({
+            "kind": "foreign", "nodes": n, "release": !cfg!(debug_assertions), "load": load_average(),
+            "open": open["ms"], "errors_before": before, "describe_all_ms": describe_all_ms,
+            "describe_builtin_ms": describe_llm_ms, "described": described.len(), "save_to_layout_file_ms": save_ms,
+        }));
         app.quit().await;
     }
 }
