@@ -328,6 +328,12 @@ fn a_built_in_type_used_otherwise_is_described_when_named() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(!out.exists(), "llm is described by the built-in registry: nothing to write");
 
+    // A type no node has (mistyped): said, nothing written.
+    let o = infer(&["--type", "lm"]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stderr(&o).contains("no node of the documents has type \"lm\""), "{}", stderr(&o));
+    assert!(!out.exists());
+
     let o = infer(&["--type", "llm"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let v: Value = serde_json::from_str(&fs::read_to_string(&out).unwrap()).unwrap();

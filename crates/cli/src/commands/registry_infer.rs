@@ -89,6 +89,16 @@ pub fn run(args: InferArgs) -> Exit {
     }
     let names: Vec<String> =
         entries.iter().filter_map(|e| e.get("type").and_then(Value::as_str)).map(str::to_owned).collect();
+    // A type named that no node has is most likely mistyped: say so rather than write nothing.
+    let absent: Vec<&str> =
+        args.types.iter().map(String::as_str).filter(|t| !names.iter().any(|n| n == t)).collect();
+    if !absent.is_empty() && refused.is_empty() {
+        report::note(&format!(
+            "no node of the documents has type {}: nothing written",
+            absent.iter().map(|t| format!("{t:?}")).collect::<Vec<_>>().join(", ")
+        ));
+        return Exit::Problems;
+    }
     let Some(out) = &args.output else {
         report::write_stdout(&infer::manifest_text(entries));
         report::note(&described(&names, "standard output"));
