@@ -178,7 +178,7 @@ fn human_one(out: &mut String, path: &str, index: Option<&LineIndex<'_>>, d: &Di
         }
     }
     for fix in &d.fixes {
-        out.push_str(&format!("  = hint: {}\n", crate::hints::hint(path, fix)));
+        out.push_str(&format!("  = hint: {}\n", crate::hints::hint(path, d, fix)));
     }
 }
 

@@ -200,18 +200,13 @@ pub fn write_beside(
     let staged = Staged { temp, target, dir, mode };
     match steps {
         Ok(()) => Ok(Written(staged)),
-        Err((step, error)) => {
-            let temp = staged.temp.clone();
-            // Best effort: a leftover temporary file is harmless (hidden name), but tidy up.
-            staged.discard(fs);
-            Err(fail(step, &temp, error))
-        }
+        Err((step, error)) => Err(staged.abandon(fs, step, error)),
     }
 }
 
 /// A new content written beside its file but not yet flushed (see [`write_beside`]).
 #[derive(Debug)]
-#[must_use = "a written content is flushed or discarded"]
+#[must_use = "a written content is flushed (or its temporary file is left behind)"]
 pub struct Written(Staged);
 
 impl Written {
@@ -224,11 +219,7 @@ impl Written {
     pub fn flush(self, fs: &dyn FileSystem) -> Result<Staged, AtomicWriteError> {
         match fs.sync_file(&self.0.temp) {
             Ok(()) => Ok(self.0),
-            Err(error) => {
-                let temp = self.0.temp.clone();
-                self.0.discard(fs);
-                Err(AtomicWriteError { step: FsOp::SyncFile, path: temp, error, written: false })
-            }
+            Err(error) => Err(self.0.abandon(fs, FsOp::SyncFile, error)),
         }
     }
 }
@@ -247,8 +238,7 @@ impl Staged {
     /// Renames the new content over the target, then flushes the folder.
     pub fn commit(self, fs: &dyn FileSystem) -> Result<AtomicWrite, AtomicWriteError> {
         if let Err(error) = fs.rename(&self.temp, &self.target) {
-            let _ = fs.remove(&self.temp);
-            return Err(AtomicWriteError { step: FsOp::Rename, path: self.temp, error, written: false });
+            return Err(self.abandon(fs, FsOp::Rename, error));
         }
         if let Err(error) = fs.sync_dir(&self.dir) {
             return Err(AtomicWriteError { step: FsOp::SyncDir, path: self.dir, error, written: true });
@@ -259,6 +249,13 @@ impl Staged {
     /// Removes the new content: the target stays as it was.
     pub fn discard(self, fs: &dyn FileSystem) {
         let _ = fs.remove(&self.temp);
+    }
+
+    /// The new content removed after `step` failed on it (best effort: a leftover temporary
+    /// file is harmless, its name hidden, but tidied up): the error to answer.
+    fn abandon(self, fs: &dyn FileSystem, step: FsOp, error: io::Error) -> AtomicWriteError {
+        let _ = fs.remove(&self.temp);
+        AtomicWriteError { step, path: self.temp, error, written: false }
     }
 }
 

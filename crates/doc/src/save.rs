@@ -24,7 +24,6 @@ use crate::fingerprint::Fingerprint;
 use crate::fs::{atomic_write, stage, write_beside, AtomicWriteError, FileSystem, Staged};
 use crate::layout::sidecar_path;
 use crate::session::Session;
-use crate::spare_text::room_for;
 
 /// Diagnostic codes of the save pipeline.
 pub mod codes {
@@ -109,8 +108,10 @@ pub fn prepare(session: &Session) -> Result<String, SaveRefused> {
 /// written; into the buffer the document keeps for it when there is one (`crate::spare_text`).
 fn canonical_text(session: &Session, spec: &GraphSpec) -> String {
     let len = session.source.as_deref().map_or(0, str::len);
-    let buffer = session.spare.take(len).unwrap_or_else(|| Vec::with_capacity(room_for(len)));
-    writer::to_canonical_string_in(spec, buffer)
+    match session.spare.take(len) {
+        Some(buffer) => writer::to_canonical_string_in(spec, buffer),
+        None => writer::to_canonical_string_sized(spec, len),
+    }
 }
 
 /// Steps 2-3 of a GraphSpec's save: `text` reads back to this very document, and the document

@@ -12,18 +12,13 @@ use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use trellis_spec::writer::room_for;
+
 /// From this length of text on, a document keeps a spare buffer.
 pub(crate) const KEPT_FROM: usize = 1 << 20;
 
 /// How long after the open the first buffer is prepared: the app draws the document first.
 const PREPARED_AFTER: Duration = Duration::from_millis(1500);
-
-/// The capacity a canonical text of about `len` bytes is written into: a little more, so that
-/// an edit that makes the text a few bytes longer does not double the buffer (a copy of the
-/// whole text, and twice its memory). Pages of the room not written are never touched.
-pub(crate) fn room_for(len: usize) -> usize {
-    len.saturating_add(len / 16).saturating_add(4096)
-}
 
 /// The spare buffer of one document, shared with the thread that prepares it.
 #[derive(Default)]

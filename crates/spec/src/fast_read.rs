@@ -95,7 +95,7 @@ pub(crate) fn reads_as(text: &str, spec: &GraphSpec) -> bool {
     let nodes_at = (middle > 0)
         .then(|| crate::writer::node_start(text.as_bytes(), &spec.nodes[middle]))
         .flatten()
-        .map(|at| at + b",\n    ".len());
+        .map(|at| at + crate::writer::NODE_SEPARATOR.len());
     std::thread::scope(|s| {
         let edges = edges_at.and_then(|at| {
             let same = move || {

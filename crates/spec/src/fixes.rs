@@ -29,16 +29,6 @@ pub fn describe_builtin_type(type_name: &str) -> Fix {
     )
 }
 
-/// Whether `fix` is [`describe_builtin_type`]'s (the command line's hint then names the type).
-pub fn replaces_builtin(fix: &Fix) -> bool {
-    match &fix.edit {
-        FixEdit::DescribeTypes { types } => {
-            types.len() == 1 && fix.title == describe_builtin_type(&types[0]).title
-        }
-        _ => false,
-    }
-}
-
 /// The fixes of a node whose type no registry describes: describe it, and change the type to
 /// a known one when one is close ("did you mean").
 pub fn unknown_type(node: &str, type_name: &str, known: &[&str]) -> Vec<Fix> {

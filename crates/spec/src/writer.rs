@@ -20,7 +20,15 @@ pub fn to_canonical_string(spec: &GraphSpec) -> String {
 /// long the text will be (the text it was read from). Growing the buffer by doubling would
 /// briefly hold the old and the new buffer, about 1.5 times the text, at the peak of memory.
 pub fn to_canonical_string_sized(spec: &GraphSpec, capacity: usize) -> String {
-    to_canonical_string_in(spec, Vec::with_capacity(capacity.saturating_add(1)))
+    to_canonical_string_in(spec, Vec::with_capacity(room_for(capacity)))
+}
+
+/// The capacity a canonical text of about `len` bytes is written into: a little more, so that
+/// a document a few bytes longer than the text it was read from does not double the buffer (a
+/// copy of the whole text, and twice its memory). Pages of the room not written are never
+/// touched.
+pub fn room_for(len: usize) -> usize {
+    len.saturating_add(len / 16).saturating_add(4096)
 }
 
 /// [`to_canonical_string`] written into `buffer` (emptied first): a caller that keeps a buffer
@@ -79,21 +87,25 @@ const PARALLEL_NODES: usize = 2_000;
 /// hold no line break; the first place is the node's unless an earlier node has the same id.
 pub(crate) fn node_start(text: &[u8], node: &NodeSpec) -> Option<usize> {
     let mut first_bytes = Vec::with_capacity(node.id.len() + 32);
-    first_bytes.extend_from_slice(NODE_START);
+    first_bytes.extend_from_slice(NODE_SEPARATOR);
+    first_bytes.extend_from_slice(NODE_OPENING);
     write_str(&mut first_bytes, &node.id);
     first_bytes.push(b',');
     memchr::memmem::find(text, &first_bytes)
 }
 
-/// What starts every node but the first in canonical text, up to its id (see [`write_nodes`]).
-const NODE_START: &[u8] = b",\n    {\n      \"id\": ";
+/// What comes before every node but the first in canonical text (the first has `[` for the
+/// comma), and what opens a node, up to its id ([`write_nodes`]).
+pub(crate) const NODE_SEPARATOR: &[u8] = b",\n    ";
+const NODE_OPENING: &[u8] = b"{\n      \"id\": ";
 
 fn block_buffer() -> Vec<u8> {
     Vec::with_capacity(COMPARE_BLOCK + 4096)
 }
 
 /// Whether `text` from `at` on starts with what `write` writes: the end of that part of `text`
-/// when it does (the whole of `text` matches when that is `text.len()`). The writing stops at the first block that differs.
+/// when it does (the whole of `text` matches when that is `text.len()`). The writing stops at
+/// the first block that differs.
 fn matches_from(
     text: &[u8],
     at: usize,
@@ -179,7 +191,8 @@ fn write_nodes(
 ) -> bool {
     for (k, node) in nodes.iter().enumerate() {
         out.push(if first + k == 0 { b'[' } else { b',' });
-        out.extend_from_slice(b"\n    {\n      \"id\": ");
+        out.extend_from_slice(&NODE_SEPARATOR[1..]);
+        out.extend_from_slice(NODE_OPENING);
         write_str(out, &node.id);
         out.extend_from_slice(b",\n      \"type\": ");
         match &node.type_name {
@@ -407,7 +420,7 @@ mod tests {
         let at = node_start(text.as_bytes(), &big.nodes[middle]).unwrap_or_default();
         assert!(at > 0 && text[at..].starts_with(",\n    {"), "{}", &text[at..at + 40]);
         // A byte changed before, at and after the place the halves meet; the text cut there.
-        for i in [10, at - 1, at, at + 1, at + NODE_START.len(), text.len() - 3] {
+        for i in [10, at - 1, at, at + 1, at + NODE_SEPARATOR.len() + NODE_OPENING.len(), text.len() - 3] {
             let mut changed = text.clone().into_bytes();
             changed[i] = b'\t';
             assert!(!is_canonical(&big, &String::from_utf8_lossy(&changed)), "changed at {i}");

@@ -43,6 +43,19 @@ fn sizes_from(var: &str) -> Vec<usize> {
     }
 }
 
+/// The app as it ships, with its own data folder `data`, whose file dialogs answer `doc`: the
+/// open command (Ctrl+O) opens it.
+fn opening(doc: &Path, data: &Path) -> Launch {
+    Launch {
+        dialog_path: Some(doc.to_path_buf()),
+        data_dir: Some(data.to_path_buf()),
+        // As the app ships (no accelerated compositing without a GPU, webkit_env.rs);
+        // `WEBKIT_DISABLE_COMPOSITING_MODE` in the environment still wins (bench.sh's rows).
+        as_shipped: true,
+        ..Launch::default()
+    }
+}
+
 /// Appends one JSON line to `TRELLIS_BENCH_OUT` (and prints it).
 fn record(v: Value) {
     println!("{v}");
@@ -115,15 +128,7 @@ async fn canvas_figures_against_plain_react_flow() {
         let doc = document(work.path(), n);
         let data = tempfile::tempdir().expect("data dir");
         let load_before = load_average();
-        let app = Desktop::launch(Launch {
-            dialog_path: Some(doc.clone()),
-            data_dir: Some(data.path().to_path_buf()),
-            // As the app ships (no accelerated compositing without a GPU, webkit_env.rs);
-            // `WEBKIT_DISABLE_COMPOSITING_MODE` in the environment still wins (bench.sh's rows).
-            as_shipped: true,
-            ..Launch::default()
-        })
-        .await;
+        let app = Desktop::launch(opening(&doc, data.path())).await;
         let app_pid = memory::app_pid(data.path());
         let startup_ms = start_to_first_frame(&app, u64::from(app_pid)).await;
         tokio::time::sleep(Duration::from_millis(500)).await;
@@ -241,12 +246,9 @@ async fn real_files_without_a_sidecar() {
         let elk_limit_s: u64 =
             std::env::var("TRELLIS_BENCH_ELK_LIMIT_S").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
         let app = Desktop::launch(Launch {
-            dialog_path: Some(doc.clone()),
-            data_dir: Some(data.path().to_path_buf()),
-            as_shipped: true,
             // The baseline's command waits for elkjs up to its limit, then for the drawing.
             request_timeout: Some(Duration::from_secs(elk_limit_s + 120)),
-            ..Launch::default()
+            ..opening(&doc, data.path())
         })
         .await;
         tokio::time::sleep(Duration::from_millis(1000)).await;
@@ -404,13 +406,7 @@ async fn a_spec_for_another_runtime() {
         assert!(made.success(), "{} {n} failed", generator.display());
         let original = std::fs::read_to_string(&doc).expect("the generated spec");
         let data = tempfile::tempdir().expect("data dir");
-        let app = Desktop::launch(Launch {
-            dialog_path: Some(doc.clone()),
-            data_dir: Some(data.path().to_path_buf()),
-            as_shipped: true,
-            ..Launch::default()
-        })
-        .await;
+        let app = Desktop::launch(opening(&doc, data.path())).await;
         tokio::time::sleep(Duration::from_millis(1000)).await;
         app.driver.set_script_timeout(Duration::from_secs(300)).await.expect("script timeout");
         let open = drive::open_to_drawn(&app, n, 240_000).await;

@@ -247,12 +247,15 @@ fn save_as_writes_the_new_file_and_moves_the_session() {
     assert_eq!(fs.get_string("/new/other.json").as_deref(), Some(EXAMPLE));
 }
 
+/// A small document read from non-canonical text (a number written `1.50`).
+const SMALL: &str = r#"{"name":"g","channels":{"v":{}},"nodes":[{"id":"a","type":"set_value","config":{"channel":"v","value":1.50}}],"edges":[{"from":"__start__","to":"a"}]}"#;
+
 #[test]
 fn the_bytes_written_are_exactly_the_canonical_text() {
     // A document read from non-canonical text is written in canonical form, number text kept.
     let c = clock();
     let fs = FakeFs::new();
-    fs.put("/w/a.json", r#"{"name":"g","channels":{"v":{}},"nodes":[{"id":"a","type":"set_value","config":{"channel":"v","value":1.50}}],"edges":[{"from":"__start__","to":"a"}]}"#);
+    fs.put("/w/a.json", SMALL);
     let mut s =
         Session::open(&fs, DocId(1), &p("/w/a.json"), registries(), Arc::new(c.clone())).expect("opens");
     let expected = trellis_spec::writer::to_canonical_string(s.spec().expect("spec"));
@@ -428,6 +431,14 @@ fn no_temporary_files(fs: &FakeFs) -> bool {
     fs.files().iter().all(|f| !f.to_string_lossy().contains(".trellis-tmp-"))
 }
 
+/// A save that did not go ahead: `/w/hand.json` holds `text` as before, nothing is left beside
+/// it, and the work is still unsaved.
+fn left_as_it_was(fs: &FakeFs, s: &Session, text: &str) {
+    assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(text));
+    assert!(no_temporary_files(fs));
+    assert!(s.is_dirty());
+}
+
 /// A large document is written while its text is checked and the file on disk read; the new
 /// text is put in place only once both say so.
 #[test]
@@ -471,9 +482,7 @@ fn a_large_documents_conflict_leaves_the_file_and_no_temporary_file() {
     fs.put("/w/hand.json", &theirs);
     let refused = save::save(&fs, &mut s).expect_err("a conflict");
     assert!(refused.conflict, "{:?}", refused.diagnostics);
-    assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(theirs.as_str()));
-    assert!(no_temporary_files(&fs));
-    assert!(s.is_dirty());
+    left_as_it_was(&fs, &s, &theirs);
 }
 
 /// A large document with an error, or whose write fails half way, is not saved: the file is as
@@ -495,9 +504,7 @@ fn a_large_document_not_saved_leaves_the_file_and_no_temporary_file() {
     fs.fail_next_on(FsOp::SyncFile, "/.hand.json.trellis-tmp-", ErrorKind::Other);
     let refused = save::save(&fs, &mut s).expect_err("the write failed");
     assert_eq!(refused.diagnostics[0].code, codes::WRITE_FAILED, "{:?}", refused.diagnostics);
-    assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(text.as_str()));
-    assert!(no_temporary_files(&fs));
-    assert!(s.is_dirty());
+    left_as_it_was(&fs, &s, &text);
     // The next save goes through.
     save::save(&fs, &mut s).expect("saved");
     assert!(no_temporary_files(&fs));
@@ -542,17 +549,15 @@ fn a_text_that_cannot_be_read_back_is_not_recorded_as_saved() {
     let refused = save::save(&fs, &mut s).expect_err("the read-back failed");
     assert_eq!(refused.diagnostics[0].code, codes::VERIFY_FAILED, "{:?}", refused.diagnostics);
     assert!(refused.diagnostics[0].message.contains("the file on disk is unchanged"));
-    assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(text.as_str()));
+    left_as_it_was(&fs, &s, &text);
     assert!(fs.get_string("/w/hand.layout.json").is_none(), "the layout file is not put in place either");
-    assert!(no_temporary_files(&fs));
-    assert!(s.is_dirty());
     let out = save::save(&fs, &mut s).expect("saved");
     let (fp, _) =
         crate::fingerprint::Fingerprint::read(&fs, &p("/w/hand.json")).expect("read").expect("exists");
     assert_eq!(out.fingerprint, fp, "the fingerprint read back beside the file is the saved file's");
 
     let fs = FakeFs::new();
-    fs.put("/w/a.json", r#"{"name":"g","channels":{"v":{}},"nodes":[{"id":"a","type":"set_value","config":{"channel":"v","value":1}}],"edges":[{"from":"__start__","to":"a"}]}"#);
+    fs.put("/w/a.json", SMALL);
     let mut s =
         Session::open(&fs, DocId(1), &p("/w/a.json"), registries(), Arc::new(c.clone())).expect("opens");
     edit(&mut s, json!({"op": "rename_graph", "name": "h"}));
