@@ -8,8 +8,11 @@
 #      repository), builds it, generates the specs and writes one JSON line per size;
 #   2. the release `trellis` CLI, whole process, on the same files: `fmt --check`, `validate`
 #      and `validate --format json`, with a registry describing the twelve generated types (any
-#      object config accepted, so the config schema check runs); wall time and peak RSS from
-#      /usr/bin/time, RUNS runs each, median;
+#      object config accepted, so the config schema check runs); RUNS runs each, median. Wall
+#      time from `hyperfine -N` when it is installed (the process from exec to exit, nothing
+#      else), else from the shell's clock around /usr/bin/time (which adds the start of `date`
+#      and of /usr/bin/time itself: 3-4 ms on this project's machines); peak RSS and the exit
+#      status from /usr/bin/time;
 #   3. findings: `validate` of the 10,000-node file with one unknown field added to every node
 #      (10,000 more warnings) beside the file as generated, in both output formats;
 # then prints the ratio table (reference median / Trellis median; peak RSS / file size) and
@@ -17,7 +20,8 @@
 #
 # ILMEK_GIT_DIR (or $1): a Git directory of AimTune/ilmek (a bare mirror is fine). Without it,
 # and without a checkout already built under $PEER_ROOT, the script says so and exits 3.
-# Environment: SIZES (default "10000 100000"), RUNS (default 5), PEER_ROOT (default
+# Environment: SIZES (default "10000 100000"), RUNS (default 5), WARMUP_RUNS (hyperfine's
+# unmeasured runs before them, default 10), PEER_ROOT (default
 # target/peer), PEER_BENCH_DIR (default ../shared/peer-bench), CARGO_TARGET_DIR, TRELLIS_BIN (a
 # release `trellis` already built: no build step).
 set -euo pipefail
@@ -30,6 +34,7 @@ PEER_BENCH_DIR="${PEER_BENCH_DIR:-$PWD/../shared/peer-bench}"
 GIT_DIR_ARG="${1:-${ILMEK_GIT_DIR:-}}"
 SIZES="${SIZES:-10000 100000}"
 RUNS="${RUNS:-5}"
+WARMUP_RUNS="${WARMUP_RUNS:-10}"
 SPECS="$PEER_ROOT/specs"
 RESULTS="$PEER_ROOT/results"
 export PEER_ROOT
@@ -44,6 +49,12 @@ if [[ -z "$GIT_DIR_ARG" && ! -f "$PEER_ROOT/ilmek/ts/packages/core/src/spec.ts" 
   exit 3
 fi
 [[ -x /usr/bin/time ]] || { echo "peer-bench: /usr/bin/time is needed (apt-get install time)" >&2; exit 2; }
+if command -v hyperfine >/dev/null 2>&1; then
+  CLOCK="hyperfine"
+else
+  CLOCK="shell"
+  echo "peer-bench: no hyperfine (apt-get install hyperfine): wall times from the shell's clock, 3-4 ms high" >&2
+fi
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 LOAD_BEFORE="$(load)"
@@ -81,12 +92,26 @@ if [[ -f "$SPECS/spec-$FINDINGS_BASE.json" ]]; then
 fi
 
 # measure NAME FILE ARGS...: RUNS runs of `trellis ARGS FILE`, one JSON line per run into
-# $RESULTS/trellis.jsonl (wall ms from the shell's clock, peak RSS from /usr/bin/time).
+# $RESULTS/trellis.jsonl (wall ms from hyperfine or the shell's clock, peak RSS from
+# /usr/bin/time).
 : >"$RESULTS/trellis.jsonl"
 measure() {
   local name=$1 file=$2
   shift 2
-  local i start end rss status
+  local i start end rss status walls=()
+  if [[ $CLOCK == hyperfine ]]; then
+    # -N: no shell; the command is split like a shell would, so every word is quoted. -i: exit
+    # 1 is a document with problems; the statuses are checked below. Ten runs to warm up: on
+    # this project's virtual machines the first ten or twenty runs of a command after a pause
+    # take 3-5 ms more at 10,000 nodes (15-20 ms, then 13-14 ms), which is the reference's
+    # whole margin; its own warm-up is a full round trip in the same process.
+    local command
+    command="$(printf '%q ' "$TRELLIS" "$@" "$file")"
+    hyperfine -N -i --warmup "$WARMUP_RUNS" --runs "$RUNS" --export-json "$RESULTS/hyperfine.json" "$command" >/dev/null 2>&1
+    mapfile -t walls < <(node -e '
+      for (const t of require(process.argv[1]).results[0].times) console.log((t * 1000).toFixed(3));
+    ' "$RESULTS/hyperfine.json")
+  fi
   for ((i = 0; i < RUNS + 1; i++)); do
     start=$(date +%s%N)
     set +e
@@ -103,8 +128,10 @@ measure() {
     fi
     # The first run warms the page cache; it is not counted.
     if ((i > 0)); then
+      local wall="$(((end - start) / 1000))e-3"
+      [[ $CLOCK == hyperfine ]] && wall="${walls[i - 1]}"
       printf '{"case": "%s", "file": "%s", "bytes": %s, "wall_ms": %s, "peak_kb": %s, "exit": %s}\n' \
-        "$name" "$file" "$(stat -c %s "$file")" "$(((end - start) / 1000))e-3" "$rss" "$status" >>"$RESULTS/trellis.jsonl"
+        "$name" "$file" "$(stat -c %s "$file")" "$wall" "$rss" "$status" >>"$RESULTS/trellis.jsonl"
     fi
   done
 }
@@ -126,10 +153,10 @@ if [[ -f "$SPECS/findings-$FINDINGS_BASE.json" ]]; then
 fi
 
 LOAD_AFTER="$(load)"
-node - "$RESULTS" "$SIZES" "$LOAD_BEFORE" "$LOAD_AFTER" "$UPTIME_BEFORE" "$RUNS" <<'EOF' | tee "$RESULTS/table.md"
+WARMUP_RUNS="$WARMUP_RUNS" node - "$RESULTS" "$SIZES" "$LOAD_BEFORE" "$LOAD_AFTER" "$UPTIME_BEFORE" "$RUNS" "$CLOCK" <<'EOF' | tee "$RESULTS/table.md"
 const fs = require("fs");
 const os = require("os");
-const [results, sizes, loadBefore, loadAfter, uptime, runs] = process.argv.slice(2);
+const [results, sizes, loadBefore, loadAfter, uptime, runs, clock] = process.argv.slice(2);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const rows = fs.readFileSync(`${results}/trellis.jsonl`, "utf8").trim().split("\n").map((l) => JSON.parse(l));
 const byCase = new Map();
@@ -143,7 +170,8 @@ const stat = (name) => {
 const f = (x, d = 0) => x.toLocaleString("en-US", { minimumFractionDigits: d, maximumFractionDigits: d });
 const cpu = (os.cpus()[0] || {}).model || "unknown CPU";
 console.log(`Measured ${new Date().toISOString().slice(0, 16)}Z on ${os.cpus().length} cores (${cpu.trim()}), ${f(os.totalmem() / 2 ** 30, 1)} GiB; load average before ${loadBefore}, after ${loadAfter} (\`uptime\`: ${uptime.trim()}).`);
-console.log(`Trellis: release CLI, whole process (start, read, parse, check, write, exit), median of ${runs} runs after one unmeasured run. Reference: \`bench-ilmek.mjs\` in process after one warm-up (parse, fromSpec, compile, toSpec, stringify; no process start, no file read), median of ${runs} runs.`);
+const timer = clock === "hyperfine" ? `wall time from \`hyperfine -N\`, exec to exit, after ${process.env.WARMUP_RUNS} unmeasured runs` : "wall time from the shell's clock around `/usr/bin/time`, after one unmeasured run (3-4 ms high: no hyperfine)";
+console.log(`Trellis: release CLI, whole process (start, read, parse, check, write, exit), median of ${runs} runs: ${timer}; peak RSS from \`/usr/bin/time\` (${runs} runs after one unmeasured run). Reference: \`bench-ilmek.mjs\` in process after one warm-up (parse, fromSpec, compile, toSpec, stringify; no process start, no file read), median of ${runs} runs.`);
 console.log("");
 console.log("| nodes | file | reference round trip (peak RSS) | command | Trellis median (min–max) | ratio | Trellis peak RSS | peak / file |");
 console.log("|---|---|---|---|---|---|---|---|");

@@ -56,18 +56,21 @@ pub(crate) fn read(text: &str) -> Option<GraphSpec> {
 /// (`trellis validate` of 100,000 nodes 118-140 ms with it, 114-129 without, and 6 MB more at
 /// the peak; docs/BENCHMARKS.md, sixteenth session).
 pub(crate) fn read_keyed(text: &str) -> Option<(GraphSpec, bool, ElementPlaces)> {
-    let ahead = (text.len() >= PARALLEL_FROM).then(|| edges_ahead(text)).flatten();
-    let Some(at) = ahead else { return read_top(text, None) };
+    if text.len() < PARALLEL_FROM {
+        return read_top(text, None);
+    }
     std::thread::scope(|s| {
+        // The line is looked for on that thread too: this one starts on the nodes at once.
         let edges = std::thread::Builder::new().name("read edges".into()).spawn_scoped(s, move || {
+            let at = edges_ahead(text)?;
             let mut p = P::new(text);
             p.i = at;
             let (mut edges, mut starts) = (Vec::new(), Vec::new());
-            p.edges(&mut edges, &mut starts)?;
-            Some((edges, starts, p.i))
+            let read = p.edges(&mut edges, &mut starts).map(|()| (edges, starts, p.i));
+            Some((at, read))
         });
         // No thread to be had: all of it here.
-        read_top(text, edges.ok().map(|edges| (at, edges)))
+        read_top(text, edges.ok())
     })
 }
 
@@ -89,7 +92,6 @@ pub(crate) fn reads_as(text: &str, spec: &GraphSpec) -> bool {
     if text.len() < PARALLEL_FROM {
         return same_top(text, spec, SameAhead::default()).is_some();
     }
-    let edges_at = edges_ahead(text);
     // The middle node where the writer put it (the text is canonical when this is asked).
     let middle = spec.nodes.len() / 2;
     let nodes_at = (middle > 0)
@@ -97,18 +99,14 @@ pub(crate) fn reads_as(text: &str, spec: &GraphSpec) -> bool {
         .flatten()
         .map(|at| at + crate::writer::NODE_SEPARATOR.len());
     std::thread::scope(|s| {
-        let edges = edges_at.and_then(|at| {
-            let same = move || {
-                let mut p = P::new(text);
-                p.i = at;
-                p.same_edges(&spec.edges).then_some(p.i)
-            };
-            std::thread::Builder::new()
-                .name("compare edges".into())
-                .spawn_scoped(s, same)
-                .ok()
-                .map(|h| (at, h))
-        });
+        // The line that starts the edges is looked for on that thread too (as in `read_keyed`).
+        let same = move || {
+            let at = edges_ahead(text)?;
+            let mut p = P::new(text);
+            p.i = at;
+            Some((at, p.same_edges(&spec.edges).then_some(p.i)))
+        };
+        let edges = std::thread::Builder::new().name("compare edges".into()).spawn_scoped(s, same).ok();
         let nodes = nodes_at.and_then(|at| {
             let same = move || {
                 let mut p = P::new(text);
@@ -123,12 +121,15 @@ pub(crate) fn reads_as(text: &str, spec: &GraphSpec) -> bool {
     })
 }
 
+/// Where the line that starts the edges is, and where they end when they are the same there.
+type EdgesSame = (usize, Option<usize>);
+
 /// What other threads compare of a large text (see [`reads_as`]): where the edges start and
 /// where they end when they are the same; where the middle node starts, its index, and where
 /// the nodes end when they are the same from there on.
 #[derive(Default)]
 struct SameAhead<'scope> {
-    edges: Option<(usize, std::thread::ScopedJoinHandle<'scope, Option<usize>>)>,
+    edges: Option<std::thread::ScopedJoinHandle<'scope, Option<EdgesSame>>>,
     nodes: Option<(usize, usize, std::thread::ScopedJoinHandle<'scope, Option<usize>>)>,
 }
 
@@ -180,8 +181,8 @@ fn same_top(text: &str, spec: &GraphSpec, mut ahead: SameAhead<'_>) -> Option<()
                 4
             }
             "edges" => {
-                match ahead.edges.take() {
-                    Some((at, same)) if at == p.i => p.i = joined(same)?,
+                match ahead.edges.take().and_then(joined) {
+                    Some((at, same)) if at == p.i => p.i = same?,
                     _ => p.same_edges(&spec.edges).then_some(())?,
                 }
                 8
@@ -209,10 +210,12 @@ fn edges_ahead(text: &str) -> Option<usize> {
     memchr::memmem::find(text.as_bytes(), LINE).map(|at| at + LINE.len())
 }
 
-/// The edges read on the other thread: where their list starts, and the thread's answer (the
-/// edges, where each starts and where the list ends).
-type EdgesAhead<'scope> =
-    (usize, std::thread::ScopedJoinHandle<'scope, Option<(Vec<EdgeSpec>, Vec<u32>, usize)>>);
+/// The edges read on the other thread: where their list starts, if the text has the line, and
+/// what reading them there gave (the edges, where each starts and where the list ends).
+type EdgesAhead<'scope> = std::thread::ScopedJoinHandle<'scope, Option<(usize, Option<EdgesRead>)>>;
+
+/// An edge list as read: the edges, where each starts, and where the list ends.
+type EdgesRead = (Vec<EdgeSpec>, Vec<u32>, usize);
 
 /// A scoped thread's answer (its panic goes on here).
 fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
@@ -267,10 +270,10 @@ fn read_top(text: &str, mut ahead: Option<EdgesAhead<'_>>) -> Option<(GraphSpec,
                     4
                 }
                 "edges" => {
-                    match ahead.take() {
-                        Some((at, edges)) if at == p.i => {
+                    match ahead.take().and_then(joined) {
+                        Some((at, read)) if at == p.i => {
                             // Read there by the other thread (see `read_keyed`).
-                            let (list, starts, end) = joined(edges)?;
+                            let (list, starts, end) = read?;
                             spec.edges = list;
                             p.i = end;
                             places.edges = Some(ListPlaces { member: (key_start, p.i), starts });

@@ -108,7 +108,8 @@ impl fmt::Debug for NodeType {
 /// Type name -> node type, in registration order (the order "Known types" lists them).
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
-    types: IndexMap<String, NodeType>,
+    /// Looked up for every node by several checks: hashed as the id sets are (`IdHasher`).
+    types: IndexMap<String, NodeType, crate::checks::IdHasher>,
 }
 
 impl Registry {

@@ -16,7 +16,7 @@ pub use crate::checks::codes;
 
 /// Below this many nodes and edges the stages run on the calling thread: a thread costs more
 /// than it saves on a small document (and most documents are small).
-const PARALLEL_FROM: usize = 4_000;
+pub(crate) const PARALLEL_FROM: usize = 4_000;
 
 /// Every problem in `spec`, in document order within each stage (fromSpec checks, compile
 /// checks, analysis, config schemas, the channels configs name).

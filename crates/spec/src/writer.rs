@@ -57,7 +57,7 @@ pub fn is_canonical(spec: &GraphSpec, text: &str) -> bool {
     if nodes.len() < PARALLEL_NODES {
         return matches_from(text, 0, |out, flush| write(spec, out, flush)) == Some(text.len());
     }
-    let middle = nodes.len() / 2;
+    let middle = halfway_node(spec);
     let second_half = |out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool| {
         write_nodes(&nodes[middle..], middle, out, flush) && write_edges(spec, out, flush)
     };
@@ -80,6 +80,39 @@ pub fn is_canonical(spec: &GraphSpec, text: &str) -> bool {
 
 /// From this many nodes on, [`is_canonical`] compares the two halves of a document at once.
 const PARALLEL_NODES: usize = 2_000;
+
+/// The node [`is_canonical`]'s second half starts at: the first one with about half of the
+/// canonical text before it, so that both threads compare as much. The second half holds the
+/// edges too, which are two fifths of a generated document's text: split at the middle node,
+/// it had twice the first half's work. Lengths are estimated from the model (a config's text
+/// as read, fixed sizes for the rest); a poor estimate costs balance, never the answer.
+/// A node after the first and no later than the last (the caller has thousands).
+fn halfway_node(spec: &GraphSpec) -> usize {
+    // What a node and an edge write besides their strings, and a guess at a changed config
+    // (it has no text until written) and at a guard.
+    const NODE_FRAME: usize = 60;
+    const EDGE_FRAME: usize = 50;
+    const CONFIG_GUESS: usize = 150;
+    const GUARD_GUESS: usize = 80;
+    let node_len = |n: &NodeSpec| {
+        let config = n.config.raw_text().map_or(CONFIG_GUESS, str::len);
+        NODE_FRAME + n.id.len() + n.type_name.as_ref().map_or(0, String::len) + config
+    };
+    let edge_len = |e: &EdgeSpec| {
+        EDGE_FRAME + e.from.len() + e.to.len() + if e.when.is_some() { GUARD_GUESS } else { 0 }
+    };
+    let total: usize =
+        spec.nodes.iter().map(node_len).sum::<usize>() + spec.edges.iter().map(edge_len).sum::<usize>();
+    let last = spec.nodes.len().saturating_sub(1);
+    let mut before = 0;
+    for (i, node) in spec.nodes.iter().enumerate() {
+        if before >= total / 2 {
+            return i.max(1).min(last);
+        }
+        before += node_len(node);
+    }
+    last
+}
 
 /// Where `node`'s text starts in the canonical text `text` (at the comma before it), if its
 /// first bytes are there: the first place they occur. In canonical text those bytes start a
@@ -416,9 +449,12 @@ mod tests {
         assert!(big.nodes.len() >= PARALLEL_NODES);
         let text = to_canonical_string(&big);
         assert!(is_canonical(&big, &text));
-        let middle = big.nodes.len() / 2;
+        let middle = halfway_node(&big);
         let at = node_start(text.as_bytes(), &big.nodes[middle]).unwrap_or_default();
         assert!(at > 0 && text[at..].starts_with(",\n    {"), "{}", &text[at..at + 40]);
+        // The halves hold about as much text each, edges and all.
+        let share = at as f64 / text.len() as f64;
+        assert!((0.4..0.6).contains(&share), "{share}: node {middle} of {}", big.nodes.len());
         // A byte changed before, at and after the place the halves meet; the text cut there.
         for i in [10, at - 1, at, at + 1, at + NODE_SEPARATOR.len() + NODE_OPENING.len(), text.len() - 3] {
             let mut changed = text.clone().into_bytes();
@@ -436,6 +472,7 @@ mod tests {
         // for first; the answer is still the one of a single pass.
         let mut twins = big.clone();
         twins.nodes[3].id = twins.nodes[middle].id.clone();
+        assert_eq!(halfway_node(&twins), middle);
         let text = to_canonical_string(&twins);
         let found = node_start(text.as_bytes(), &twins.nodes[middle]).unwrap_or_default();
         assert!(found < text.len() / 4, "the earlier twin is found first");
