@@ -85,7 +85,8 @@ const PARALLEL_NODES: usize = 2_000;
 /// canonical text before it, so that both threads compare as much. The second half holds the
 /// edges too, which are two fifths of a generated document's text: split at the middle node,
 /// it had twice the first half's work. Lengths are estimated from the model (a config's text
-/// as read, fixed sizes for the rest); a poor estimate costs balance, never the answer.
+/// as kept, without its indentation; fixed sizes for the rest): a poor estimate costs balance,
+/// never the answer.
 /// A node after the first and no later than the last (the caller has thousands).
 fn halfway_node(spec: &GraphSpec) -> usize {
     // What a node and an edge write besides their strings, and a guess at a changed config
