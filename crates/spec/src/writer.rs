@@ -128,6 +128,14 @@ pub(crate) fn node_start(text: &[u8], node: &NodeSpec) -> Option<usize> {
     memchr::memmem::find(text, &first_bytes)
 }
 
+/// A string, or `null` for none (a document's name, a node's type).
+fn write_str_or_null(out: &mut Vec<u8>, s: Option<&str>) {
+    match s {
+        Some(s) => write_str(out, s),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
 /// What comes before every node but the first in canonical text (the first has `[` for the
 /// comma), and what opens a node, up to its id ([`write_nodes`]).
 pub(crate) const NODE_SEPARATOR: &[u8] = b",\n    ";
@@ -186,10 +194,7 @@ fn block(out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool
 /// [`write`] up to the nodes: the name, the channels and the nodes' key.
 fn write_start(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
     out.extend_from_slice(b"{\n  \"name\": ");
-    match &spec.name {
-        Some(name) => write_str(out, name),
-        None => out.extend_from_slice(b"null"),
-    }
+    write_str_or_null(out, spec.name.as_deref());
     out.extend_from_slice(b",\n  \"channels\": ");
     if spec.channels.is_empty() {
         out.extend_from_slice(b"{}");
@@ -229,10 +234,7 @@ fn write_nodes(
         out.extend_from_slice(NODE_OPENING);
         write_str(out, &node.id);
         out.extend_from_slice(b",\n      \"type\": ");
-        match &node.type_name {
-            Some(t) => write_str(out, t),
-            None => out.extend_from_slice(b"null"),
-        }
+        write_str_or_null(out, node.type_name.as_deref());
         out.extend_from_slice(b",\n      \"config\": ");
         node.config.write_canonical(out, 3);
         out.extend_from_slice(b"\n    }");
@@ -298,10 +300,7 @@ pub fn write_compact(spec: &GraphSpec, out: &mut Vec<u8>) {
 /// that hands a large document over in parts.
 pub fn write_compact_head(spec: &GraphSpec, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"name\":");
-    match &spec.name {
-        Some(name) => write_str(out, name),
-        None => out.extend_from_slice(b"null"),
-    }
+    write_str_or_null(out, spec.name.as_deref());
     out.extend_from_slice(b",\"channels\":");
     comma_separated(out, b"{}", &spec.channels, |out, (name, channel)| {
         write_str(out, name);
@@ -317,10 +316,7 @@ pub fn write_compact_nodes(nodes: &[NodeSpec], out: &mut Vec<u8>) {
         out.extend_from_slice(b"{\"id\":");
         write_str(out, &node.id);
         out.extend_from_slice(b",\"type\":");
-        match &node.type_name {
-            Some(t) => write_str(out, t),
-            None => out.extend_from_slice(b"null"),
-        }
+        write_str_or_null(out, node.type_name.as_deref());
         out.extend_from_slice(b",\"config\":");
         node.config.write(out, Indent::Compact);
         out.push(b'}');

@@ -431,6 +431,21 @@ fn no_temporary_files(fs: &FakeFs) -> bool {
     fs.files().iter().all(|f| !f.to_string_lossy().contains(".trellis-tmp-"))
 }
 
+/// A large document opened from `/w/hand.json`, edited, and saved with `op` failing once on
+/// the save's temporary file: the file system, the session, the text the file held, and the
+/// refusal.
+fn large_save_failing_on(
+    c: &crate::clock::ManualClock,
+    op: FsOp,
+) -> (FakeFs, Session, String, save::SaveRefused) {
+    let text = large_text(2_500, None);
+    let (fs, mut s) = opened_text(c, &text);
+    edit(&mut s, json!({"op": "rename_graph", "name": "not saved"}));
+    fs.fail_next_on(op, "/.hand.json.trellis-tmp-", ErrorKind::Other);
+    let refused = save::save(&fs, &mut s).expect_err("the save's file operation failed");
+    (fs, s, text, refused)
+}
+
 /// A save that did not go ahead: `/w/hand.json` holds `text` as before, nothing is left beside
 /// it, and the work is still unsaved.
 fn left_as_it_was(fs: &FakeFs, s: &Session, text: &str) {
@@ -498,11 +513,7 @@ fn a_large_document_not_saved_leaves_the_file_and_no_temporary_file() {
     assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(text.as_str()));
     assert!(no_temporary_files(&fs));
 
-    let text = large_text(2_500, None);
-    let (fs, mut s) = opened_text(&c, &text);
-    edit(&mut s, json!({"op": "rename_graph", "name": "not flushed"}));
-    fs.fail_next_on(FsOp::SyncFile, "/.hand.json.trellis-tmp-", ErrorKind::Other);
-    let refused = save::save(&fs, &mut s).expect_err("the write failed");
+    let (fs, mut s, text, refused) = large_save_failing_on(&c, FsOp::SyncFile);
     assert_eq!(refused.diagnostics[0].code, codes::WRITE_FAILED, "{:?}", refused.diagnostics);
     left_as_it_was(&fs, &s, &text);
     // The next save goes through.
@@ -542,11 +553,7 @@ fn a_large_document_writes_each_save_into_the_buffer_of_the_text_before() {
 #[test]
 fn a_text_that_cannot_be_read_back_is_not_recorded_as_saved() {
     let c = clock();
-    let text = large_text(2_500, None);
-    let (fs, mut s) = opened_text(&c, &text);
-    edit(&mut s, json!({"op": "rename_graph", "name": "not read back"}));
-    fs.fail_next_on(FsOp::Read, "/.hand.json.trellis-tmp-", ErrorKind::Other);
-    let refused = save::save(&fs, &mut s).expect_err("the read-back failed");
+    let (fs, mut s, text, refused) = large_save_failing_on(&c, FsOp::Read);
     assert_eq!(refused.diagnostics[0].code, codes::VERIFY_FAILED, "{:?}", refused.diagnostics);
     assert!(refused.diagnostics[0].message.contains("the file on disk is unchanged"));
     left_as_it_was(&fs, &s, &text);
