@@ -10,6 +10,9 @@ APT_PACKAGES=(
   libwebkit2gtk-4.1-dev build-essential curl wget file libxdo-dev libssl-dev
   libayatana-appindicator3-dev librsvg2-dev xvfb xauth x11-utils webkit2gtk-driver chromium imagemagick
   fonts-dejavu-core
+  # The peer bench's clocks (scripts/peer-bench.sh, `npm run bench`): hyperfine for wall time
+  # (without it the shell's clock, 3-4 ms high on a 10-15 ms command), /usr/bin/time for peak RSS.
+  hyperfine time
 )
 missing=()
 if command -v dpkg >/dev/null 2>&1; then

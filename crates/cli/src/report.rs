@@ -137,14 +137,21 @@ pub fn note(message: &str) {
 ///
 /// Each file's text is indexed once ([`LineIndex`]), so printing N findings costs the text once
 /// plus a few hundred bytes per finding, however many findings there are and however long the
-/// lines are (a minified file is one line).
+/// lines are (a minified file is one line). The index knows the findings' own places only
+/// ([`LineIndex::at_offsets`]): a list of every line start of a 10,000-node document is a
+/// megabyte of fresh memory and two more passes, for the few hundred lines shown (issue 18).
 pub fn human(reports: &[FileReport]) -> String {
     let mut out = String::new();
     for r in reports {
         let index = match &r.text {
             Some(text) if r.diagnostics.iter().any(|d| d.span.is_some()) => {
                 let kept = r.lines.borrow_mut().take().and_then(|t| LineIndex::from_table(text, t));
-                Some(kept.unwrap_or_else(|| LineIndex::new(text)))
+                Some(kept.unwrap_or_else(|| {
+                    LineIndex::at_offsets(
+                        text,
+                        r.diagnostics.iter().filter_map(|d| Some(d.span?.offset as usize)),
+                    )
+                }))
             }
             _ => None,
         };
