@@ -95,13 +95,26 @@ pub fn io_reason(e: &std::io::Error) -> String {
 /// Reads and parses `path` in whatever format it is in.
 pub fn load(path: &Path) -> Result<(Source, Document), Failure> {
     let source = read_source(path)?;
-    // Standard input has no name, so GRAPH.md is recognised there by its front matter only.
-    let name = if is_stdin(path) { None } else { path.file_name().map(|n| n.to_string_lossy()) };
-    let doc = Document::read(name.as_deref(), &source.text).map_err(|d| Failure {
+    parse_source(path, source)
+}
+
+/// Parses `source`, the text of `path` ([`read_source`]), in whatever format it is in.
+pub fn parse_source(path: &Path, source: Source) -> Result<(Source, Document), Failure> {
+    let doc = Document::read(file_name(path).as_deref(), &source.text).map_err(|d| Failure {
         report: FileReport::new(source.display.clone(), Some(source.text.clone()), vec![d]),
         exit: Exit::Problems,
     })?;
     Ok((source, doc))
+}
+
+/// The name of the file at `path`, which detection goes by. Standard input has none, so
+/// GRAPH.md is recognised there by its front matter only.
+pub fn file_name(path: &Path) -> Option<std::borrow::Cow<'_, str>> {
+    if is_stdin(path) {
+        None
+    } else {
+        path.file_name().map(|n| n.to_string_lossy())
+    }
 }
 
 /// Reads `path` as a GraphSpec, for the commands that work on GraphSpec only. A file in

@@ -64,6 +64,13 @@ pub fn plain_graphspec(file_name: Option<&str>, text: &str) -> Option<trellis_sp
     trellis_spec::read::parse_plain_spec(text)
 }
 
+/// True when `text` is a GraphSpec as tools write it and already in its canonical form
+/// ([`trellis_spec::read::reads_canonical`], without building it); false says nothing. The
+/// name rule of [`plain_graphspec`]: a GRAPH.md file is never taken for one.
+pub fn plain_canonical_graphspec(file_name: Option<&str>, text: &str) -> bool {
+    !file_name.is_some_and(graph_md_name) && trellis_spec::read::reads_canonical(text)
+}
+
 /// True for `GRAPH.md` or `*.graph.md`, any case, with or without folders.
 pub(crate) fn graph_md_name(file_name: &str) -> bool {
     let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name).to_ascii_lowercase();
@@ -223,6 +230,16 @@ mod tests {
 
     fn code(r: Result<Format, Diagnostic>) -> String {
         r.err().map(|d| d.code).unwrap_or_default()
+    }
+
+    #[test]
+    fn a_canonical_graphspec_is_known_unless_its_name_says_graph_md() {
+        let spec = trellis_spec::read::parse_spec(r#"{"nodes":[{"id":"a","type":"t"}],"edges":[]}"#);
+        let text = trellis_spec::writer::to_canonical_string(&spec.spec.expect("a document"));
+        assert!(plain_canonical_graphspec(Some("flow.json"), &text));
+        assert!(plain_canonical_graphspec(None, &text));
+        assert!(!plain_canonical_graphspec(Some("dir/GRAPH.md"), &text));
+        assert!(!plain_canonical_graphspec(Some("flow.json"), text.trim_end()));
     }
 
     #[test]

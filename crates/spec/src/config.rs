@@ -395,6 +395,119 @@ pub(crate) fn rewrite(raw: &str, indent: Indent, out: &mut Vec<u8>) {
     }
 }
 
+/// Whether [`rewrite`] at `Indent::Pretty(depth)` gives `raw` back unchanged, decided in one
+/// pass without writing (`trellis fmt --check` of a formatted file, issue 18). `raw` is a
+/// well-formed JSON value (as [`check_raw`] or the quick reader found it), so only what
+/// `rewrite` may change is looked at: the whitespace between tokens must be exactly what it
+/// writes (a line and the indent after an opening bracket and after a comma, a line and one
+/// level less before a closing one, one space after a colon, none inside an empty pair), a
+/// string must have no escape (`rewrite` writes escapes its own way), and a number no
+/// exponent (it writes the exponent's sign). False when anything else is met, which says
+/// nothing: rewrite the text then.
+pub(crate) fn is_rewritten(raw: &str, depth: usize) -> bool {
+    let b = raw.as_bytes();
+    let mut level = depth;
+    let mut i = 0;
+    loop {
+        // A value (or a key) at `i`.
+        match b.get(i) {
+            Some(&open @ (b'{' | b'[')) => {
+                let close = if open == b'{' { b'}' } else { b']' };
+                if b.get(i + 1) == Some(&close) {
+                    i += 2;
+                } else {
+                    level += 1;
+                    i += 1;
+                    if !at_line(b, &mut i, level) {
+                        return false;
+                    }
+                    continue;
+                }
+            }
+            Some(b'"') => match string_end(b, i) {
+                Some(end) if escapes_are_written(&b[i + 1..end - 1]) => i = end,
+                _ => return false,
+            },
+            Some(_) => {
+                let start = i;
+                while i < b.len() && !matches!(b[i], b',' | b'}' | b']' | b':' | b' ' | b'\n' | b'\r' | b'\t')
+                {
+                    i += 1;
+                }
+                let number = matches!(b[start], b'-' | b'0'..=b'9');
+                if i == start || number && b[start..i].iter().any(|c| matches!(c, b'e' | b'E')) {
+                    return false;
+                }
+            }
+            None => return false,
+        }
+        // After it: a colon (it was a key), a comma, closing brackets, or the end.
+        loop {
+            match b.get(i) {
+                None => return level == depth,
+                Some(b':') if b.get(i + 1) == Some(&b' ') => {
+                    i += 2;
+                    break;
+                }
+                Some(b',') => {
+                    i += 1;
+                    if !at_line(b, &mut i, level) {
+                        return false;
+                    }
+                    break;
+                }
+                Some(b'\n') if level > depth => {
+                    level -= 1;
+                    if !at_line(b, &mut i, level) || !matches!(b.get(i), Some(b'}' | b']')) {
+                        return false;
+                    }
+                    i += 1;
+                }
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// Whether every escape in `inner` (a string's text between its quotes, well formed) is the
+/// one [`write_str`] writes for the character it stands for: `\"`, `\\`, `\b`, `\f`, `\n`,
+/// `\r`, `\t`, or `\u00` and two lowercase hex digits for another control character. Any other
+/// (`\/`, `\u00e9`, `\u000a`, ...) is written otherwise.
+fn escapes_are_written(inner: &[u8]) -> bool {
+    let mut rest = inner;
+    while let Some(at) = memchr::memchr(b'\\', rest) {
+        let escape = &rest[at + 1..];
+        let len = match escape.first() {
+            Some(b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't') => 1,
+            Some(b'u') => match escape.get(1..5) {
+                Some([b'0', b'0', hi @ (b'0' | b'1'), lo @ (b'0'..=b'9' | b'a'..=b'f')]) => {
+                    let c = (hi - b'0') * 16 + if lo.is_ascii_digit() { lo - b'0' } else { lo - b'a' + 10 };
+                    if matches!(c, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d) {
+                        return false;
+                    }
+                    5
+                }
+                _ => return false,
+            },
+            _ => return false,
+        };
+        rest = &escape[len..];
+    }
+    true
+}
+
+/// Whether `b` has a line break and `level` levels of indent at `i` (then steps over them). A
+/// space more is then where a token must be, and is refused there.
+fn at_line(b: &[u8], i: &mut usize, level: usize) -> bool {
+    let end = *i + 1 + 2 * level;
+    let Some(line) = b.get(*i..end) else { return false };
+    if line[0] != b'\n' || line[1..].iter().any(|&c| c != b' ') {
+        return false;
+    }
+    *i = end;
+    true
+}
+
 /// A number as serde_json (with `arbitrary_precision`) keeps it: its text, with an exponent
 /// written `e`, followed by its sign (`+` when the text gave none). Literals as they are.
 fn write_number_or_literal(out: &mut Vec<u8>, token: &[u8]) {
@@ -426,6 +539,13 @@ pub(crate) fn newline(out: &mut Vec<u8>, depth: usize) {
 pub(crate) fn write_str(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let bytes = s.as_bytes();
+    // Most strings (every id) need no escape: one test of all their bytes, which the compiler
+    // vectorises, rather than a branch per byte.
+    if !bytes.iter().fold(false, |any, &c| any | (c == b'"') | (c == b'\\') | (c < 0x20)) {
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return;
+    }
     let mut start = 0;
     for (i, &c) in bytes.iter().enumerate() {
         let escape: &[u8] = match c {
@@ -558,6 +678,83 @@ mod tests {
         );
         same_as_serde("{\n  \"deep\": [[[[{\"a\": [1, 2, 3]}]]]],\n  \"n\": 0\n}");
         same_as_serde(r#"{"\u007f":"\u001f","":""}"#);
+    }
+
+    /// `is_rewritten` says "unchanged" only when `rewrite` gives the text back.
+    fn is_rewritten_is_sound(raw: &str, depth: usize) -> bool {
+        let says = is_rewritten(raw, depth);
+        if says {
+            let mut out = Vec::new();
+            rewrite(raw, Indent::Pretty(depth), &mut out);
+            assert_eq!(String::from_utf8_lossy(&out), raw, "is_rewritten passed a text rewrite changes");
+        }
+        says
+    }
+
+    #[test]
+    fn a_text_rewrite_gives_back_is_known_as_such() {
+        // Each text, and whether its pretty text is known unchanged (its escapes are the
+        // writer's own; a number with an exponent is not known).
+        let texts = [
+            (r#"{}"#, true),
+            (r#"{ "a" : [ ] , "b" : { } }"#, true),
+            (r#"{"z":1.50,"a":-0.0,"m":12345678901234567890123,"t":true,"f":false,"n":null}"#, true),
+            (r#"{"e":1E3,"f":2e-7}"#, false),
+            (r#"{"s":"a\"b","k":"\u00e7 ç"}"#, true),
+            (r#"{"s":"a\"b\\c\n\t\r\b\f\u0001\u001f ç"}"#, true),
+            (r#"{"s":"\/","t":"\u000a","u":"\u001F","v":"\ud83d\ude00"}"#, true),
+            ("{\n  \"deep\": [[[[{\"a\": [1, 2, 3]}]]]],\n  \"n\": 0, \"o\": {\"p\": {}}, \"q\": [[], {}]\n}", true),
+            (r#"{"":"","x":[{"y":[1,{"z":[]}]}]}"#, true),
+        ];
+        let mut known = 0;
+        for (raw, plain) in texts {
+            for depth in [0, 3] {
+                let mut pretty = Vec::new();
+                rewrite(raw, Indent::Pretty(depth), &mut pretty);
+                let pretty = String::from_utf8(pretty).expect("UTF-8");
+                assert_eq!(is_rewritten_is_sound(&pretty, depth), plain, "{pretty}");
+                known += usize::from(plain);
+                // At another depth (when it has lines), or as written, it is not.
+                assert_eq!(is_rewritten_is_sound(&pretty, depth + 1), pretty == "{}", "{pretty}");
+                assert_eq!(is_rewritten_is_sound(raw, depth), raw == pretty, "{raw}");
+                // Every byte taken out or put in: never "unchanged" unless rewrite agrees.
+                for i in 0..=pretty.len() {
+                    for extra in [
+                        "",
+                        " ",
+                        "\n",
+                        "\t",
+                        "\r",
+                        ",",
+                        "0",
+                        "e",
+                        "\"x\": 1,",
+                        "\\/",
+                        "\\u0041",
+                        "\\u001F",
+                        "\\u000a",
+                        "\\n",
+                    ] {
+                        let mut changed = pretty.clone();
+                        if !pretty.is_char_boundary(i) {
+                            continue;
+                        }
+                        if extra.is_empty() {
+                            if i < pretty.len() && pretty.is_char_boundary(i + 1) {
+                                changed.remove(i);
+                            }
+                        } else {
+                            changed.insert_str(i, extra);
+                        }
+                        // Only well-formed values are asked about.
+                        if json::parse(&changed).is_ok() && check_raw(&changed, 128).is_some() {
+                            is_rewritten_is_sound(&changed, depth);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(known >= 8, "only {known} texts known unchanged");
     }
 
     #[test]

@@ -22,6 +22,10 @@
 //! scalars is built here, value for value what the checked parser builds, any other `when`
 //! goes to that parser.
 
+mod canonical;
+
+pub(crate) use canonical::is_canonical;
+
 use crate::config::{self, Config};
 use crate::json;
 use crate::model::{identical_configs, identical_whens, EdgeSpec, GraphSpec, NodeSpec, Predicate};
@@ -210,6 +214,23 @@ fn edges_ahead(text: &str) -> Option<usize> {
     memchr::memmem::find(text.as_bytes(), LINE).map(|at| at + LINE.len())
 }
 
+/// Where the first byte of `word` (eight bytes of text, the first in the lowest bits) that a
+/// string cannot hold as it is comes: a quote, a backslash or a control character. The
+/// classic tests for a zero byte (`(v - 0x01..) & !v & 0x80..`) and a byte below 0x20 flag
+/// the first such byte exactly; only bytes after it can be flagged wrongly, by the borrow.
+#[inline]
+fn first_special(word: u64) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let quote = word ^ (ONES * u64::from(b'"'));
+    let backslash = word ^ (ONES * u64::from(b'\\'));
+    let found = (quote.wrapping_sub(ONES) & !quote)
+        | (backslash.wrapping_sub(ONES) & !backslash)
+        | (word.wrapping_sub(ONES * 0x20) & !word);
+    let found = found & HIGH;
+    (found != 0).then(|| found.trailing_zeros() as usize / 8)
+}
+
 /// The edges read on the other thread: where their list starts, if the text has the line, and
 /// what reading them there gave (the edges, where each starts and where the list ends).
 type EdgesAhead<'scope> = std::thread::ScopedJoinHandle<'scope, Option<(usize, Option<EdgesRead>)>>;
@@ -253,14 +274,7 @@ fn read_top(text: &str, mut ahead: Option<EdgesAhead<'_>>) -> Option<(GraphSpec,
                     1
                 }
                 "channels" => {
-                    let slice = p.value_slice()?;
-                    let v = json::parse(slice).ok()?;
-                    let mut r = Reader::new();
-                    r.top_level_field("channels", v, &mut spec);
-                    let parsed = r.finish(None);
-                    if !parsed.diagnostics.is_empty() {
-                        return None;
-                    }
+                    p.channels(&mut spec)?;
                     2
                 }
                 "nodes" => {
@@ -328,6 +342,9 @@ struct P<'a> {
     compact: String,
     /// The keys of the objects open in a config, to refuse a repeated one.
     keys: Vec<&'a str>,
+    /// Whether a config's compact text is built as it is read (not when only checking the
+    /// text, `canonical`).
+    compacting: bool,
 }
 
 /// Keys an object of a config may have on this path (more go to the serde path).
@@ -335,7 +352,28 @@ const MAX_KEYS: usize = 64;
 
 impl<'a> P<'a> {
     fn new(text: &'a str) -> Self {
-        P { t: text, b: text.as_bytes(), i: 0, compact: String::new(), keys: Vec::new() }
+        P { t: text, b: text.as_bytes(), i: 0, compact: String::new(), keys: Vec::new(), compacting: true }
+    }
+
+    /// A reader that only checks configs, without building their compact text.
+    fn checking(text: &'a str) -> Self {
+        P { compacting: false, ..P::new(text) }
+    }
+
+    /// Adds `c` to the compact text of the config being read.
+    #[inline]
+    fn keep(&mut self, c: char) {
+        if self.compacting {
+            self.compact.push(c);
+        }
+    }
+
+    /// Adds `s` to the compact text of the config being read.
+    #[inline]
+    fn keep_str(&mut self, s: &str) {
+        if self.compacting {
+            self.compact.push_str(s);
+        }
     }
 
     /// Where the reading is, as an offset into a text `read_top` has found to fit in `u32`.
@@ -345,8 +383,20 @@ impl<'a> P<'a> {
 
     #[inline]
     fn ws(&mut self) {
-        while let Some(b' ' | b'\n' | b'\r' | b'\t') = self.b.get(self.i) {
-            self.i += 1;
+        loop {
+            match self.b.get(self.i) {
+                // An indent, eight spaces at a time (most of a pretty text's whitespace).
+                Some(b' ') => {
+                    while self.b.get(self.i..self.i + 8) == Some(b"        ") {
+                        self.i += 8;
+                    }
+                    while self.b.get(self.i) == Some(&b' ') {
+                        self.i += 1;
+                    }
+                }
+                Some(b'\n' | b'\r' | b'\t') => self.i += 1,
+                _ => return,
+            }
         }
     }
 
@@ -377,13 +427,33 @@ impl<'a> P<'a> {
     fn plain_str(&mut self) -> Option<&'a str> {
         self.eat(b'"')?;
         let start = self.i;
-        loop {
-            match self.next()? {
-                b'"' => return self.t.get(start..self.i - 1),
-                b'\\' => return None,
-                c if c < 0x20 => return None,
-                _ => {}
+        self.skip_plain();
+        match self.next()? {
+            b'"' => self.t.get(start..self.i - 1),
+            _ => None,
+        }
+    }
+
+    /// Steps over the bytes of a string that need no second look: all but a quote, a
+    /// backslash and a control character. Eight bytes at a time (strings are most of a
+    /// document's bytes; byte by byte, this reading was a quarter of `trellis validate`).
+    #[inline]
+    fn skip_plain(&mut self) {
+        while let Some(chunk) = self.b.get(self.i..self.i + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+            match first_special(word) {
+                Some(k) => {
+                    self.i += k;
+                    return;
+                }
+                None => self.i += 8,
             }
+        }
+        while let Some(&c) = self.b.get(self.i) {
+            if c == b'"' || c == b'\\' || c < 0x20 {
+                return;
+            }
+            self.i += 1;
         }
     }
 
@@ -392,6 +462,7 @@ impl<'a> P<'a> {
     fn any_str(&mut self) -> Option<()> {
         self.eat(b'"')?;
         loop {
+            self.skip_plain();
             match self.next()? {
                 b'"' => return Some(()),
                 b'\\' => match self.next()? {
@@ -643,11 +714,11 @@ impl<'a> P<'a> {
             b'{' => {
                 let room = room.checked_sub(1)?;
                 self.i += 1;
-                self.compact.push('{');
+                self.keep('{');
                 self.config_ws(spaced);
                 if self.peek()? == b'}' {
                     self.i += 1;
-                    self.compact.push('}');
+                    self.keep('}');
                     return Some(());
                 }
                 let base = self.keys.len();
@@ -659,17 +730,17 @@ impl<'a> P<'a> {
                         return None;
                     }
                     self.keys.push(key);
-                    self.compact.push_str(self.t.get(key_start..self.i)?);
+                    self.keep_str(self.t.get(key_start..self.i)?);
                     self.config_ws(spaced);
                     self.eat(b':')?;
-                    self.compact.push(':');
+                    self.keep(':');
                     self.config_ws(spaced);
                     self.config_value(room, odd, spaced)?;
                     self.config_ws(spaced);
                     match self.next()? {
-                        b',' => self.compact.push(','),
+                        b',' => self.keep(','),
                         b'}' => {
-                            self.compact.push('}');
+                            self.keep('}');
                             self.keys.truncate(base);
                             return Some(());
                         }
@@ -680,11 +751,11 @@ impl<'a> P<'a> {
             b'[' => {
                 let room = room.checked_sub(1)?;
                 self.i += 1;
-                self.compact.push('[');
+                self.keep('[');
                 self.config_ws(spaced);
                 if self.peek()? == b']' {
                     self.i += 1;
-                    self.compact.push(']');
+                    self.keep(']');
                     return Some(());
                 }
                 loop {
@@ -692,9 +763,9 @@ impl<'a> P<'a> {
                     self.config_value(room, odd, spaced)?;
                     self.config_ws(spaced);
                     match self.next()? {
-                        b',' => self.compact.push(','),
+                        b',' => self.keep(','),
                         b']' => {
-                            self.compact.push(']');
+                            self.keep(']');
                             return Some(());
                         }
                         _ => return None,
@@ -713,7 +784,7 @@ impl<'a> P<'a> {
             }
         }
         let token = self.t.get(start..self.i)?;
-        self.compact.push_str(token);
+        self.keep_str(token);
         Some(())
     }
 
@@ -774,6 +845,16 @@ impl<'a> P<'a> {
                 Value::Number(serde_json::from_str(text).ok()?)
             }
         })
+    }
+
+    /// The channels at `self.i`, into `spec`, when they read with no finding. They are few:
+    /// the checked parser and the [`Reader`] read them, as on the serde path.
+    fn channels(&mut self, spec: &mut GraphSpec) -> Option<()> {
+        let slice = self.value_slice()?;
+        let v = json::parse(slice).ok()?;
+        let mut r = Reader::new();
+        r.top_level_field("channels", v, spec);
+        r.finish(None).diagnostics.is_empty().then_some(())
     }
 
     /// The node list at `self.i`, into `spec`; where each node starts, into `starts`.
@@ -888,7 +969,16 @@ impl<'a> P<'a> {
     /// The edge list at `self.i`, each edge to `each` (where it starts, `from`, `to`, `when`).
     fn each_edge(
         &mut self,
-        mut each: impl FnMut(u32, &'a str, &'a str, Option<Predicate>) -> Option<()>,
+        each: impl FnMut(u32, &'a str, &'a str, Option<Predicate>) -> Option<()>,
+    ) -> Option<()> {
+        self.each_edge_with(P::predicate, each)
+    }
+
+    /// [`P::each_edge`], each `when` object read by `when` (at `self.i`).
+    fn each_edge_with<W>(
+        &mut self,
+        mut read_when: impl FnMut(&mut Self) -> Option<W>,
+        mut each: impl FnMut(u32, &'a str, &'a str, Option<W>) -> Option<()>,
     ) -> Option<()> {
         self.elements(|p| {
             let start = p.at();
@@ -907,7 +997,7 @@ impl<'a> P<'a> {
                         if p.peek()? != b'{' {
                             return None;
                         }
-                        when = Some(p.predicate()?);
+                        when = Some(read_when(p)?);
                         4
                     }
                     _ => return None,

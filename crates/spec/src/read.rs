@@ -82,6 +82,14 @@ pub fn parse_plain_spec(text: &str) -> Option<Parsed> {
     keyed.then(|| Parsed { spec: Some(spec), diagnostics: Vec::new(), places: Some(places) })
 }
 
+/// True when `text` reads with no finding and is already its own canonical text (what
+/// [`crate::writer::is_canonical`] answers of the document it reads), decided as the text is
+/// read, without building the document; false says nothing (read it, then ask
+/// `writer::is_canonical`). `trellis fmt` asks this first of every file.
+pub fn reads_canonical(text: &str) -> bool {
+    crate::fast_read::is_canonical(text)
+}
+
 /// True when reading `text` gives a document identical to `spec` ([`GraphSpec::identical`])
 /// with no finding, decided as the text is read and without building the document; false says
 /// nothing (read it with [`parse_spec`] to know). A save checks the text it wrote this way.

@@ -730,6 +730,111 @@ mod tests {
         assert!(!reads_as_is_sound(&twins_text, &changed));
     }
 
+    /// `reads_canonical` says "canonical" only when the full reading finds nothing in the text
+    /// and the writer finds it canonical (`writer::is_canonical`, what `fmt` asked before).
+    fn reads_canonical_is_sound(text: &str) -> bool {
+        let says = crate::read::reads_canonical(text);
+        if says {
+            let parsed = crate::read::parse_spec(text);
+            assert!(parsed.diagnostics.is_empty(), "reads_canonical passed a text with findings: {text}");
+            let spec = parsed.spec.expect("a document");
+            assert!(
+                crate::writer::is_canonical(&spec, text),
+                "reads_canonical passed a text the writer would change: {text}"
+            );
+        }
+        says
+    }
+
+    #[test]
+    fn reads_canonical_says_canonical_only_when_the_writer_does() {
+        let base = r#"{"name":"g","channels":{"c":{"reducer":"append"}},"nodes":[{"id":"a","type":"t","config":{"x":[1,-2.5e3,{"y":"\u00e9\n"}],"z":true,"w":null,"e":{},"l":[]}},{"id":"b","type":null},{"id":"c","type":"t","config":{ "k" : [ 1 , 2 ] }}],"edges":[{"from":"__start__","to":"a"},{"from":"a","to":"b","when":{"channel":"c","in":[1,"x",-0,1.50,true,null]}},{"from":"a","to":"b","when":{"channel":"c","gt":-0.25,"x":{"y":"\ud83d\ude00"}}}]}"#;
+        assert!(!reads_canonical_is_sound(base), "compact text is not canonical");
+        let spec = crate::read::parse_spec(base).spec.expect("reads");
+        let canonical = crate::writer::to_canonical_string(&spec);
+        assert!(reads_canonical_is_sound(&canonical));
+        // Nothing and no name, channel, node or edge: each part of the frame written.
+        for text in [
+            "{\n  \"name\": null,\n  \"channels\": {},\n  \"nodes\": [],\n  \"edges\": []\n}\n",
+            &crate::writer::to_canonical_string(&crate::GraphSpec {
+                nodes: spec.nodes.clone(),
+                ..Default::default()
+            }),
+        ] {
+            assert!(reads_canonical_is_sound(text), "{text}");
+            assert!(!reads_canonical_is_sound(text.trim_end()), "no final newline: {text}");
+        }
+
+        // Every way of breaking the canonical text: never "canonical" unless the writer agrees.
+        // A changed letter in an id or a string is still canonical, so some pass.
+        let (mut passed, mut tried) = (0, 0);
+        each_broken_text(&canonical, |text| {
+            tried += 1;
+            passed += usize::from(reads_canonical_is_sound(text));
+        });
+        assert!(passed > 50 && passed < tried / 4, "{passed} of {tried} broken texts passed");
+
+        // Large: checked on two threads; a change anywhere is found, on either thread.
+        let text = crate::generate::generate_text(4000, 11);
+        assert!(text.len() > 1 << 20);
+        assert!(reads_canonical_is_sound(&text));
+        let edges_at = text.rfind("\n  \"edges\": ").expect("the edges line") + 12;
+        let last_to = text.rfind("\"to\": \"").expect("an edge");
+        for (what, at, insert) in [
+            ("the first node", text.find("\"id\": \"").expect("a node") + 6, " "),
+            ("a space in a node", text.find("\"type\":").expect("a type") + 7, " "),
+            ("the end of the nodes", edges_at - 14, " "),
+            ("the first edge", edges_at + 1, " "),
+            ("the last edge", last_to + 6, " "),
+            ("the end", text.len() - 1, " "),
+        ] {
+            let mut changed = text.clone();
+            changed.insert_str(at, insert);
+            assert!(!reads_canonical_is_sound(&changed), "{what}");
+        }
+        let mut bad_edge = text.clone();
+        bad_edge.insert_str(edges_at + 1, "{\"from\": 1},");
+        assert!(!reads_canonical_is_sound(&bad_edge));
+        // A line like the one that starts the edges, in a config before them: the other thread
+        // checks from the wrong place, and the answer is that of one pass.
+        let mut decoy = crate::read::parse_spec(&text).spec.expect("reads");
+        decoy.nodes[5].config =
+            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(r#"{"note": "x", "k": 1}"#)
+                .expect("a map")
+                .into();
+        let decoy_text = crate::writer::to_canonical_string(&decoy);
+        assert!(reads_canonical_is_sound(&decoy_text));
+        let spaced = decoy_text.replacen("\"note\": \"x\",", "\"note\": \"x\",\n  \"edges\": [],", 1);
+        assert!(!reads_canonical_is_sound(&spaced), "a key added to a config");
+    }
+
+    #[test]
+    fn every_canonical_text_of_the_corpus_reads_canonical() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        json_files(&root.join("tests/fixtures"), &mut files);
+        json_files(&root.join("../../../shared/corpus"), &mut files);
+        let mut canonical_files = 0;
+        for f in &files {
+            let Ok(text) = std::fs::read_to_string(f) else { continue };
+            // The file as it is: "canonical" only when the writer agrees.
+            reads_canonical_is_sound(&text);
+            let parsed = crate::read::parse_spec(&text);
+            let Some(spec) = parsed.spec.filter(|_| parsed.diagnostics.iter().all(|d| !d.is_error())) else {
+                continue;
+            };
+            // Its canonical text: "canonical" whenever the quick reader reads it.
+            let canonical = crate::writer::to_canonical_string(&spec);
+            if crate::fast_read::read(&canonical).is_some() {
+                assert!(reads_canonical_is_sound(&canonical), "{}", f.display());
+                canonical_files += 1;
+            } else {
+                assert!(!reads_canonical_is_sound(&canonical), "{}", f.display());
+            }
+        }
+        assert!(canonical_files > 10, "only {canonical_files} of {} files checked", files.len());
+    }
+
     #[test]
     fn every_document_of_the_corpus_reads_as_itself_from_its_canonical_text() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));

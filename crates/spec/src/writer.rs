@@ -192,7 +192,11 @@ fn block(out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool
 }
 
 /// [`write`] up to the nodes: the name, the channels and the nodes' key.
-fn write_start(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
+pub(crate) fn write_start(
+    spec: &GraphSpec,
+    out: &mut Vec<u8>,
+    flush: &mut dyn FnMut(&mut Vec<u8>) -> bool,
+) -> bool {
     out.extend_from_slice(b"{\n  \"name\": ");
     write_str_or_null(out, spec.name.as_deref());
     out.extend_from_slice(b",\n  \"channels\": ");
@@ -229,15 +233,9 @@ fn write_nodes(
     flush: &mut dyn FnMut(&mut Vec<u8>) -> bool,
 ) -> bool {
     for (k, node) in nodes.iter().enumerate() {
-        out.push(if first + k == 0 { b'[' } else { b',' });
-        out.extend_from_slice(&NODE_SEPARATOR[1..]);
-        out.extend_from_slice(NODE_OPENING);
-        write_str(out, &node.id);
-        out.extend_from_slice(b",\n      \"type\": ");
-        write_str_or_null(out, node.type_name.as_deref());
-        out.extend_from_slice(b",\n      \"config\": ");
-        node.config.write_canonical(out, 3);
-        out.extend_from_slice(b"\n    }");
+        write_node(out, first + k, &node.id, node.type_name.as_deref(), |out| {
+            node.config.write_canonical(out, 3)
+        });
         if !block(out, flush) {
             return false;
         }
@@ -245,33 +243,78 @@ fn write_nodes(
     true
 }
 
+/// The document's node `index` (counted from 0), with the comma or bracket before it; its
+/// config is written by `config` (at depth 3). For [`write_nodes`] and for the check of a text
+/// as it is read (`fast_read::canonical`), which has the parts but no node.
+pub(crate) fn write_node(
+    out: &mut Vec<u8>,
+    index: usize,
+    id: &str,
+    type_name: Option<&str>,
+    config: impl FnOnce(&mut Vec<u8>),
+) {
+    out.push(if index == 0 { b'[' } else { b',' });
+    out.extend_from_slice(&NODE_SEPARATOR[1..]);
+    out.extend_from_slice(NODE_OPENING);
+    write_str(out, id);
+    out.extend_from_slice(b",\n      \"type\": ");
+    write_str_or_null(out, type_name);
+    out.extend_from_slice(b",\n      \"config\": ");
+    config(out);
+    out.extend_from_slice(b"\n    }");
+}
+
 /// [`write`] from the end of the nodes: the nodes' array closed, the edges, the end of the text
 /// (flushed).
 fn write_edges(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
-    out.extend_from_slice(if spec.nodes.is_empty() { b"[]" } else { b"\n  ]" });
-    out.extend_from_slice(b",\n  \"edges\": ");
-    if spec.edges.is_empty() {
-        out.extend_from_slice(b"[]");
-    } else {
-        for (k, edge) in spec.edges.iter().enumerate() {
-            out.push(if k == 0 { b'[' } else { b',' });
-            out.extend_from_slice(b"\n    {\n      \"from\": ");
-            write_str(out, &edge.from);
-            out.extend_from_slice(b",\n      \"to\": ");
-            write_str(out, &edge.to);
-            if let Some(when) = &edge.when {
-                out.extend_from_slice(b",\n      \"when\": ");
-                write_map(out, &when.0, Indent::Pretty(3));
-            }
-            out.extend_from_slice(b"\n    }");
-            if !block(out, flush) {
-                return false;
-            }
+    write_nodes_end(out, spec.nodes.len());
+    for (k, edge) in spec.edges.iter().enumerate() {
+        let when =
+            edge.when.as_ref().map(|when| |out: &mut Vec<u8>| write_map(out, &when.0, Indent::Pretty(3)));
+        write_edge(out, k, &edge.from, &edge.to, when);
+        if !block(out, flush) {
+            return false;
         }
-        out.extend_from_slice(b"\n  ]");
     }
-    out.extend_from_slice(b"\n}\n");
+    write_end(out, spec.edges.len());
     flush(out)
+}
+
+/// What follows `nodes` nodes: the end of their list and the edges' key.
+pub(crate) fn write_nodes_end(out: &mut Vec<u8>, nodes: usize) {
+    out.extend_from_slice(if nodes == 0 { b"[]" } else { b"\n  ]" });
+    out.extend_from_slice(EDGES_KEY);
+}
+
+/// What comes between the nodes' list and the edges' in canonical text: the edges' list starts
+/// right after it (`fast_read::edges_ahead` looks for the line).
+pub(crate) const EDGES_KEY: &[u8] = b",\n  \"edges\": ";
+
+/// The document's edge `index` (counted from 0), with the comma or bracket before it; its
+/// condition, if it has one, is written by `when` (at depth 3).
+pub(crate) fn write_edge(
+    out: &mut Vec<u8>,
+    index: usize,
+    from: &str,
+    to: &str,
+    when: Option<impl FnOnce(&mut Vec<u8>)>,
+) {
+    out.push(if index == 0 { b'[' } else { b',' });
+    out.extend_from_slice(b"\n    {\n      \"from\": ");
+    write_str(out, from);
+    out.extend_from_slice(b",\n      \"to\": ");
+    write_str(out, to);
+    if let Some(when) = when {
+        out.extend_from_slice(b",\n      \"when\": ");
+        when(out);
+    }
+    out.extend_from_slice(b"\n    }");
+}
+
+/// What follows `edges` edges: the end of their list and of the text.
+pub(crate) fn write_end(out: &mut Vec<u8>, edges: usize) {
+    out.extend_from_slice(if edges == 0 { b"[]" } else { b"\n  ]" });
+    out.extend_from_slice(b"\n}\n");
 }
 
 /// The model's compact JSON text: exactly what `serde_json::to_string(spec)` gives, written
