@@ -25,7 +25,10 @@ fuzz_target!(|data: &[u8]| {
             let parsed = parse_spec(text);
             assert!(parsed.diagnostics.is_empty(), "reads_canonical passed a text with findings");
             let spec = parsed.spec.expect("reads_canonical passed a text that does not read");
-            assert!(trellis_spec::writer::is_canonical(&spec, text), "reads_canonical passed a text fmt changes");
+            assert!(
+                trellis_spec::writer::is_canonical(&spec, text),
+                "reads_canonical passed a text fmt changes"
+            );
         }
     }
     let parsed = parse_spec_bytes(data);
