@@ -435,8 +435,8 @@ impl<'a> P<'a> {
     }
 
     /// Steps over the bytes of a string that need no second look: all but a quote, a
-    /// backslash and a control character. Eight bytes at a time (strings are most of a
-    /// document's bytes; byte by byte, this reading was a quarter of `trellis validate`).
+    /// backslash and a control character. Eight bytes at a time: strings are most of a
+    /// document's bytes.
     #[inline]
     fn skip_plain(&mut self) {
         while let Some(chunk) = self.b.get(self.i..self.i + 8) {
@@ -1005,5 +1005,30 @@ impl<'a> P<'a> {
             })?;
             each(start, from?, to?, when)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_special;
+
+    /// Every byte value at every place of a word, alone and before or after another special
+    /// byte: the first special byte is found, as a byte-by-byte look finds it.
+    #[test]
+    fn the_first_special_byte_of_a_word_is_found_exactly() {
+        let special = |c: u8| c == b'"' || c == b'\\' || c < 0x20;
+        for place in 0..8 {
+            for c in 0..=255u8 {
+                for other in [b'a', b'"', 0x00, 0x80, 0xff] {
+                    for other_at in 0..8 {
+                        let mut bytes = [b'a'; 8];
+                        bytes[other_at] = other;
+                        bytes[place] = c;
+                        let want = bytes.iter().position(|&b| special(b));
+                        assert_eq!(first_special(u64::from_le_bytes(bytes)), want, "{bytes:?}");
+                    }
+                }
+            }
+        }
     }
 }
