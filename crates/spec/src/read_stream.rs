@@ -795,6 +795,34 @@ mod tests {
         let mut bad_edge = text.clone();
         bad_edge.insert_str(edges_at + 1, "{\"from\": 1},");
         assert!(!reads_canonical_is_sound(&bad_edge));
+        // The nodes from one in the middle are checked on a third thread: a change just before
+        // it, at it and just after it is found.
+        let node_start = ",\n    {\n      \"id\": ";
+        let middle =
+            text.len() * 3 / 10 + text[text.len() * 3 / 10..].find(node_start).expect("a middle node");
+        assert!(middle < edges_at);
+        for (what, at, insert) in [
+            ("the node before, closed", middle - 1, " "),
+            ("before the comma", middle, " "),
+            ("between the nodes", middle + 1, " "),
+            ("the middle node's id", middle + node_start.len(), " "),
+            ("the node after it", middle + node_start.len() + 200, "\n"),
+        ] {
+            let mut changed = text.clone();
+            changed.insert_str(at, insert);
+            assert!(!reads_canonical_is_sound(&changed), "{what}");
+        }
+        let mut joined_nodes = text.clone();
+        joined_nodes.replace_range(middle..middle + 6, ", ");
+        assert!(!reads_canonical_is_sound(&joined_nodes), "two nodes on one line");
+        // A node taken out or repeated at the middle: another document, still canonical.
+        let next = middle + 1 + text[middle + 1..].find(node_start).expect("the next node");
+        let mut fewer = text.clone();
+        fewer.replace_range(middle..next, "");
+        assert!(reads_canonical_is_sound(&fewer), "a node fewer");
+        let mut more = text.clone();
+        more.insert_str(middle, &text[middle..next]);
+        assert!(reads_canonical_is_sound(&more), "a node more");
         // A line like the one that starts the edges, in a config before them: the other thread
         // checks from the wrong place, and the answer is that of one pass.
         let mut decoy = crate::read::parse_spec(&text).spec.expect("reads");

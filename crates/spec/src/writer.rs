@@ -139,7 +139,7 @@ fn write_str_or_null(out: &mut Vec<u8>, s: Option<&str>) {
 /// What comes before every node but the first in canonical text (the first has `[` for the
 /// comma), and what opens a node, up to its id ([`write_nodes`]).
 pub(crate) const NODE_SEPARATOR: &[u8] = b",\n    ";
-const NODE_OPENING: &[u8] = b"{\n      \"id\": ";
+pub(crate) const NODE_OPENING: &[u8] = b"{\n      \"id\": ";
 
 fn block_buffer() -> Vec<u8> {
     Vec::with_capacity(COMPARE_BLOCK + 4096)
