@@ -454,6 +454,15 @@ mod tests {
         assert_eq!(kept.nodes[0].config.raw_text(), Some(r#"{"x":1,"y":{"p":[1,{"q":2}]}}"#));
     }
 
+    /// Every JSON file of the fixtures and of the shared corpus: documents written elsewhere.
+    fn fixture_and_corpus_files() -> Vec<std::path::PathBuf> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        json_files(&root.join("tests/fixtures"), &mut files);
+        json_files(&root.join("../../../shared/corpus"), &mut files);
+        files
+    }
+
     /// Every JSON file under `dir`, recursively.
     fn json_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else { return };
@@ -576,10 +585,7 @@ mod tests {
 
     #[test]
     fn fast_path_reads_what_the_serde_path_reads() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut files = Vec::new();
-        json_files(&root.join("tests/fixtures"), &mut files);
-        json_files(&root.join("../../../shared/corpus"), &mut files);
+        let files = fixture_and_corpus_files();
         let mut read_fast = 0;
         for f in &files {
             let Ok(text) = std::fs::read_to_string(f) else { continue };
@@ -823,8 +829,9 @@ mod tests {
         let mut more = text.clone();
         more.insert_str(middle, &text[middle..next]);
         assert!(reads_canonical_is_sound(&more), "a node more");
-        // A line like the one that starts the edges, in a config before them: the other thread
-        // checks from the wrong place, and the answer is that of one pass.
+        // A line like the one that starts the edges, in a config before them (never in
+        // canonical text, where a config is indented deeper): the other thread checks from the
+        // wrong place, its answer is not taken, and the text is not called canonical.
         let mut decoy = crate::read::parse_spec(&text).spec.expect("reads");
         decoy.nodes[5].config =
             serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(r#"{"note": "x", "k": 1}"#)
@@ -832,16 +839,13 @@ mod tests {
                 .into();
         let decoy_text = crate::writer::to_canonical_string(&decoy);
         assert!(reads_canonical_is_sound(&decoy_text));
-        let spaced = decoy_text.replacen("\"note\": \"x\",", "\"note\": \"x\",\n  \"edges\": [],", 1);
-        assert!(!reads_canonical_is_sound(&spaced), "a key added to a config");
+        let with_line = decoy_text.replacen("\"note\": \"x\",", "\"note\": \"x\",\n  \"edges\": [],", 1);
+        assert!(!reads_canonical_is_sound(&with_line), "a key added to a config");
     }
 
     #[test]
     fn every_canonical_text_of_the_corpus_reads_canonical() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut files = Vec::new();
-        json_files(&root.join("tests/fixtures"), &mut files);
-        json_files(&root.join("../../../shared/corpus"), &mut files);
+        let files = fixture_and_corpus_files();
         let mut canonical_files = 0;
         for f in &files {
             let Ok(text) = std::fs::read_to_string(f) else { continue };
@@ -865,10 +869,7 @@ mod tests {
 
     #[test]
     fn every_document_of_the_corpus_reads_as_itself_from_its_canonical_text() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut files = Vec::new();
-        json_files(&root.join("tests/fixtures"), &mut files);
-        json_files(&root.join("../../../shared/corpus"), &mut files);
+        let files = fixture_and_corpus_files();
         let mut compared = 0;
         for f in &files {
             let Ok(text) = std::fs::read_to_string(f) else { continue };
