@@ -210,8 +210,9 @@ const PARALLEL_FROM: usize = 1 << 20;
 /// in a hand-written config comes first and is never taken (see [`read_keyed`]): the edges are
 /// then read by the pass from the start.
 fn edges_ahead(text: &str) -> Option<usize> {
-    const LINE: &[u8] = b"\n  \"edges\": ";
-    memchr::memmem::find(text.as_bytes(), LINE).map(|at| at + LINE.len())
+    // The line the writer starts the edges with: its key, after the comma.
+    let line = &crate::writer::EDGES_KEY[1..];
+    memchr::memmem::find(text.as_bytes(), line).map(|at| at + line.len())
 }
 
 /// Where the first byte of `word` (eight bytes of text, the first in the lowest bits) that a

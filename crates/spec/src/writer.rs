@@ -287,7 +287,7 @@ pub(crate) fn write_nodes_end(out: &mut Vec<u8>, nodes: usize) {
 }
 
 /// What comes between the nodes' list and the edges' in canonical text: the edges' list starts
-/// right after it (`fast_read::edges_ahead` looks for the line).
+/// right after it (`fast_read::edges_ahead` looks for its line, after the comma).
 pub(crate) const EDGES_KEY: &[u8] = b",\n  \"edges\": ";
 
 /// The document's edge `index` (counted from 0), with the comma or bracket before it; its
