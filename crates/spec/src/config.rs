@@ -401,9 +401,9 @@ pub(crate) fn rewrite(raw: &str, indent: Indent, out: &mut Vec<u8>) {
 /// `rewrite` may change is looked at: the whitespace between tokens must be exactly what it
 /// writes (a line and the indent after an opening bracket and after a comma, a line and one
 /// level less before a closing one, one space after a colon, none inside an empty pair), a
-/// string must have no escape (`rewrite` writes escapes its own way), and a number no
-/// exponent (it writes the exponent's sign). False when anything else is met, which says
-/// nothing: rewrite the text then.
+/// string's escapes must be those [`write_str`] writes ([`escapes_are_written`]), and a number
+/// must have no exponent ([`write_number_or_literal`] writes the exponent's sign). False when
+/// anything else is met, which says nothing: rewrite the text then.
 pub(crate) fn is_rewritten(raw: &str, depth: usize) -> bool {
     let b = raw.as_bytes();
     let mut level = depth;
