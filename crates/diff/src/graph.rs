@@ -227,7 +227,7 @@ impl Graph {
             spec.edges.into_iter().map(|e| {
                 let mut m = Map::new();
                 if let Some(when) = e.when {
-                    m.insert("when".into(), Value::Object(*when.0));
+                    m.insert("when".into(), Value::Object(when.into_map()));
                 }
                 (e.from, e.to, m)
             }),

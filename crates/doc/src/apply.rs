@@ -313,9 +313,9 @@ fn plan_spec_edit(
                 if let Some(w) = &e.when {
                     if w.channel() == Some(from.as_str()) {
                         let mut ne = e.clone();
-                        let mut map = w.0.clone();
+                        let mut map = w.to_map();
                         map.insert("channel".into(), Value::String(to.clone()));
-                        ne.when = Some(Predicate(map));
+                        ne.when = Some(Predicate::from(map));
                         plan.prims.push(Prim::Edge { index: i, before: Some(e.clone()), after: Some(ne) });
                     }
                 }

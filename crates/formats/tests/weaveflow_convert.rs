@@ -105,7 +105,7 @@ fn a_lossless_graphspec_round_trips_through_weaveflow() {
     // And back: the guard is recovered and the default edge gets the complement.
     let g = to_graphspec(&w.output);
     let when: Vec<Option<Value>> =
-        g.output.edges.iter().map(|e| e.when.as_ref().map(|p| Value::Object((*p.0).clone()))).collect();
+        g.output.edges.iter().map(|e| e.when.as_ref().map(|p| Value::Object(p.to_map()))).collect();
     assert!(when.contains(&Some(serde_json::json!({"channel": "shared.intent", "eq": "buy"}))), "{when:?}");
     assert!(when.contains(&Some(serde_json::json!({"channel": "shared.intent", "neq": "buy"}))), "{when:?}");
 }

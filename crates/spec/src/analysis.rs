@@ -90,10 +90,8 @@ pub fn analyze_values(spec: &GraphSpec) -> Vec<Diagnostic> {
             }
             // The pointer is built only for a problem found (almost never).
             let base = || pointer(["edges", &i.to_string(), "when"]);
-            for (k, v) in p.0.iter().filter(|(_, v)| may_hold_numbers(v)) {
-                numbers(v, &mut vec![Cow::Borrowed(k.as_str())], &base, &mut out, &|d| {
-                    d.on_edge(i, &e.from, &e.to)
-                });
+            for (k, v) in p.iter().filter(|(_, v)| may_hold_numbers(v)) {
+                numbers(v, &mut vec![Cow::Borrowed(k)], &base, &mut out, &|d| d.on_edge(i, &e.from, &e.to));
             }
         }
     }

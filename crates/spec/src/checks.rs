@@ -247,7 +247,7 @@ pub fn check_predicate(
     declared: impl Fn(&str) -> bool,
     declared_list: impl Fn() -> String,
 ) -> Vec<(Diagnostic, Option<&'static str>)> {
-    let whole = || js_json(&Value::Object((*p.0).clone()));
+    let whole = || js_json(&Value::Object(p.to_map()));
     let Some(channel) = p.channel() else {
         return vec![(
             Diagnostic::error(

@@ -601,12 +601,21 @@ pub(crate) fn write_value(out: &mut Vec<u8>, v: &Value, indent: Indent) {
 
 /// A map as serde_json writes it, at `indent`.
 pub(crate) fn write_map(out: &mut Vec<u8>, m: &Map<String, Value>, indent: Indent) {
-    if m.is_empty() {
+    write_entries(out, m.iter().map(|(k, v)| (k.as_str(), v)), indent);
+}
+
+/// An object's entries as serde_json writes the object, at `indent`.
+pub(crate) fn write_entries<'a>(
+    out: &mut Vec<u8>,
+    entries: impl ExactSizeIterator<Item = (&'a str, &'a Value)>,
+    indent: Indent,
+) {
+    if entries.len() == 0 {
         out.extend_from_slice(b"{}");
         return;
     }
     out.push(b'{');
-    for (k, (key, value)) in m.iter().enumerate() {
+    for (k, (key, value)) in entries.enumerate() {
         if k > 0 {
             out.push(b',');
         }

@@ -793,7 +793,7 @@ impl<'a> P<'a> {
     /// numbers without an exponent and literals (with lists of those) are built here; any
     /// other goes through [`json::parse`] of its text.
     fn predicate(&mut self) -> Option<Predicate> {
-        use serde_json::{Map, Value};
+        use serde_json::Value;
         let start = self.i;
         let mut entries: Vec<(&'a str, Value)> = Vec::new();
         let flat = self.members(|p, key| {
@@ -816,9 +816,7 @@ impl<'a> P<'a> {
             Some(())
         });
         if flat.is_some() {
-            let mut m = Map::with_capacity(entries.len());
-            m.extend(entries.into_iter().map(|(k, v)| (k.to_owned(), v)));
-            return Some(Predicate::from(m));
+            return Some(Predicate::from_entries(entries));
         }
         self.i = start;
         let text = self.value_slice()?;

@@ -378,7 +378,7 @@ pub fn escape_label(text: &str) -> String {
 /// A predicate as a reader writes it, naming the operator the engine evaluates: the first
 /// present of eq, neq, in (only when it is a list), gt, lt, truthy. With none, the channel.
 pub fn predicate_label(p: &Predicate) -> String {
-    let m = &p.0;
+    let m = p;
     let channel = js_string(m.get("channel"));
     if let Some(v) = m.get("eq") {
         return format!("{channel} == {}", js_json(v));

@@ -16,6 +16,9 @@ use serde_json::{Map, Value};
 use ts_rs::TS;
 
 pub use crate::config::Config;
+pub use condition::{Entries, Predicate};
+
+mod condition;
 
 /// The implicit entry node.
 pub const START: &str = "__start__";
@@ -125,34 +128,6 @@ pub struct EdgeSpec {
     pub when: Option<Predicate>,
 }
 
-/// A declarative guard, stored verbatim (key order and unknown keys kept) so that `to_spec`
-/// writes back exactly what was read (formats.md §1.2). Its meaning is read through
-/// `crate::predicate`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-#[serde(transparent)]
-#[ts(
-    export,
-    type = "{ channel: string, eq?: unknown, neq?: unknown, in?: unknown[], gt?: number, lt?: number, truthy?: boolean } & Record<string, unknown>"
-)]
-// Boxed: a map in place would make every edge, guarded or not, 64 bytes larger (12 MB of a
-// 200,000-edge model, issue 18).
-pub struct Predicate(pub Box<Map<String, Value>>);
-
-impl From<Map<String, Value>> for Predicate {
-    fn from(map: Map<String, Value>) -> Self {
-        Predicate(Box::new(map))
-    }
-}
-
-impl Predicate {
-    /// The `channel` key, when it is a string.
-    pub fn channel(&self) -> Option<&str> {
-        // A walk over the guard's two or three keys: several checks ask this of every guarded
-        // edge, and a hashed look-up in serde_json's map (SipHash) costs more (issue 18).
-        self.0.iter().find_map(|(k, v)| (k == "channel").then_some(v)).and_then(Value::as_str)
-    }
-}
-
 impl GraphSpec {
     /// Equal *and* in the same order everywhere (channels, config and predicate keys).
     ///
@@ -182,7 +157,10 @@ impl GraphSpec {
 pub(crate) fn identical_whens(a: &Option<Predicate>, b: &Option<Predicate>) -> bool {
     match (a, b) {
         (None, None) => true,
-        (Some(x), Some(y)) => identical_maps(&x.0, &y.0),
+        (Some(x), Some(y)) => {
+            x.len() == y.len()
+                && x.iter().zip(y).all(|((ka, va), (kb, vb))| ka == kb && identical_values(va, vb))
+        }
         _ => false,
     }
 }

@@ -41,11 +41,24 @@ impl Op<'_> {
 /// The operator that decides, or `None` when there is no known operator (a non-array `in` is
 /// not an operator).
 pub fn operator(p: &Predicate) -> Option<Op<'_>> {
-    // One pass over the (two or three) keys instead of up to six hashed look-ups: this runs
-    // for every guarded edge in every validation. The order of precedence is kept below.
+    // The plain shape (`{"channel", <operator>}`, nearly every condition) names its one
+    // operator; the order of precedence only matters when there are several.
+    if let Some((index, v)) = p.plain_operator() {
+        return match (OPERATORS[index], v) {
+            ("eq", v) => Some(Op::Eq(v)),
+            ("neq", v) => Some(Op::Neq(v)),
+            ("in", Value::Array(items)) => Some(Op::In(items)),
+            ("gt", v) => Some(Op::Gt(v)),
+            ("lt", v) => Some(Op::Lt(v)),
+            ("truthy", v) => Some(Op::Truthy(v)),
+            _ => None,
+        };
+    }
+    // One pass over the keys instead of up to six look-ups. The order of precedence is kept
+    // below.
     let (mut eq, mut neq, mut within, mut gt, mut lt, mut truthy) = (None, None, None, None, None, None);
-    for (k, v) in p.0.iter() {
-        match k.as_str() {
+    for (k, v) in p.iter() {
+        match k {
             "eq" => eq = Some(v),
             "neq" => neq = Some(v),
             "in" => within = Some(v),
@@ -131,7 +144,7 @@ pub fn is_truthy(v: Option<&Value>) -> bool {
 /// `intent != "buy"`, `intent in ["a", 3]`, `count > 10`, `count < 2.5`, `truthy(items)`,
 /// `not truthy(items)`. Values are written as `JSON.stringify` would. Not escaped for Mermaid.
 pub fn label(p: &Predicate) -> String {
-    let channel = match p.0.get("channel") {
+    let channel = match p.get("channel") {
         Some(Value::String(s)) => s.clone(),
         Some(other) => js_json(other),
         None => "?".to_owned(),

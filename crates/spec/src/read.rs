@@ -570,7 +570,7 @@ mod tests {
         assert!(p.diagnostics[2].message.contains("\"position\" in node \"a\""));
         assert!(p.diagnostics.iter().all(|d| d.span.is_some()));
         let spec = p.spec.unwrap();
-        assert_eq!(spec.edges[0].when.as_ref().unwrap().0.get("note").unwrap(), "kept");
+        assert_eq!(spec.edges[0].when.as_ref().unwrap().get("note").unwrap(), "kept");
     }
 
     #[test]

@@ -663,7 +663,7 @@ mod tests {
             ("no condition", |s| s.edges[1].when = None),
             ("condition", |s| s.edges[0].when = Some(Predicate::from(Map::new()))),
             ("condition value", |s| {
-                let mut m = (*s.edges[2].when.take().expect("when").0).clone();
+                let mut m = s.edges[2].when.take().expect("when").into_map();
                 m.insert("gt".into(), serde_json::json!(-0.5));
                 s.edges[2].when = Some(Predicate::from(m));
             }),

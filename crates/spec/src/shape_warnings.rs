@@ -77,9 +77,9 @@ fn is_blank(name: &str) -> bool {
 fn legacy_routing(p: &Predicate) -> Option<String> {
     // Runs for every guarded edge: a predicate with fewer than two operator keys (nearly all)
     // is told apart by one walk over its two or three keys, with no hashed look-up.
-    p.0.keys().filter(|k| OPERATORS.contains(&k.as_str())).nth(1)?;
+    p.iter().filter(|(k, _)| OPERATORS.contains(k)).nth(1)?;
     let present: Vec<(&str, &Value)> =
-        OPERATORS.iter().filter_map(|op| p.0.get(*op).map(|v| (*op, v))).collect();
+        OPERATORS.iter().filter_map(|op| p.get(op).map(|v| (*op, v))).collect();
     if present.len() < 2 || !present[0].1.is_null() {
         return None;
     }

@@ -8,7 +8,7 @@
 //! with `reducer` and `config` always written, two-space indent, non-ASCII written as UTF-8,
 //! and a final newline.
 
-use crate::config::{newline, write_map, write_str, Indent};
+use crate::config::{newline, write_entries, write_str, Indent};
 use crate::model::{EdgeSpec, GraphSpec, NodeSpec};
 
 /// The canonical text of `spec`.
@@ -269,8 +269,10 @@ pub(crate) fn write_node(
 fn write_edges(spec: &GraphSpec, out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool) -> bool {
     write_nodes_end(out, spec.nodes.len());
     for (k, edge) in spec.edges.iter().enumerate() {
-        let when =
-            edge.when.as_ref().map(|when| |out: &mut Vec<u8>| write_map(out, &when.0, Indent::Pretty(3)));
+        let when = edge
+            .when
+            .as_ref()
+            .map(|when| |out: &mut Vec<u8>| write_entries(out, when.iter(), Indent::Pretty(3)));
         write_edge(out, k, &edge.from, &edge.to, when);
         if !block(out, flush) {
             return false;
@@ -375,7 +377,7 @@ pub fn write_compact_edges(edges: &[EdgeSpec], out: &mut Vec<u8>) {
         write_str(out, &edge.to);
         if let Some(when) = &edge.when {
             out.extend_from_slice(b",\"when\":");
-            write_map(out, &when.0, Indent::Compact);
+            write_entries(out, when.iter(), Indent::Compact);
         }
         out.push(b'}');
     });

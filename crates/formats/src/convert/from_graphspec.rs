@@ -171,7 +171,7 @@ fn edges(spec: &GraphSpec, def: &mut GraphDefinition, losses: &mut Vec<Loss>) ->
         let mut condition = None;
         if let Some(p) = &e.when {
             let channel = p.channel().unwrap_or_default();
-            let test = Test::of_predicate(&p.0);
+            let test = Test::of_predicate(&p.to_map());
             let cel = test.as_ref().and_then(|t| t.to_cel(ALIAS));
             let known = spec.channels.contains_key(channel);
             match (cel, test, known) {

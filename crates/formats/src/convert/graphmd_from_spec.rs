@@ -171,7 +171,7 @@ pub fn from_graphspec(spec: &GraphSpec) -> Conversion<GraphMd> {
         };
         let Ok(ix) = doc.add_edge(None, &from, &e.to, Some(kind)) else { continue };
         if let Some(p) = &e.when {
-            let cond = crate::graphmd::emit::json_to_yaml(&Value::Object((*p.0).clone()), true);
+            let cond = crate::graphmd::emit::json_to_yaml(&Value::Object(p.to_map()), true);
             let _ = doc.set_edge_field(ix, "condition", cond);
             if kind == "loop" {
                 losses.push(

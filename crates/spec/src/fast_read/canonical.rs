@@ -206,7 +206,7 @@ impl<'a> When<'a> {
         match self {
             When::Text(raw) if config::is_rewritten(raw, 3) => out.extend_from_slice(raw.as_bytes()),
             When::Text(raw) => config::rewrite(raw, Indent::Pretty(3), out),
-            When::Built(when) => config::write_map(out, &when.0, Indent::Pretty(3)),
+            When::Built(when) => config::write_entries(out, when.iter(), Indent::Pretty(3)),
         }
     }
 }
