@@ -22,20 +22,30 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::ops::Deref;
 use std::path::Path;
-use std::sync::Arc;
+
+use trellis_spec::SharedText;
 
 /// From this size on a file is mapped rather than read (below it, a read is as fast).
 const MAP_FROM: u64 = 1 << 20;
 
-/// A document's text: a `String`, or a file's bytes mapped and checked to be UTF-8. Cloning a
-/// mapped text shares the map.
+/// A document's text: a `String`, or a file's bytes mapped and checked to be UTF-8, held by
+/// counted reference ([`SharedText`]: the configs of a document read from it refer to it rather
+/// than copy their text). Cloning shares it.
 #[derive(Clone)]
-pub struct SourceText(Repr);
+pub struct SourceText {
+    text: SharedText,
+    mapped: bool,
+}
 
-#[derive(Clone)]
-enum Repr {
-    Owned(String),
-    Mapped(Arc<memmap2::Mmap>),
+/// A file's bytes, mapped, checked to be UTF-8 when mapped.
+struct MappedText(memmap2::Mmap);
+
+impl AsRef<str> for MappedText {
+    fn as_ref(&self) -> &str {
+        // SAFETY: checked to be UTF-8 when mapped (`read_file`), and the map is never written
+        // through.
+        unsafe { std::str::from_utf8_unchecked(&self.0) }
+    }
 }
 
 impl SourceText {
@@ -55,7 +65,7 @@ impl SourceText {
             // checked by the standard library; nothing else can start before it (issue 18).
             if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
                 return Ok(match simdutf8::basic::from_utf8(&map) {
-                    Ok(_) => Ok(SourceText(Repr::Mapped(Arc::new(map)))),
+                    Ok(_) => Ok(SourceText { text: SharedText::new(MappedText(map)), mapped: true }),
                     Err(_) => Err(map.to_vec()),
                 });
             }
@@ -66,18 +76,18 @@ impl SourceText {
     }
 
     pub fn as_str(&self) -> &str {
-        match &self.0 {
-            Repr::Owned(s) => s,
-            // SAFETY: checked to be UTF-8 when mapped (`read_file`), and the map is never
-            // written through.
-            Repr::Mapped(map) => unsafe { std::str::from_utf8_unchecked(map) },
-        }
+        self.text.as_str()
+    }
+
+    /// The text, shared.
+    pub fn shared(&self) -> &SharedText {
+        &self.text
     }
 }
 
 impl From<String> for SourceText {
     fn from(s: String) -> Self {
-        SourceText(Repr::Owned(s))
+        SourceText { text: SharedText::from(s), mapped: false }
     }
 }
 
@@ -90,10 +100,7 @@ impl Deref for SourceText {
 
 impl fmt::Debug for SourceText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let how = match self.0 {
-            Repr::Owned(_) => "read",
-            Repr::Mapped(_) => "mapped",
-        };
+        let how = if self.mapped { "mapped" } else { "read" };
         write!(f, "SourceText({how}, {} bytes)", self.len())
     }
 }

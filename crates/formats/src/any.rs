@@ -7,7 +7,7 @@
 use serde_json::Value;
 use trellis_spec::read::{parse_spec, Parsed};
 use trellis_spec::writer::to_canonical_string;
-use trellis_spec::{Diagnostic, GraphSpec, Registry, Severity};
+use trellis_spec::{Diagnostic, GraphSpec, Registry, Severity, SharedText};
 
 use crate::convert::{self, Conversion};
 use crate::detect::{self, Format};
@@ -40,9 +40,24 @@ impl AnyDocument {
     /// ones detection would find and its answer is the same. Any other text, or one the reader
     /// refuses, is detected first, as it always was (so a broken file gets detection's word).
     pub fn read(name: Option<&str>, text: &str) -> Result<AnyDocument, Diagnostic> {
-        if let Some(parsed) = detect::plain_graphspec(name, text) {
-            return Ok(AnyDocument::GraphSpec(parsed));
+        match detect::plain_graphspec(name, text) {
+            Some(parsed) => Ok(AnyDocument::GraphSpec(parsed)),
+            None => Self::read_not_plain(name, text),
         }
+    }
+
+    /// [`read`](Self::read) of a shared text: a GraphSpec as tools write it is read with its
+    /// configs referring to `text` rather than each holding a copy of its own
+    /// ([`trellis_spec::shared_text`]); anything else as `read` reads it.
+    pub fn read_shared(name: Option<&str>, text: &SharedText) -> Result<AnyDocument, Diagnostic> {
+        match detect::plain_graphspec_in(name, text) {
+            Some(parsed) => Ok(AnyDocument::GraphSpec(parsed)),
+            None => Self::read_not_plain(name, text.as_str()),
+        }
+    }
+
+    /// [`read`](Self::read) of a text that is not a GraphSpec as tools write it.
+    fn read_not_plain(name: Option<&str>, text: &str) -> Result<AnyDocument, Diagnostic> {
         let mut tried = None;
         if detect::looks_like_graphspec(name, text) {
             let parsed = parse_spec(text);

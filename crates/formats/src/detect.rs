@@ -64,6 +64,18 @@ pub fn plain_graphspec(file_name: Option<&str>, text: &str) -> Option<trellis_sp
     trellis_spec::read::parse_plain_spec(text)
 }
 
+/// [`plain_graphspec`] of a shared text, whose configs then refer to it
+/// ([`trellis_spec::read::parse_plain_spec_in`]).
+pub fn plain_graphspec_in(
+    file_name: Option<&str>,
+    text: &trellis_spec::SharedText,
+) -> Option<trellis_spec::read::Parsed> {
+    if file_name.is_some_and(graph_md_name) {
+        return None;
+    }
+    trellis_spec::read::parse_plain_spec_in(text)
+}
+
 /// True when `text` is a GraphSpec as tools write it and already in its canonical form
 /// ([`trellis_spec::read::reads_canonical`], without building it); false says nothing. The
 /// name rule of [`plain_graphspec`]: a GRAPH.md file is never taken for one.

@@ -22,12 +22,13 @@ use serde_json::{Map, Value};
 
 use crate::json::{self, SMALL_OBJECT};
 use crate::raw_json::string_end;
+use crate::shared_text::SharedText;
 
 /// A node's config: a JSON object, key order and number text kept as read.
 #[derive(Default)]
 pub struct Config {
     /// The object's text as read, while the config has not been changed.
-    raw: Option<Box<str>>,
+    raw: Option<Raw>,
     /// Whether the text has a number that the analysis may warn about (more than 15 characters,
     /// or an exponent): when not, that walk is skipped without building the map.
     odd_numbers: bool,
@@ -48,19 +49,34 @@ impl Config {
     /// A config from a JSON object's text already checked by [`check_raw`].
     #[cfg(test)]
     pub(crate) fn from_checked(raw: &str, odd_numbers: bool) -> Self {
-        Config { raw: Some(raw.into()), odd_numbers, value: OnceLock::new() }
+        Config { raw: Some(Raw::Own(raw.into())), odd_numbers, value: OnceLock::new() }
     }
 
     /// A config from a JSON object's text and what [`check_raw`] found in it (the compact
     /// text is kept when there is one).
     pub(crate) fn from_check(raw: &str, check: RawCheck) -> Self {
         let raw = check.compact.unwrap_or_else(|| raw.into());
-        Config { raw: Some(raw), odd_numbers: check.odd_numbers, value: OnceLock::new() }
+        Config { raw: Some(Raw::Own(raw)), odd_numbers: check.odd_numbers, value: OnceLock::new() }
     }
 
-    /// The text the config was read from, while it is unchanged.
+    /// A config whose text, checked as [`check_raw`] checks it, is `raw`, a slice of `text`
+    /// (then it is kept as a reference into `text`, whitespace and all, not copied).
+    pub(crate) fn in_text(text: &SharedText, raw: &str, odd_numbers: bool) -> Self {
+        let at = text.offset_of(raw).and_then(|start| {
+            let start = u32::try_from(start).ok()?;
+            Some((start, u32::try_from(raw.len()).ok()?))
+        });
+        let raw = match at {
+            Some((start, len)) => Raw::In { text: text.clone(), start, len },
+            None => Raw::Own(raw.into()),
+        };
+        Config { raw: Some(raw), odd_numbers, value: OnceLock::new() }
+    }
+
+    /// The text the config was read from, while it is unchanged: without its whitespace, or
+    /// as the document has it when it was read from a [`SharedText`].
     pub fn raw_text(&self) -> Option<&str> {
-        self.raw.as_deref()
+        self.raw.as_ref().map(Raw::as_str)
     }
 
     /// Whether the config holds a number worth the analysis's walk (see the field).
@@ -73,7 +89,7 @@ impl Config {
         self.value.get_or_init(|| {
             Box::new(match &self.raw {
                 // The text was checked when read, so it parses, to an object.
-                Some(raw) => match json::parse(raw) {
+                Some(raw) => match json::parse(raw.as_str()) {
                     Ok(v @ Value::Object(_)) => v,
                     _ => Value::Object(Map::new()),
                 },
@@ -94,6 +110,26 @@ impl Config {
         match self.value.take().map(|v| *v) {
             Some(Value::Object(m)) => m,
             _ => Map::new(),
+        }
+    }
+}
+
+/// A config's text: its own copy, or a part of the document's text.
+#[derive(Clone)]
+enum Raw {
+    Own(Box<str>),
+    In { text: SharedText, start: u32, len: u32 },
+}
+
+impl Raw {
+    fn as_str(&self) -> &str {
+        match self {
+            Raw::Own(s) => s,
+            Raw::In { text, start, len } => {
+                let start = *start as usize;
+                // Checked to be a slice of the text when made (`Config::in_text`).
+                text.as_str().get(start..start + *len as usize).unwrap_or("{}")
+            }
         }
     }
 }
@@ -154,7 +190,7 @@ impl fmt::Debug for Config {
 
 impl PartialEq for Config {
     fn eq(&self, other: &Self) -> bool {
-        match (&self.raw, &other.raw) {
+        match (self.raw_text(), other.raw_text()) {
             (Some(a), Some(b)) if a == b => true,
             _ => self.as_map() == other.as_map(),
         }
@@ -638,7 +674,7 @@ impl Config {
     /// The config as serde_json writes it at `indent`: its text rewritten when it has one, its
     /// map written otherwise (the same bytes either way).
     pub(crate) fn write(&self, out: &mut Vec<u8>, indent: Indent) {
-        match &self.raw {
+        match self.raw_text() {
             Some(raw) => rewrite(raw, indent, out),
             None => write_map(out, self.as_map(), indent),
         }

@@ -30,6 +30,7 @@ use crate::config::{self, Config};
 use crate::json;
 use crate::model::{identical_configs, identical_whens, EdgeSpec, GraphSpec, NodeSpec, Predicate};
 use crate::read::Reader;
+use crate::shared_text::SharedText;
 use crate::span_locator::{ElementPlaces, ListPlaces};
 
 /// Nesting this path reads at most below the document (the parser's limit is
@@ -40,7 +41,7 @@ const MAX_NESTING: usize = json::MAX_DEPTH - 8;
 /// would give the same document and no finding.
 #[cfg(test)]
 pub(crate) fn read(text: &str) -> Option<GraphSpec> {
-    read_keyed(text).map(|(spec, ..)| spec)
+    read_keyed(text, None).map(|(spec, ..)| spec)
 }
 
 /// The document, whether the object had any key (`{}` is not detected as a GraphSpec), and
@@ -59,9 +60,18 @@ pub(crate) fn read(text: &str) -> Option<GraphSpec> {
 /// cost is fresh memory, and a third thread made the command line no faster on two cores
 /// (`trellis validate` of 100,000 nodes 118-140 ms with it, 114-129 without, and 6 MB more at
 /// the peak; docs/BENCHMARKS.md, sixteenth session).
-pub(crate) fn read_keyed(text: &str) -> Option<(GraphSpec, bool, ElementPlaces)> {
+///
+/// `shared`: the same text, held by counted reference (`text` is `shared.as_str()`); the
+/// configs then refer to it instead of each keeping a copy of its text
+/// ([`crate::shared_text`]).
+pub(crate) fn read_keyed(
+    text: &str,
+    shared: Option<&SharedText>,
+) -> Option<(GraphSpec, bool, ElementPlaces)> {
+    // Only the very same text is referred to (`Config::in_text` checks each config too).
+    let shared = shared.filter(|s| std::ptr::eq(s.as_str(), text));
     if text.len() < PARALLEL_FROM {
-        return read_top(text, None);
+        return read_top(text, None, shared);
     }
     std::thread::scope(|s| {
         // The line is looked for on that thread too: this one starts on the nodes at once.
@@ -74,7 +84,7 @@ pub(crate) fn read_keyed(text: &str) -> Option<(GraphSpec, bool, ElementPlaces)>
             Some((at, read))
         });
         // No thread to be had: all of it here.
-        read_top(text, edges.ok())
+        read_top(text, edges.ok(), shared)
     })
 }
 
@@ -244,10 +254,18 @@ fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
     handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
-fn read_top(text: &str, mut ahead: Option<EdgesAhead<'_>>) -> Option<(GraphSpec, bool, ElementPlaces)> {
+fn read_top<'a>(
+    text: &'a str,
+    mut ahead: Option<EdgesAhead<'_>>,
+    shared: Option<&'a SharedText>,
+) -> Option<(GraphSpec, bool, ElementPlaces)> {
     // Offsets are kept as `u32` (four bytes an element); a larger text is not read here.
     u32::try_from(text.len()).ok()?;
-    let mut p = P::new(text);
+    let mut p = match shared {
+        // The configs refer to the text: no compact copy of theirs is made.
+        Some(shared) => P { shared: Some(shared), ..P::checking(text) },
+        None => P::new(text),
+    };
     let mut spec = GraphSpec::default();
     let mut places = ElementPlaces::default();
     p.ws();
@@ -344,8 +362,10 @@ struct P<'a> {
     /// The keys of the objects open in a config, to refuse a repeated one.
     keys: Vec<&'a str>,
     /// Whether a config's compact text is built as it is read (not when only checking the
-    /// text, `canonical`).
+    /// text, `canonical`, or when the configs refer to the text).
     compacting: bool,
+    /// The text, when the configs read refer to it rather than keep a copy.
+    shared: Option<&'a SharedText>,
 }
 
 /// Keys an object of a config may have on this path (more go to the serde path).
@@ -353,7 +373,15 @@ const MAX_KEYS: usize = 64;
 
 impl<'a> P<'a> {
     fn new(text: &'a str) -> Self {
-        P { t: text, b: text.as_bytes(), i: 0, compact: String::new(), keys: Vec::new(), compacting: true }
+        P {
+            t: text,
+            b: text.as_bytes(),
+            i: 0,
+            compact: String::new(),
+            keys: Vec::new(),
+            compacting: true,
+            shared: None,
+        }
     }
 
     /// A reader that only checks configs, without building their compact text.
@@ -698,6 +726,9 @@ impl<'a> P<'a> {
 
     /// The config of the node read last (its compact text is still in `self.compact`).
     fn config_of(&self, c: &ConfigRead<'a>) -> Config {
+        if let Some(text) = self.shared {
+            return Config::in_text(text, c.raw, c.odd_numbers);
+        }
         let compact = c.spaced.then(|| Box::<str>::from(self.compact.as_str()));
         Config::from_check(c.raw, config::RawCheck { odd_numbers: c.odd_numbers, compact })
     }

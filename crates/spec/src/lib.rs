@@ -36,6 +36,7 @@ pub mod registry;
 pub mod registry_edit;
 pub mod schema;
 pub mod shape_warnings;
+pub mod shared_text;
 pub mod span_locator;
 pub mod validate;
 pub mod writer;
@@ -49,5 +50,6 @@ pub use graph::{
 pub use model::{ChannelSpec, Config, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, END, START};
 pub use read::{parse_spec, parse_spec_bytes, Parsed};
 pub use registry::{Built, Factory, NodeFn, NodeType, Registry, State, TypeInfo, Update};
+pub use shared_text::SharedText;
 pub use validate::validate;
 pub use writer::{to_canonical_string, to_compact_string};

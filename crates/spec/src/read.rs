@@ -21,6 +21,7 @@ use crate::diagnostic::{pointer, Diagnostic};
 use crate::json;
 use crate::model::{ChannelSpec, Config, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName};
 use crate::predicate::js_json;
+use crate::shared_text::SharedText;
 use crate::span_locator::ElementPlaces;
 
 /// Codes of the reading step (besides the `json/...` codes and the §1.5 codes it shares).
@@ -78,7 +79,16 @@ pub fn parse_spec(text: &str) -> Parsed {
 /// format from the text may take this answer first, without a pass of its own over the text.
 /// `None` says nothing: the text may still be a GraphSpec, with findings.
 pub fn parse_plain_spec(text: &str) -> Option<Parsed> {
-    let (spec, keyed, places) = crate::fast_read::read_keyed(text)?;
+    let (spec, keyed, places) = crate::fast_read::read_keyed(text, None)?;
+    keyed.then(|| Parsed { spec: Some(spec), diagnostics: Vec::new(), places: Some(places) })
+}
+
+/// [`parse_plain_spec`] of a shared text: the document's configs refer to `text` instead of
+/// each keeping a copy of its own (see [`crate::shared_text`]). Their
+/// [`Config::raw_text`](crate::Config::raw_text) is then the object as the document has it,
+/// whitespace included.
+pub fn parse_plain_spec_in(text: &SharedText) -> Option<Parsed> {
+    let (spec, keyed, places) = crate::fast_read::read_keyed(text.as_str(), Some(text))?;
     keyed.then(|| Parsed { spec: Some(spec), diagnostics: Vec::new(), places: Some(places) })
 }
 

@@ -36,7 +36,7 @@ use crate::read::{Parsed, Reader};
 /// so the diagnostic is exactly the parser's, with its place. Only a broken document pays twice.
 pub fn read_object(text: &str) -> Result<Parsed, crate::Diagnostic> {
     // The document as every tool writes it, in one pass (gives up on anything else).
-    if let Some((spec, _, places)) = crate::fast_read::read_keyed(text) {
+    if let Some((spec, _, places)) = crate::fast_read::read_keyed(text, None) {
         return Ok(Parsed { spec: Some(spec), diagnostics: Vec::new(), places: Some(places) });
     }
     match read_object_with(text, true) {
@@ -545,7 +545,31 @@ mod tests {
             assert_eq!(a.config.raw_text(), b.config.raw_text());
             assert_eq!(a.config.may_hold_odd_numbers(), b.config.may_hold_odd_numbers());
         }
+        same_from_shared_text(text, &fast);
         true
+    }
+
+    /// Read from a shared text, `text` gives the document `fast` (read from the `&str`), and
+    /// each config refers to its object in the text (whitespace and all) instead of a compact
+    /// copy: the same maps, the same canonical text.
+    fn same_from_shared_text(text: &str, fast: &crate::GraphSpec) {
+        let shared = crate::SharedText::from(text.to_owned());
+        let Some((spec, ..)) = crate::fast_read::read_keyed(shared.as_str(), Some(&shared)) else {
+            panic!("read from the &str but not from the shared text: {text}")
+        };
+        assert!(spec.identical(fast), "different documents from a shared text: {text}");
+        for (a, b) in spec.nodes.iter().zip(&fast.nodes) {
+            // A node without a config has none to refer to.
+            assert_eq!(a.config.raw_text().is_some(), b.config.raw_text().is_some());
+            if let Some(raw) = a.config.raw_text() {
+                assert!(shared.offset_of(raw).is_some(), "the config {raw} is a copy");
+            }
+            assert_eq!(a.config.may_hold_odd_numbers(), b.config.may_hold_odd_numbers());
+            assert_eq!(a.config.as_map(), b.config.as_map());
+        }
+        let canonical = crate::writer::to_canonical_string;
+        assert_eq!(canonical(&spec), canonical(fast), "written differently from a shared text: {text}");
+        assert_eq!(crate::writer::to_compact_string(&spec, 0), crate::writer::to_compact_string(fast, 0));
     }
 
     #[test]
