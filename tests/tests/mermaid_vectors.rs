@@ -69,7 +69,8 @@ fn check_case(json_path: &Path, mmd_path: &Path) -> Vec<String> {
         failures.push(format!("{} (spec):\n--- want\n{want}--- got\n{got}", json_path.display()));
     }
     if extras.routers.is_empty() && extras.guards.is_empty() {
-        let registry = noop_registry(spec.nodes.iter().filter_map(|n| n.type_name.clone()));
+        let registry =
+            noop_registry(spec.nodes.iter().filter_map(|n| n.type_name.as_deref().map(String::from)));
         let compiled = from_spec(&spec, &registry).and_then(|g| g.compile()).unwrap();
         let got = render_compiled(&compiled, &options);
         if got != want {

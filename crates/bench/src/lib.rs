@@ -79,7 +79,7 @@ pub fn generate(nodes: usize, seed: u64) -> GraphSpec {
     let mut rng = Rng::new(seed ^ 0x5EED);
     for (i, node) in spec.nodes.iter_mut().enumerate() {
         let t = TYPES[i % TYPES.len()];
-        node.type_name = Some(t.to_owned());
+        node.type_name = Some(t.to_owned().into());
         node.config = config(t, &mut rng, i).into();
     }
     spec
@@ -98,7 +98,7 @@ pub fn layout(spec: &GraphSpec) -> Layout {
     let mut l = Layout::default();
     for (i, node) in spec.nodes.iter().enumerate() {
         let p = Position { x: (i / per_col) as f64 * 290.0, y: (i % per_col) as f64 * 100.0 };
-        l.positions.insert(node.id.clone(), p);
+        l.positions.insert(node.id.to_string(), p);
     }
     l.positions.insert(trellis_spec::START.to_owned(), Position { x: -290.0, y: 0.0 });
     let cols = n.div_ceil(per_col);
@@ -141,7 +141,7 @@ pub fn write_real_file(dir: &Path, nodes: usize, seed: u64) -> std::io::Result<P
     let mut rng = Rng::new(seed ^ 0x5EED);
     for (i, node) in spec.nodes.iter_mut().enumerate() {
         let k = i % OWN_TYPES.len();
-        node.type_name = Some(OWN_TYPES[k].to_owned());
+        node.type_name = Some(OWN_TYPES[k].to_owned().into());
         node.config = config(TYPES[k % TYPES.len()], &mut rng, i).into();
     }
     let mut observed = trellis_spec::infer::Observed::new();

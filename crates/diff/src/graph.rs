@@ -204,9 +204,9 @@ impl Graph {
                 return shape_err(format!("node {i} has no id, so it cannot be matched across versions"));
             }
             let mut m = Map::with_capacity(2);
-            m.insert("type".into(), n.type_name.map_or(Value::Null, Value::String));
+            m.insert("type".into(), n.type_name.map_or(Value::Null, |t| Value::String(t.into())));
             m.insert("config".into(), Value::Object(n.config.into_map()));
-            match nodes.entry(n.id) {
+            match nodes.entry(n.id.to_string()) {
                 indexmap::map::Entry::Vacant(v) => {
                     v.insert(m);
                 }
@@ -229,7 +229,7 @@ impl Graph {
                 if let Some(when) = e.when {
                     m.insert("when".into(), Value::Object(when.into_map()));
                 }
-                (e.from, e.to, m)
+                (e.from.into(), e.to.into(), m)
             }),
         );
         let key_order = ["name", "channels", "nodes", "edges"].map(String::from).to_vec();
@@ -291,7 +291,11 @@ impl Graph {
                     Some(Value::Object(m)) => m,
                     _ => Map::new(),
                 };
-                NodeSpec { id, type_name, config: config.into() }
+                NodeSpec {
+                    id: id.into(),
+                    type_name: type_name.map(trellis_spec::Id::from),
+                    config: config.into(),
+                }
             })
             .collect();
         let edges = self
@@ -302,7 +306,7 @@ impl Graph {
                     Some(Value::Object(m)) => Some(Predicate::from(m)),
                     _ => None,
                 };
-                EdgeSpec { from: k.from, to: k.to, when }
+                EdgeSpec { from: k.from.into(), to: k.to.into(), when }
             })
             .collect();
         Ok(trellis_spec::GraphSpec { name, channels, nodes, edges })

@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 use trellis_spec::diagnostic::Diagnostic;
 use trellis_spec::{
-    json, ChannelSpec, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, Registry, END, START,
+    json, ChannelSpec, EdgeSpec, GraphSpec, Id, NodeSpec, Predicate, ReducerName, Registry, END, START,
 };
 
 use crate::config_field::set_config_field;
@@ -165,7 +165,11 @@ fn plan_spec_edit(
                     .cloned()
                     .unwrap_or_default(),
             };
-            let node = NodeSpec { id: id.clone(), type_name: Some(type_name.clone()), config: config.into() };
+            let node = NodeSpec {
+                id: id.clone().into(),
+                type_name: Some(type_name.clone().into()),
+                config: config.into(),
+            };
             let before = layout.positions.get(&id).copied();
             plan.prims.push(Prim::Node { index: spec.nodes.len(), before: None, after: Some(node) });
             plan.prims.push(Prim::Position { id, before, after: Some(*position) });
@@ -184,8 +188,12 @@ fn plan_spec_edit(
             for (index, n) in spec.nodes.iter().enumerate().rev() {
                 if doomed.contains(n.id.as_str()) {
                     plan.prims.push(Prim::Node { index, before: Some(n.clone()), after: None });
-                    if let Some(p) = layout.positions.get(&n.id) {
-                        plan.prims.push(Prim::Position { id: n.id.clone(), before: Some(*p), after: None });
+                    if let Some(p) = layout.positions.get(n.id.as_str()) {
+                        plan.prims.push(Prim::Position {
+                            id: n.id.to_string(),
+                            before: Some(*p),
+                            after: None,
+                        });
                     }
                 }
             }
@@ -198,7 +206,7 @@ fn plan_spec_edit(
             check_new_id(spec, to)?;
             let before = spec.nodes.get(index).cloned();
             let after = before.clone().map(|mut n| {
-                n.id = to.clone();
+                n.id = to.clone().into();
                 n
             });
             plan.prims.push(Prim::Node { index, before, after });
@@ -206,10 +214,10 @@ fn plan_spec_edit(
                 if e.from == *from || e.to == *from {
                     let mut ne = e.clone();
                     if ne.from == *from {
-                        ne.from = to.clone();
+                        ne.from = to.clone().into();
                     }
                     if ne.to == *from {
-                        ne.to = to.clone();
+                        ne.to = to.clone().into();
                     }
                     plan.prims.push(Prim::Edge { index: i, before: Some(e.clone()), after: Some(ne) });
                 }
@@ -228,7 +236,7 @@ fn plan_spec_edit(
             if type_name.is_empty() {
                 return Err(refuse(codes::EMPTY_NAME, format!("node \"{id}\" needs a type")).on_node(id));
             }
-            replace_node(plan, spec, index, |n| n.type_name = Some(type_name.clone()));
+            replace_node(plan, spec, index, |n| n.type_name = Some(type_name.clone().into()));
         }
         Edit::SetConfigField { id, path, value } => {
             let index = node_index(spec, id)?;
@@ -252,7 +260,7 @@ fn plan_spec_edit(
                     format!("there is already an edge from \"{from}\" to \"{to}\" with this condition"),
                 ));
             }
-            let edge = EdgeSpec { from: from.clone(), to: to.clone(), when: when.clone() };
+            let edge = EdgeSpec { from: from.clone().into(), to: to.clone().into(), when: when.clone() };
             plan.prims.push(Prim::Edge { index: spec.edges.len(), before: None, after: Some(edge) });
         }
         Edit::Disconnect { index } => {
@@ -501,7 +509,7 @@ fn plan_paste(
     }
 
     // Fresh ids for clashes (with the document, with reserved ids, or inside the fragment).
-    let mut taken: HashSet<String> = spec.nodes.iter().map(|n| n.id.clone()).collect();
+    let mut taken: HashSet<String> = spec.nodes.iter().map(|n| n.id.to_string()).collect();
     let mut map: HashMap<String, String> = HashMap::new();
     let mut renamed = Vec::new();
     let mut new_nodes = Vec::new();
@@ -524,7 +532,11 @@ fn plan_paste(
         };
         taken.insert(id.clone());
         map.insert(n.id.clone(), id.clone());
-        new_nodes.push(NodeSpec { id, type_name: n.type_name.clone(), config: n.config.clone().into() });
+        new_nodes.push(NodeSpec {
+            id: id.into(),
+            type_name: n.type_name.as_deref().map(Id::from),
+            config: n.config.clone().into(),
+        });
     }
     let doc_ids: HashSet<&str> = spec.nodes.iter().map(|n| n.id.as_str()).collect();
     let resolve = |end: &str| -> Option<String> {
@@ -544,7 +556,7 @@ fn plan_paste(
             dropped.push(format!("\"{}\" -> \"{}\"", e.from, e.to));
             continue;
         };
-        let edge = EdgeSpec { from, to, when: e.when.clone() };
+        let edge = EdgeSpec { from: from.into(), to: to.into(), when: e.when.clone() };
         let dup = edge_exists(spec, &edge.from, &edge.to, edge.when.as_ref()) || new_edges.contains(&edge);
         if !dup {
             new_edges.push(edge);
@@ -587,8 +599,8 @@ fn plan_paste(
         };
         check_position(&node.id, &p)?;
         plan.prims.push(Prim::Position {
-            id: node.id.clone(),
-            before: layout.positions.get(&node.id).copied(),
+            id: node.id.to_string(),
+            before: layout.positions.get(node.id.as_str()).copied(),
             after: Some(p),
         });
     }

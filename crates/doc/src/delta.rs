@@ -96,7 +96,8 @@ impl Session {
         let mut delta = ViewDelta::of(self, &outcome, &before);
         if let Change::Edit(Edit::AddNode { .. } | Edit::Paste { .. }) = change {
             // Both only append nodes: what the node list gained is what they made.
-            delta.created = delta.nodes.iter().flat_map(|e| e.insert.iter().map(|n| n.id.clone())).collect();
+            delta.created =
+                delta.nodes.iter().flat_map(|e| e.insert.iter().map(|n| n.id.to_string())).collect();
         }
         if self.subgraph_links() != links_before.as_slice() {
             delta.subgraphs = Some(self.subgraph_links().to_vec());

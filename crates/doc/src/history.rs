@@ -93,11 +93,11 @@ impl Prim {
                 }
                 if let Some(b) = before {
                     if after.as_ref().is_none_or(|a| a.id != b.id) {
-                        changed.removed_nodes.push(b.id.clone());
+                        changed.removed_nodes.push(b.id.to_string());
                     }
                 }
                 if let Some(a) = after {
-                    changed.nodes.push(a.id.clone());
+                    changed.nodes.push(a.id.to_string());
                 }
             }
             Prim::Edge { index, before, after } => {
@@ -183,8 +183,9 @@ pub(crate) fn spec_changes(before: &GraphSpec, after: &GraphSpec) -> Changed {
     changed.edge_edits.extend(ListEdit::between(&before.edges, &after.edges));
     let now: HashSet<&str> = after.nodes.iter().map(|n| n.id.as_str()).collect();
     changed.removed_nodes =
-        before.nodes.iter().filter(|n| !now.contains(n.id.as_str())).map(|n| n.id.clone()).collect();
-    changed.nodes = changed.node_edits.iter().flat_map(|e| e.insert.iter().map(|n| n.id.clone())).collect();
+        before.nodes.iter().filter(|n| !now.contains(n.id.as_str())).map(|n| n.id.to_string()).collect();
+    changed.nodes =
+        changed.node_edits.iter().flat_map(|e| e.insert.iter().map(|n| n.id.to_string())).collect();
     changed.edges = !changed.edge_edits.is_empty();
     changed.channels = before.channels != after.channels;
     changed.name = before.name != after.name;

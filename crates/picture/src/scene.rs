@@ -206,7 +206,7 @@ impl Scene {
                 continue;
             }
             // Hidden in a collapsed group (its box stands for it), or not selected.
-            if collapsed.nodes.contains_key(&n.id) || !kept_node(&n.id) {
+            if collapsed.nodes.contains_key(n.id.as_str()) || !kept_node(&n.id) {
                 continue;
             }
             let (type_label, category) = match n.type_name.as_deref() {
@@ -219,7 +219,7 @@ impl Scene {
             let (x, y) = positions.get(n.id.as_str()).copied().unwrap_or((0.0, 0.0));
             index.insert(&n.id, scene.items.len());
             scene.items.push(Item {
-                id: n.id.clone(),
+                id: n.id.to_string(),
                 mark: Mark::Node,
                 type_label,
                 color: category_color(category),
@@ -265,7 +265,7 @@ impl Scene {
             .filter(|(i, _)| !hidden_edges.contains(i))
             .map(|(_, (e, label))| {
                 let (text, guarded) = label.map_or((String::new(), false), |l| (l.text, true));
-                (e.from.clone(), e.to.clone(), text, guarded, false)
+                (e.from.to_string(), e.to.to_string(), text, guarded, false)
             })
             .collect();
         // Drawn for the reader only: not when an end is hidden in a box (as on the canvas).

@@ -28,7 +28,7 @@ pub(crate) use canonical::is_canonical;
 
 use crate::config::{self, Config};
 use crate::json;
-use crate::model::{identical_configs, identical_whens, EdgeSpec, GraphSpec, NodeSpec, Predicate};
+use crate::model::{identical_configs, identical_whens, EdgeSpec, GraphSpec, Id, NodeSpec, Predicate};
 use crate::read::Reader;
 use crate::shared_text::SharedText;
 use crate::span_locator::{ElementPlaces, ListPlaces};
@@ -903,8 +903,8 @@ impl<'a> P<'a> {
     /// The node read last, built.
     fn node_spec(&self, node: NodeRead<'a>) -> NodeSpec {
         NodeSpec {
-            id: node.id.to_owned(),
-            type_name: node.type_name.map(str::to_owned),
+            id: Id::from(node.id),
+            type_name: node.type_name.map(Id::from),
             config: node.config.map(|c| self.config_of(&c)).unwrap_or_default(),
         }
     }
@@ -989,7 +989,7 @@ impl<'a> P<'a> {
         starts.reserve(hint);
         self.each_edge(|start, from, to, when| {
             starts.push(start);
-            edges.push(EdgeSpec { from: from.to_owned(), to: to.to_owned(), when });
+            edges.push(EdgeSpec { from: Id::from(from), to: Id::from(to), when });
             Some(())
         })?;
         edges.shrink_to_fit();

@@ -91,20 +91,20 @@ pub fn generate(nodes: usize, seed: u64) -> GraphSpec {
     for (i, id) in ids.iter().enumerate() {
         let type_name = TYPES[rng.below(TYPES.len() as u64) as usize].to_owned();
         spec_nodes.push(NodeSpec {
-            id: id.clone(),
-            type_name: Some(type_name),
+            id: id.clone().into(),
+            type_name: Some(type_name.into()),
             config: config(&mut rng, i).into(),
         });
     }
     let mut edges = Vec::with_capacity(2 * nodes + 1);
     if let Some(first) = ids.first() {
-        edges.push(EdgeSpec { from: START.into(), to: first.clone(), when: None });
+        edges.push(EdgeSpec { from: START.into(), to: first.clone().into(), when: None });
     }
     for i in 0..nodes {
         // The chain keeps every node reachable; a guard on it only makes routing conditional.
         let next = ids.get(i + 1).cloned().unwrap_or_else(|| END.to_owned());
         let when = (i % 3 == 0).then(|| predicate(&mut rng));
-        edges.push(EdgeSpec { from: ids[i].clone(), to: next, when });
+        edges.push(EdgeSpec { from: ids[i].clone().into(), to: next.into(), when });
         // A skip forward (never a duplicate of the chain edge).
         let skip = i + 2 + rng.below(7) as usize;
         let to = ids.get(skip).cloned().unwrap_or_else(|| END.to_owned());
@@ -112,7 +112,7 @@ pub fn generate(nodes: usize, seed: u64) -> GraphSpec {
             continue; // would duplicate the chain's last edge
         }
         let when = (i % 3 == 1).then(|| predicate(&mut rng));
-        edges.push(EdgeSpec { from: ids[i].clone(), to, when });
+        edges.push(EdgeSpec { from: ids[i].clone().into(), to: to.into(), when });
     }
     GraphSpec { name: Some(format!("generated-{nodes}")), channels, nodes: spec_nodes, edges }
 }

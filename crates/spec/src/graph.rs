@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use crate::checks;
 use crate::diagnostic::{pointer, Diagnostic};
-use crate::model::{ChannelSpec, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, START};
+use crate::model::{ChannelSpec, EdgeSpec, GraphSpec, Id, NodeSpec, Predicate, ReducerName, START};
 use crate::predicate;
 use crate::registry::{Built, NodeFn, Registry, State, Update};
 
@@ -412,11 +412,11 @@ fn build(spec: GraphSpec, registry: &Registry) -> Result<Graph, Vec<Diagnostic>>
             Value::Object(m) => m,
             _ => Map::new(),
         };
-        graph.nodes.push(Node { id: n.id, type_name: n.type_name, config, run });
+        graph.nodes.push(Node { id: n.id.into(), type_name: n.type_name.map(String::from), config, run });
     }
     graph.edges.reserve(spec.edges.len());
     for e in spec.edges {
-        graph.edges.push(Edge { from: e.from, to: e.to, guard: e.when.map(Guard::Spec) });
+        graph.edges.push(Edge { from: e.from.into(), to: e.to.into(), guard: e.when.map(Guard::Spec) });
     }
     Ok(graph)
 }
@@ -511,8 +511,8 @@ pub fn to_spec(compiled: &CompiledGraph) -> Result<GraphSpec, Vec<Diagnostic>> {
         .nodes
         .iter()
         .map(|n| NodeSpec {
-            id: n.id.clone(),
-            type_name: n.type_name.clone(),
+            id: n.id.clone().into(),
+            type_name: n.type_name.as_deref().map(Id::from),
             config: n.config.clone().into(),
         })
         .collect();
@@ -520,8 +520,8 @@ pub fn to_spec(compiled: &CompiledGraph) -> Result<GraphSpec, Vec<Diagnostic>> {
         .edges
         .iter()
         .map(|e| EdgeSpec {
-            from: e.from.clone(),
-            to: e.to.clone(),
+            from: e.from.clone().into(),
+            to: e.to.clone().into(),
             when: e.guard.as_ref().and_then(Guard::spec_when).cloned(),
         })
         .collect();
@@ -545,7 +545,11 @@ impl CompiledGraph {
         let nodes = g
             .nodes
             .into_iter()
-            .map(|n| NodeSpec { id: n.id, type_name: n.type_name, config: n.config.into() })
+            .map(|n| NodeSpec {
+                id: n.id.into(),
+                type_name: n.type_name.map(Id::from),
+                config: n.config.into(),
+            })
             .collect();
         let edges = g
             .edges
@@ -556,7 +560,7 @@ impl CompiledGraph {
                     Some(Guard::Code { spec_when, .. }) => spec_when,
                     None => None,
                 };
-                EdgeSpec { from: e.from, to: e.to, when }
+                EdgeSpec { from: e.from.into(), to: e.to.into(), when }
             })
             .collect();
         Ok(GraphSpec { name: g.name, channels, nodes, edges })

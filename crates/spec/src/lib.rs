@@ -19,6 +19,7 @@ mod fast_read;
 pub mod fixes;
 pub mod generate;
 pub mod graph;
+pub mod id;
 pub mod infer;
 pub mod json;
 pub mod json_outline;
@@ -47,7 +48,7 @@ pub use graph::{
     from_spec, from_spec_owned, from_spec_validated, to_spec, Channel, CompiledGraph, Edge, Graph, Guard,
     Node, Reducer, Router,
 };
-pub use model::{ChannelSpec, Config, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName, END, START};
+pub use model::{ChannelSpec, Config, EdgeSpec, GraphSpec, Id, NodeSpec, Predicate, ReducerName, END, START};
 pub use read::{parse_spec, parse_spec_bytes, Parsed};
 pub use registry::{Built, Factory, NodeFn, NodeType, Registry, State, TypeInfo, Update};
 pub use shared_text::SharedText;

@@ -16,6 +16,7 @@ use serde_json::{Map, Value};
 use ts_rs::TS;
 
 pub use crate::config::Config;
+pub use crate::id::Id;
 pub use condition::{Entries, Predicate};
 
 mod condition;
@@ -101,12 +102,14 @@ impl<'de> Deserialize<'de> for ReducerName {
 #[ts(export)]
 pub struct NodeSpec {
     /// Unique, non-empty, not `__start__` or `__end__`.
-    #[schemars(length(min = 1))]
-    pub id: String,
+    #[schemars(length(min = 1), with = "String")]
+    #[ts(type = "string")]
+    pub id: Id,
     /// `None` when the document gave no type (an error: every stored node needs one).
     #[serde(rename = "type")]
     #[schemars(with = "String", length(min = 1))]
-    pub type_name: Option<String>,
+    #[ts(type = "string | null")]
+    pub type_name: Option<Id>,
     /// Passed to the registry factory uninterpreted; key order and number text kept as read
     /// (as the text it was read from, until it is changed: [`Config`]).
     #[ts(type = "Record<string, unknown>")]
@@ -119,9 +122,13 @@ pub struct NodeSpec {
 #[ts(export)]
 pub struct EdgeSpec {
     /// A node id or `__start__`.
-    pub from: String,
+    #[schemars(with = "String")]
+    #[ts(type = "string")]
+    pub from: Id,
     /// A node id or `__end__`.
-    pub to: String,
+    #[schemars(with = "String")]
+    #[ts(type = "string")]
+    pub to: Id,
     /// A declarative guard; the edge fires when it holds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]

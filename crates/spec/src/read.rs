@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::checks::{self, codes as check};
 use crate::diagnostic::{pointer, Diagnostic};
 use crate::json;
-use crate::model::{ChannelSpec, Config, EdgeSpec, GraphSpec, NodeSpec, Predicate, ReducerName};
+use crate::model::{ChannelSpec, Config, EdgeSpec, GraphSpec, Id, NodeSpec, Predicate, ReducerName};
 use crate::predicate::js_json;
 use crate::shared_text::SharedText;
 use crate::span_locator::ElementPlaces;
@@ -394,7 +394,7 @@ impl Reader {
         }
         let ok = bad_type.is_none() && bad_config.is_none();
         let id = id?;
-        ok.then_some(NodeSpec { id, type_name, config })
+        ok.then_some(NodeSpec { id: id.into(), type_name: type_name.map(Id::from), config })
     }
 
     pub(crate) fn edges(&mut self, v: Value, spec: &mut GraphSpec) {
@@ -484,7 +484,7 @@ impl Reader {
         if !ok {
             return None;
         }
-        Some(EdgeSpec { from: from?, to: to?, when })
+        Some(EdgeSpec { from: from?.into(), to: to?.into(), when })
     }
 }
 

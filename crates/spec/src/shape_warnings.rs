@@ -39,7 +39,7 @@ pub fn check(spec: &GraphSpec, out: &mut Vec<Diagnostic>) {
                 codes::BLANK_NAME,
                 format!(
                     "node id {} is only whitespace, so the node has no visible name on the canvas",
-                    js_json(&Value::String(n.id.clone()))
+                    js_json(&Value::String(n.id.to_string()))
                 ),
             )
             .at(pointer(["nodes", &i.to_string(), "id"]))

@@ -97,7 +97,7 @@ fn halfway_node(spec: &GraphSpec) -> usize {
     const GUARD_GUESS: usize = 80;
     let node_len = |n: &NodeSpec| {
         let config = n.config.raw_text().map_or(CONFIG_GUESS, str::len);
-        NODE_FRAME + n.id.len() + n.type_name.as_ref().map_or(0, String::len) + config
+        NODE_FRAME + n.id.len() + n.type_name.as_deref().map_or(0, str::len) + config
     };
     let edge_len = |e: &EdgeSpec| {
         EDGE_FRAME + e.from.len() + e.to.len() + if e.when.is_some() { GUARD_GUESS } else { 0 }

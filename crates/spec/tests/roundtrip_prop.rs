@@ -113,12 +113,12 @@ fn spec() -> impl Strategy<Value = GraphSpec> {
             .into_iter()
             .filter(|(id, _, _)| seen.insert(id.clone()))
             .map(|(id, t, config)| NodeSpec {
-                id,
-                type_name: Some(TYPES[t].to_owned()),
+                id: id.into(),
+                type_name: Some(TYPES[t].to_owned().into()),
                 config: config.into(),
             })
             .collect();
-        let ids: Vec<String> = nodes.iter().map(|n| n.id.clone()).collect();
+        let ids: Vec<String> = nodes.iter().map(|n| n.id.to_string()).collect();
         let froms: Vec<String> = std::iter::once(START.to_owned()).chain(ids.iter().cloned()).collect();
         let tos: Vec<String> = ids.iter().cloned().chain(std::iter::once(END.to_owned())).collect();
         let chans: Vec<String> = channels.keys().cloned().collect();
@@ -134,11 +134,11 @@ fn spec() -> impl Strategy<Value = GraphSpec> {
                 } else {
                     Just(None).boxed()
                 };
-                when.prop_map(move |when| EdgeSpec { from: from.clone(), to: to.clone(), when })
+                when.prop_map(move |when| EdgeSpec { from: from.clone().into(), to: to.clone().into(), when })
             });
         let entry = EdgeSpec {
-            from: START.to_owned(),
-            to: ids.first().cloned().unwrap_or_else(|| END.to_owned()),
+            from: START.to_owned().into(),
+            to: ids.first().cloned().unwrap_or_else(|| END.to_owned()).into(),
             when: None,
         };
         prop::collection::vec(edge, 0..8).prop_map(move |mut edges| {

@@ -176,7 +176,7 @@ fn undescribed(path: &Path, registry: Option<&Registry>, named: &[String]) -> Re
                 .nodes
                 .into_iter()
                 .filter_map(|n| match n.type_name {
-                    Some(t) if !t.is_empty() && wanted(&t) => Some((t, n.config.into_map())),
+                    Some(t) if !t.is_empty() && wanted(&t) => Some((t.into(), n.config.into_map())),
                     _ => None,
                 })
                 .collect())

@@ -77,15 +77,15 @@ pub fn display_spec(document: &Document) -> Option<GraphSpec> {
                     .nodes
                     .iter()
                     .map(|n| NodeSpec {
-                        id: n.id.clone(),
-                        type_name: Some(n.type_name.clone()),
+                        id: n.id.clone().into(),
+                        type_name: Some(n.type_name.clone().into()),
                         config: n.config.clone().into(),
                     })
                     .collect(),
                 edges: def
                     .edges
                     .iter()
-                    .map(|e| EdgeSpec { from: e.from.clone(), to: e.to.clone(), when: None })
+                    .map(|e| EdgeSpec { from: e.from.clone().into(), to: e.to.clone().into(), when: None })
                     .collect(),
                 ..GraphSpec::default()
             })
@@ -101,14 +101,18 @@ pub fn display_spec(document: &Document) -> Option<GraphSpec> {
                         other => other.to_string(),
                     });
                     let kind = config.get("kind").and_then(Value::as_str).map(str::to_owned);
-                    NodeSpec { id: id.unwrap_or_default(), type_name: kind, config: config.into() }
+                    NodeSpec {
+                        id: id.unwrap_or_default().into(),
+                        type_name: kind.map(trellis_spec::Id::from),
+                        config: config.into(),
+                    }
                 })
                 .collect();
             let edges = d
                 .edge_maps()
                 .map(|(_, m)| {
                     let end = |k: &str| m.get(k).and_then(graphmd::model::id_text).unwrap_or_default();
-                    EdgeSpec { from: end("from"), to: end("to"), when: None }
+                    EdgeSpec { from: end("from").into(), to: end("to").into(), when: None }
                 })
                 .collect();
             Some(GraphSpec { name: t.name, nodes, edges, ..GraphSpec::default() })

@@ -384,11 +384,11 @@ fn measure_ten_thousand() {
         let id = format!("n{i}");
         let config = json!({"channel": "v", "value": i}).as_object().cloned().unwrap_or_default();
         spec.nodes.push(trellis_spec::NodeSpec {
-            id: id.clone(),
+            id: id.clone().into(),
             type_name: Some("set_value".into()),
             config: config.into(),
         });
-        spec.edges.push(trellis_spec::EdgeSpec { from: prev, to: id.clone(), when: None });
+        spec.edges.push(trellis_spec::EdgeSpec { from: prev.into(), to: id.clone().into(), when: None });
         prev = id;
     }
     let c = clock();

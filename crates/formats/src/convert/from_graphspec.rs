@@ -78,9 +78,9 @@ pub fn from_graphspec_with(spec: &GraphSpec, options: &FromGraphSpecOptions) -> 
             .on_node(&n.id),
         );
         def.nodes.push(GraphNode {
-            id: n.id.clone(),
-            name: n.id.clone(),
-            type_name,
+            id: n.id.to_string(),
+            name: n.id.to_string(),
+            type_name: type_name.to_string(),
             config: n.config.as_map().clone(),
             ..GraphNode::default()
         });
@@ -110,7 +110,7 @@ fn edges(spec: &GraphSpec, def: &mut GraphDefinition, losses: &mut Vec<Loss>) ->
             "/edges",
             "the graph has no __start__ edge, so entry_point is not set",
         )),
-        [one] => def.entry_point = spec.edges[*one].to.clone(),
+        [one] => def.entry_point = spec.edges[*one].to.to_string(),
         many => {
             let id = unique_id(spec, "start");
             let targets: Vec<&str> = many.iter().map(|&i| spec.edges[i].to.as_str()).collect();
@@ -153,8 +153,8 @@ fn edges(spec: &GraphSpec, def: &mut GraphDefinition, losses: &mut Vec<Loss>) ->
         if e.from == START {
             continue;
         }
-        let to = if e.to == END { END_NODE.to_owned() } else { e.to.clone() };
-        if !pairs.insert((e.from.clone(), to.clone())) {
+        let to = if e.to == END { END_NODE.to_owned() } else { e.to.to_string() };
+        if !pairs.insert((e.from.to_string(), to.clone())) {
             losses.push(
                 Loss::new(
                     codes::EDGE,
@@ -218,7 +218,7 @@ fn edges(spec: &GraphSpec, def: &mut GraphDefinition, losses: &mut Vec<Loss>) ->
                 }
             }
         }
-        def.edges.push(GraphEdge { from: e.from.clone(), to, condition, failure: None });
+        def.edges.push(GraphEdge { from: e.from.to_string(), to, condition, failure: None });
     }
     branch_rules(spec, def, losses);
     used

@@ -98,7 +98,7 @@ pub fn from_graphspec(spec: &GraphSpec) -> Conversion<GraphMd> {
             "/edges",
             "no edge leaves __start__, so the GRAPH.md has no entry",
         )),
-        [(_, e)] if e.when.is_none() => entry = Some(e.to.clone()),
+        [(_, e)] if e.when.is_none() => entry = Some(e.to.to_string()),
         _ => {
             let mut id = "start".to_owned();
             while ids.contains(id.as_str()) {
@@ -123,13 +123,13 @@ pub fn from_graphspec(spec: &GraphSpec) -> Conversion<GraphMd> {
     // Exits: edges to __end__, and nodes with no way out (both end a GraphSpec run).
     let mut exits: Vec<String> = Vec::new();
     for e in spec.edges.iter().filter(|e| e.to == END && e.from != START) {
-        if !exits.contains(&e.from) {
-            exits.push(e.from.clone());
+        if !exits.iter().any(|x| *x == e.from) {
+            exits.push(e.from.to_string());
         }
     }
     for n in &spec.nodes {
-        if !spec.edges.iter().any(|e| e.from == n.id) && !exits.contains(&n.id) {
-            exits.push(n.id.clone());
+        if !spec.edges.iter().any(|e| e.from == n.id) && !exits.iter().any(|x| *x == n.id) {
+            exits.push(n.id.to_string());
         }
     }
     doc.set_field("exits", Yaml::seq(exits.iter().map(Yaml::string).collect(), true));
@@ -156,7 +156,7 @@ pub fn from_graphspec(spec: &GraphSpec) -> Conversion<GraphMd> {
                 _ => continue,
             }
         } else {
-            e.from.clone()
+            e.from.to_string()
         };
         let kind = if back.contains(&i) {
             "loop"

@@ -84,8 +84,8 @@ fn nodes(doc: &GraphMd, t: &Topology, spec: &mut GraphSpec, losses: &mut Vec<Los
             config.insert("model_key".into(), Value::String(m.clone()));
         }
         spec.nodes.push(NodeSpec {
-            id: n.id.clone(),
-            type_name: Some(n.kind.clone()),
+            id: n.id.clone().into(),
+            type_name: Some(n.kind.clone().into()),
             config: config.into(),
         });
         if matches!(n.kind.as_str(), "human" | "subgraph") {
@@ -160,7 +160,7 @@ fn nodes(doc: &GraphMd, t: &Topology, spec: &mut GraphSpec, losses: &mut Vec<Los
 
 fn edges(doc: &GraphMd, t: &Topology, spec: &mut GraphSpec, losses: &mut Vec<Loss>) {
     if let Some(entry) = &t.entry {
-        spec.edges.push(EdgeSpec { from: START.into(), to: entry.clone(), when: None });
+        spec.edges.push(EdgeSpec { from: START.into(), to: entry.clone().into(), when: None });
     }
     // Several sequential/conditional edges out of one node are alternatives in GRAPH.md;
     // in a GraphSpec every unguarded edge fires.
@@ -238,10 +238,10 @@ fn edges(doc: &GraphMd, t: &Topology, spec: &mut GraphSpec, losses: &mut Vec<Los
             ),
             _ => {}
         }
-        spec.edges.push(EdgeSpec { from: e.from.clone(), to: e.to.clone(), when });
+        spec.edges.push(EdgeSpec { from: e.from.clone().into(), to: e.to.clone().into(), when });
     }
     for (i, x) in t.exits.iter().enumerate() {
-        spec.edges.push(EdgeSpec { from: x.clone(), to: END.into(), when: None });
+        spec.edges.push(EdgeSpec { from: x.clone().into(), to: END.into(), when: None });
         losses.push(Loss::new(codes::EXITS, format!("/exits/{i}"), format!("exit `{x}` is written as an edge to __end__; a GraphSpec does not mark successful terminals")).on_node(x));
     }
     for n in &t.nodes {

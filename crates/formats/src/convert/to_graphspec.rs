@@ -182,7 +182,11 @@ fn nodes(def: &GraphDefinition, losses: &mut Vec<Loss>) -> Vec<NodeSpec> {
             );
         }
         let type_name = Some(n.type_name.trim()).filter(|t| !t.is_empty()).map(str::to_owned);
-        out.push(NodeSpec { id: id.to_owned(), type_name, config: n.config.clone().into() });
+        out.push(NodeSpec {
+            id: id.into(),
+            type_name: type_name.map(trellis_spec::Id::from),
+            config: n.config.clone().into(),
+        });
     }
     out
 }

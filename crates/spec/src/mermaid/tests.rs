@@ -19,7 +19,7 @@ fn spec(name: Option<&str>, nodes: &[&str], edges: &[(&str, &str, Option<Value>)
         nodes: nodes
             .iter()
             .map(|id| NodeSpec {
-                id: (*id).to_owned(),
+                id: (*id).to_owned().into(),
                 type_name: Some("noop".into()),
                 config: Map::new().into(),
             })
