@@ -53,27 +53,9 @@ impl From<&str> for Id {
     }
 }
 
-impl From<&String> for Id {
-    fn from(s: &String) -> Id {
-        Id::new(s)
-    }
-}
-
 impl From<String> for Id {
     fn from(s: String) -> Id {
         Id(SmolStr::from(s))
-    }
-}
-
-impl From<&Id> for Id {
-    fn from(s: &Id) -> Id {
-        s.clone()
-    }
-}
-
-impl From<std::borrow::Cow<'_, str>> for Id {
-    fn from(s: std::borrow::Cow<'_, str>) -> Id {
-        Id::new(&s)
     }
 }
 

@@ -79,8 +79,7 @@ pub fn parse_spec(text: &str) -> Parsed {
 /// format from the text may take this answer first, without a pass of its own over the text.
 /// `None` says nothing: the text may still be a GraphSpec, with findings.
 pub fn parse_plain_spec(text: &str) -> Option<Parsed> {
-    let (spec, keyed, places) = crate::fast_read::read_keyed(text, None)?;
-    keyed.then(|| Parsed { spec: Some(spec), diagnostics: Vec::new(), places: Some(places) })
+    plain_spec(text, None)
 }
 
 /// [`parse_plain_spec`] of a shared text: the document's configs refer to `text` instead of
@@ -88,7 +87,12 @@ pub fn parse_plain_spec(text: &str) -> Option<Parsed> {
 /// [`Config::raw_text`](crate::Config::raw_text) is then the object as the document has it,
 /// whitespace included.
 pub fn parse_plain_spec_in(text: &SharedText) -> Option<Parsed> {
-    let (spec, keyed, places) = crate::fast_read::read_keyed(text.as_str(), Some(text))?;
+    plain_spec(text.as_str(), Some(text))
+}
+
+/// [`parse_plain_spec`], the configs referring to `shared` when given (`text` is its text).
+fn plain_spec(text: &str, shared: Option<&SharedText>) -> Option<Parsed> {
+    let (spec, keyed, places) = crate::fast_read::read_keyed(text, shared)?;
     keyed.then(|| Parsed { spec: Some(spec), diagnostics: Vec::new(), places: Some(places) })
 }
 

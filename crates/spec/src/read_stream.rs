@@ -454,13 +454,20 @@ mod tests {
         assert_eq!(kept.nodes[0].config.raw_text(), Some(r#"{"x":1,"y":{"p":[1,{"q":2}]}}"#));
     }
 
-    /// Every JSON file of the fixtures and of the shared corpus: documents written elsewhere.
-    fn fixture_and_corpus_files() -> Vec<std::path::PathBuf> {
+    /// Every JSON file of the fixtures and of the shared corpus (documents written elsewhere),
+    /// with its text.
+    fn fixture_and_corpus_texts() -> Vec<(std::path::PathBuf, String)> {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut files = Vec::new();
         json_files(&root.join("tests/fixtures"), &mut files);
         json_files(&root.join("../../../shared/corpus"), &mut files);
-        files
+        files.into_iter().filter_map(|f| std::fs::read_to_string(&f).ok().map(|t| (f, t))).collect()
+    }
+
+    /// The document `text` reads to, when it reads with no error.
+    fn read_without_errors(text: &str) -> Option<crate::GraphSpec> {
+        let parsed = crate::read::parse_spec(text);
+        parsed.spec.filter(|_| parsed.diagnostics.iter().all(|d| !d.is_error()))
     }
 
     /// Every JSON file under `dir`, recursively.
@@ -609,15 +616,14 @@ mod tests {
 
     #[test]
     fn fast_path_reads_what_the_serde_path_reads() {
-        let files = fixture_and_corpus_files();
+        let texts = fixture_and_corpus_texts();
         let mut read_fast = 0;
-        for f in &files {
-            let Ok(text) = std::fs::read_to_string(f) else { continue };
-            if text.trim_start().starts_with('{') && same_as_serde_path(&text) {
+        for (_, text) in &texts {
+            if text.trim_start().starts_with('{') && same_as_serde_path(text) {
                 read_fast += 1;
             }
         }
-        assert!(read_fast > 10, "only {read_fast} of {} files read the fast way", files.len());
+        assert!(read_fast > 10, "only {read_fast} of {} files read the fast way", texts.len());
         let generated = crate::generate::generate_text(300, 7);
         assert!(same_as_serde_path(&generated));
         // Every way of breaking a small document: the fast path gives up or agrees.
@@ -869,16 +875,12 @@ mod tests {
 
     #[test]
     fn every_canonical_text_of_the_corpus_reads_canonical() {
-        let files = fixture_and_corpus_files();
+        let texts = fixture_and_corpus_texts();
         let mut canonical_files = 0;
-        for f in &files {
-            let Ok(text) = std::fs::read_to_string(f) else { continue };
+        for (f, text) in &texts {
             // The file as it is: "canonical" only when the writer agrees.
-            reads_canonical_is_sound(&text);
-            let parsed = crate::read::parse_spec(&text);
-            let Some(spec) = parsed.spec.filter(|_| parsed.diagnostics.iter().all(|d| !d.is_error())) else {
-                continue;
-            };
+            reads_canonical_is_sound(text);
+            let Some(spec) = read_without_errors(text) else { continue };
             // Its canonical text: "canonical" whenever the quick reader reads it.
             let canonical = crate::writer::to_canonical_string(&spec);
             if crate::fast_read::read(&canonical).is_some() {
@@ -888,19 +890,15 @@ mod tests {
                 assert!(!reads_canonical_is_sound(&canonical), "{}", f.display());
             }
         }
-        assert!(canonical_files > 10, "only {canonical_files} of {} files checked", files.len());
+        assert!(canonical_files > 10, "only {canonical_files} of {} files checked", texts.len());
     }
 
     #[test]
     fn every_document_of_the_corpus_reads_as_itself_from_its_canonical_text() {
-        let files = fixture_and_corpus_files();
+        let texts = fixture_and_corpus_texts();
         let mut compared = 0;
-        for f in &files {
-            let Ok(text) = std::fs::read_to_string(f) else { continue };
-            let parsed = crate::read::parse_spec(&text);
-            let Some(spec) = parsed.spec.filter(|_| parsed.diagnostics.iter().all(|d| !d.is_error())) else {
-                continue;
-            };
+        for (f, text) in &texts {
+            let Some(spec) = read_without_errors(text) else { continue };
             let canonical = crate::writer::to_canonical_string(&spec);
             let read_back = crate::read::parse_spec(&canonical);
             if read_back.diagnostics.is_empty() && read_back.spec.is_some_and(|b| b.identical(&spec)) {
@@ -910,6 +908,6 @@ mod tests {
                 assert!(!reads_as_is_sound(&canonical, &spec), "{}", f.display());
             }
         }
-        assert!(compared > 10, "only {compared} of {} files compared", files.len());
+        assert!(compared > 10, "only {compared} of {} files compared", texts.len());
     }
 }
