@@ -184,6 +184,56 @@ fn a_long_chain_does_not_exhaust_the_stack() {
     assert_eq!(stdout(&o).lines().count(), 2 + n + n);
 }
 
+/// A chain of `n` nodes of type `t`, each config padded with `pad` characters, pretty-printed.
+fn padded_chain(n: usize, pad: usize) -> String {
+    let nodes: Vec<Value> = (0..n)
+        .map(|i| json!({"id": format!("n{i}"), "type": "t", "config": {"note": "x".repeat(pad)}}))
+        .collect();
+    let mut edges = vec![json!({"from": "__start__", "to": "n0"})];
+    edges.extend((1..n).map(|i| json!({"from": format!("n{}", i - 1), "to": format!("n{i}")})));
+    // One finding in each: the last node is declared twice.
+    edges.push(json!({"from": format!("n{}", n - 2), "to": format!("n{}", n - 1)}));
+    serde_json::to_string_pretty(&json!({"name": "chain", "channels": {}, "nodes": nodes, "edges": edges}))
+        .unwrap()
+}
+
+#[test]
+fn a_large_document_is_checked_against_the_registries_found_beside_it() {
+    // Over a megabyte, the registries are loaded while the document is read (validate.rs): the
+    // findings, the registry's report, their order and the exit are those of a small document.
+    let tmp = tempfile::tempdir().unwrap();
+    fs::create_dir(tmp.path().join(".git")).unwrap();
+    fs::write(
+        tmp.path().join("types.registry.json"),
+        "{\"types\": [\n  {\"type\": \"t\"},\n  {\"type\": \"u\", \"title\": 5}\n]}",
+    )
+    .unwrap();
+    let (large, small) = (tmp.path().join("large.json"), tmp.path().join("small.json"));
+    fs::write(&large, padded_chain(3_000, 400)).unwrap();
+    fs::write(&small, padded_chain(3, 4)).unwrap();
+    assert!(fs::metadata(&large).unwrap().len() > 1 << 20);
+    let (large, small) = (large.display().to_string(), small.display().to_string());
+    for files in [[&large, &small], [&small, &large]] {
+        let o = trellis(&["validate", "--format", "json", files[0], files[1]]);
+        assert_eq!(code(&o), 1, "the registry's error fails the run: {}", stderr(&o));
+        let out = json_out(&o);
+        let reports = out["files"].as_array().unwrap();
+        let paths: Vec<&str> = reports.iter().map(|f| f["path"].as_str().unwrap()).collect();
+        assert_eq!(&paths[..2], &[files[0].as_str(), files[1].as_str()]);
+        assert!(paths[2].ends_with("types.registry.json"), "{paths:?}");
+        for report in &reports[..2] {
+            let codes: Vec<&str> = report["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|d| d["code"].as_str().unwrap())
+                .collect();
+            assert_eq!(codes, ["spec/duplicate-edge"], "type t is known from the registry found");
+        }
+        assert_eq!(reports[2]["diagnostics"][0]["code"], "registry/field-type");
+    }
+}
+
 #[test]
 fn human_output_names_the_place_shows_the_line_and_a_caret() {
     let path = case_path("spec.test-unknown-reducer.json");

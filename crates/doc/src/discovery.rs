@@ -175,7 +175,8 @@ pub fn discover(fs: &dyn FileSystem, options: &DiscoveryOptions) -> Discovered {
     let mut builtin_types: HashSet<String> = HashSet::new();
     if options.builtin {
         let manifest = builtin::manifest();
-        manifest.add_to(&mut out.registry, builtin::SOURCE);
+        // The lowest layer, so the registry is still empty: the built-in one, shared.
+        out.registry = builtin::default_registry();
         builtin_types.extend(manifest.types.iter().map(|t| t.type_name.clone()));
         out.sources.push(RegistrySource {
             path: None,

@@ -21,7 +21,7 @@ use crate::session::Session;
 pub fn palette(session: &Session) -> Vec<TypeInfo> {
     let registry = &session.registries().registry;
     let mut types: Vec<TypeInfo> = match session.document() {
-        Document::GraphSpec(_) => registry.types().map(|t| t.info.clone()).collect(),
+        Document::GraphSpec(_) => registry.types().map(|t| TypeInfo::clone(&t.info)).collect(),
         Document::Weaveflow(_) => {
             let mut out: Vec<TypeInfo> = NODE_TYPES.iter().map(weaveflow_type).collect();
             out.extend(
@@ -29,7 +29,7 @@ pub fn palette(session: &Session) -> Vec<TypeInfo> {
                     .types()
                     .filter(|t| t.source != BUILTIN_SOURCE)
                     .filter(|t| !NODE_TYPES.iter().any(|b| b.name == t.info.type_name))
-                    .map(|t| t.info.clone()),
+                    .map(|t| TypeInfo::clone(&t.info)),
             );
             out
         }

@@ -67,8 +67,8 @@ impl Workspace {
         let mut by_source: Vec<(String, Vec<TypeInfo>)> = Vec::new();
         for t in session.registries().registry.types() {
             match by_source.iter_mut().find(|(s, _)| *s == t.source) {
-                Some((_, list)) => list.push(t.info.clone()),
-                None => by_source.push((t.source.clone(), vec![t.info.clone()])),
+                Some((_, list)) => list.push(TypeInfo::clone(&t.info)),
+                None => by_source.push((t.source.clone(), vec![TypeInfo::clone(&t.info)])),
             }
         }
         // The built-in types a project type redefines are no longer in the registry: show

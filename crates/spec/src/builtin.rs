@@ -33,9 +33,16 @@ pub fn manifest_diagnostics() -> &'static [Diagnostic] {
     DIAGNOSTICS.get_or_init(|| parse_manifest(MANIFEST_TEXT, SOURCE).1)
 }
 
+/// The built-in types as a registry, built once: a registry made from it (every discovery
+/// starts with it) shares its types rather than copying them.
+fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| manifest().to_registry(SOURCE))
+}
+
 /// A fresh registry holding the built-in types, each with source [`SOURCE`].
 pub fn default_registry() -> Registry {
-    manifest().to_registry(SOURCE)
+    registry().clone()
 }
 
 /// The defaults of a built-in type (`{}` when it has none), `None` for a type that is not

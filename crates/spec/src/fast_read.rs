@@ -890,6 +890,10 @@ impl<'a> P<'a> {
     /// The node list at `self.i`, into `spec`; where each node starts, into `starts`.
     fn nodes(&mut self, spec: &mut GraphSpec, starts: &mut Vec<u32>) -> Option<()> {
         let nodes = &mut spec.nodes;
+        // Counted from here: nothing before holds a node.
+        let hint = crate::read_stream::nodes_hint(&self.t[self.i..]);
+        nodes.reserve(hint);
+        starts.reserve(hint);
         self.each_node(None, |p, start, node| {
             starts.push(start);
             nodes.push(p.node_spec(node));

@@ -89,7 +89,9 @@ impl TypeInfo {
 /// One registered type: its metadata, where it came from, and (for code registries) its factory.
 #[derive(Clone)]
 pub struct NodeType {
-    pub info: TypeInfo,
+    /// Shared: a registry is layered from others (the built-in one under every project's) and
+    /// cloned per document folder, and its types are never changed in place.
+    pub info: Arc<TypeInfo>,
     /// Where the definition came from: `built-in`, a manifest path, or `code`.
     pub source: String,
     pub factory: Option<Factory>,
@@ -125,7 +127,7 @@ impl Registry {
     {
         let type_name = type_name.into();
         let node = NodeType {
-            info: TypeInfo::named(type_name.clone()),
+            info: Arc::new(TypeInfo::named(type_name.clone())),
             source: "code".into(),
             factory: Some(Arc::new(factory)),
         };
@@ -134,7 +136,8 @@ impl Registry {
     }
 
     /// Registers a type described by metadata only (a manifest entry).
-    pub fn describe(&mut self, info: TypeInfo, source: impl Into<String>) -> &mut Self {
+    pub fn describe(&mut self, info: impl Into<Arc<TypeInfo>>, source: impl Into<String>) -> &mut Self {
+        let info = info.into();
         let name = info.type_name.clone();
         self.types.insert(name, NodeType { info, source: source.into(), factory: None });
         self
