@@ -16,8 +16,9 @@ use serde_json::{Number, Value};
 
 use crate::adjacency::Adjacency;
 use crate::diagnostic::{pointer, Diagnostic};
-use crate::model::{GraphSpec, Predicate, END, START};
+use crate::model::{GraphSpec, Predicate};
 use crate::predicate::{self, js_f64, Op};
+use crate::walk::{Walk, START_IX};
 
 /// Codes of the analysis warnings (and the one analysis error, a number no double can hold).
 pub mod codes {
@@ -51,11 +52,16 @@ pub fn analyze(spec: &GraphSpec) -> Vec<Diagnostic> {
 /// Apart from [`analyze_values`] so that a large document's validation runs the two on two
 /// threads (`crate::validate`).
 pub fn analyze_graph(spec: &GraphSpec) -> Vec<Diagnostic> {
-    let walk = Walk::of(spec);
+    graph_findings(spec, &Walk::of(spec))
+}
+
+/// [`analyze_graph`] on the walk of `spec` built already (the validator shares it with the
+/// node and edge checks).
+pub(crate) fn graph_findings(spec: &GraphSpec, walk: &Walk<'_>) -> Vec<Diagnostic> {
     // The three searches read the walk and nothing else: on a large document they run at once
     // (this stage was the validator's longest at 10,000 nodes, 2.6-3.2 ms of its 2.9-3.5).
-    let unreachable = || unreachable_nodes(spec, &walk);
-    let cycles = || endless_cycles(spec, &walk);
+    let unreachable = || unreachable_nodes(spec, walk);
+    let cycles = || endless_cycles(spec, walk);
     let duplicates = || duplicate_edges(spec, &walk.ends);
     let ((mut out, cycles), duplicates) =
         if spec.nodes.len() + spec.edges.len() >= crate::validate::PARALLEL_FROM {
@@ -153,74 +159,9 @@ fn article(v: &Value) -> &'static str {
     }
 }
 
-/// The graph the searches walk: graph indices 0 `__start__`, 1 `__end__`, then each node id at
-/// its first occurrence (duplicates are an error reported elsewhere). Ids are hashed once, here.
-struct Walk {
-    /// Per node, its graph index (`None` for a repeated id).
-    first: Vec<Option<u32>>,
-    /// How many graph indices there are.
-    count: usize,
-    /// Per edge, its ends as graph indices (`None` for an edge with a dangling end), so the
-    /// duplicate search hashes no id again.
-    ends: Vec<Option<(u32, u32)>>,
-    /// The edges the walk follows (none leaves `__end__` or enters `__start__`), and the
-    /// unguarded ones among them.
-    walked: Vec<(u32, u32)>,
-    unguarded: Vec<(u32, u32)>,
-    /// Whether any edge leaves `__start__`.
-    has_entry: bool,
-}
-
-const START_IX: u32 = 0;
-const END_IX: u32 = 1;
-
-impl Walk {
-    fn of(spec: &GraphSpec) -> Walk {
-        let mut index: HashMap<&str, u32, Hasher> =
-            HashMap::with_capacity_and_hasher(spec.nodes.len() + 2, Hasher::default());
-        index.insert(START, START_IX);
-        index.insert(END, END_IX);
-        let mut first: Vec<Option<u32>> = Vec::with_capacity(spec.nodes.len());
-        let mut count = 2u32;
-        for n in &spec.nodes {
-            if index.contains_key(n.id.as_str()) {
-                first.push(None);
-                continue;
-            }
-            index.insert(&n.id, count);
-            first.push(Some(count));
-            count += 1;
-        }
-        let mut walk = Walk {
-            first,
-            count: count as usize,
-            ends: Vec::with_capacity(spec.edges.len()),
-            walked: Vec::with_capacity(spec.edges.len()),
-            unguarded: Vec::with_capacity(spec.edges.len()),
-            has_entry: false,
-        };
-        for e in &spec.edges {
-            let (Some(&a), Some(&b)) = (index.get(e.from.as_str()), index.get(e.to.as_str())) else {
-                walk.ends.push(None);
-                continue; // a dangling edge: a compile error already
-            };
-            walk.ends.push(Some((a, b)));
-            if a == END_IX || b == START_IX {
-                continue;
-            }
-            walk.has_entry |= a == START_IX;
-            walk.walked.push((a, b));
-            if e.when.is_none() {
-                walk.unguarded.push((a, b));
-            }
-        }
-        walk
-    }
-}
-
 /// One warning per node no path from `__start__` reaches (none when nothing leaves it: that is
 /// an error of its own).
-fn unreachable_nodes(spec: &GraphSpec, walk: &Walk) -> Vec<Diagnostic> {
+fn unreachable_nodes(spec: &GraphSpec, walk: &Walk<'_>) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if !walk.has_entry {
         return out;
@@ -244,7 +185,7 @@ fn unreachable_nodes(spec: &GraphSpec, walk: &Walk) -> Vec<Diagnostic> {
 }
 
 /// One warning per cycle of unguarded edges, in document order of each cycle's first node.
-fn endless_cycles(spec: &GraphSpec, walk: &Walk) -> Vec<Diagnostic> {
+fn endless_cycles(spec: &GraphSpec, walk: &Walk<'_>) -> Vec<Diagnostic> {
     let (first, count, unguarded) = (&walk.first, walk.count, &walk.unguarded);
     // Nearly every document has no unguarded cycle: its components are not worked out.
     if !Adjacency::new(count, unguarded).has_cycle() {
@@ -436,6 +377,7 @@ mod topology_tests {
     //! from `__start__`, every strongly connected component) on random small graphs with
     //! guards, self-loops, dangling ends, twice-declared edges and repeated ids.
     use super::*;
+    use crate::model::{END, START};
     use crate::read::parse_spec;
     use petgraph::visit::Dfs;
     use proptest::prelude::*;

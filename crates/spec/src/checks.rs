@@ -16,6 +16,7 @@ use crate::graph::Graph;
 use crate::model::{GraphSpec, Predicate, ReducerName, END, START};
 use crate::predicate::{self, js_json};
 use crate::registry::{Built, Registry};
+use crate::walk::Walk;
 
 /// Codes of the `fromSpec` and `compile` checks.
 pub mod codes {
@@ -117,19 +118,37 @@ pub fn check_nodes_keeping_ids<'a>(
     spec: &'a GraphSpec,
     registry: Option<&Registry>,
 ) -> (Vec<Diagnostic>, HashSet<&'a str, IdHasher>) {
-    let mut out = Vec::new();
     let mut seen: HashSet<&str, IdHasher> =
         HashSet::with_capacity_and_hasher(spec.nodes.len(), IdHasher::default());
+    // Every id goes in, an empty or reserved one too: it is still an id edges may name.
+    let out = nodes_checked(spec, registry, |_, id| !seen.insert(id));
+    (out, seen)
+}
+
+/// [`check_nodes`] with the repeated ids read from the walk of the document (the validator's).
+pub(crate) fn check_nodes_walked(
+    spec: &GraphSpec,
+    registry: Option<&Registry>,
+    walk: &Walk<'_>,
+) -> Vec<Diagnostic> {
+    nodes_checked(spec, registry, |i, _| walk.first.get(i).is_some_and(Option::is_none))
+}
+
+/// The node checks, in document order; `repeated(i, id)` says whether an earlier node has the id
+/// of node `i` (asked for every node, in order).
+fn nodes_checked<'a>(
+    spec: &'a GraphSpec,
+    registry: Option<&Registry>,
+    mut repeated: impl FnMut(usize, &'a str) -> bool,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
     // The registry's names, listed once for the first unknown type ("did you mean" fixes).
     let mut known: Option<Vec<&str>> = None;
     for (i, n) in spec.nodes.iter().enumerate() {
         // Pointers are built only for a problem: building one per node is an allocation per
         // node on every validation (each edit of a 100,000-node document).
-        if let Some(d) = check_id(&n.id, &mut seen) {
+        if let Some(d) = check_id(&n.id, repeated(i, &n.id)) {
             out.push(d.at(pointer(["nodes", &idx(i), "id"])).on_node(&n.id));
-            // An empty or reserved id is still an id edges may name (check_id refuses it before
-            // its duplicate check, so adding it changes no finding here).
-            seen.insert(&n.id);
         }
         match n.type_name.as_deref().filter(|t| !t.is_empty()) {
             None => out.push(
@@ -157,7 +176,7 @@ pub fn check_nodes_keeping_ids<'a>(
             }
         }
     }
-    (out, seen)
+    out
 }
 
 fn check_type(
@@ -197,8 +216,9 @@ fn check_type(
     }
 }
 
-/// Empty, reserved and duplicate ids. Returns the problem without a pointer.
-fn check_id<'a>(id: &'a str, seen: &mut HashSet<&'a str, IdHasher>) -> Option<Diagnostic> {
+/// Empty, reserved and duplicate ids (`repeated`: an earlier node has this id). Returns the
+/// problem without a pointer.
+fn check_id(id: &str, repeated: bool) -> Option<Diagnostic> {
     if id.is_empty() {
         return Some(Diagnostic::error(
             codes::INVALID_NODE_ID,
@@ -211,7 +231,7 @@ fn check_id<'a>(id: &'a str, seen: &mut HashSet<&'a str, IdHasher>) -> Option<Di
             format!("\"{id}\" is reserved and implicit"),
         ));
     }
-    if !seen.insert(id) {
+    if repeated {
         return Some(Diagnostic::error(codes::DUPLICATE_NODE, format!("duplicate node \"{id}\"")));
     }
     None
@@ -298,19 +318,44 @@ pub fn check_topology<'a, S: std::hash::BuildHasher>(
     edges: impl Iterator<Item = (&'a str, &'a str)>,
     routers: impl Iterator<Item = &'a str>,
 ) -> Vec<Diagnostic> {
+    let known = |_: usize, name: &str| ids.contains(name);
+    topology_checked(edges, routers, known, known, |name| ids.contains(name))
+}
+
+/// [`check_topology`] of a document's edges, with the ends read from its walk (the validator's).
+pub(crate) fn check_topology_walked(spec: &GraphSpec, walk: &Walk<'_>) -> Vec<Diagnostic> {
+    topology_checked(
+        spec.edges.iter().map(|e| (e.from.as_str(), e.to.as_str())),
+        std::iter::empty(),
+        |i, from| walk.source_is_node(i, from),
+        |i, to| walk.target_is_node(i, to),
+        |name| walk.names_node(name),
+    )
+}
+
+/// The checks of [`check_topology`]: `source_known(i, from)` and `target_known(i, to)` say whether
+/// edge `i`'s end is a node (asked only for a source other than `__start__` and a target other
+/// than `__end__`), `names_node` whether a router's node is one.
+fn topology_checked<'a>(
+    edges: impl Iterator<Item = (&'a str, &'a str)>,
+    routers: impl Iterator<Item = &'a str>,
+    source_known: impl Fn(usize, &str) -> bool,
+    target_known: impl Fn(usize, &str) -> bool,
+    names_node: impl Fn(&str) -> bool,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut has_entry = false;
     for (i, (from, to)) in edges.enumerate() {
         if from == START {
             has_entry = true;
-        } else if !ids.contains(from) {
+        } else if !source_known(i, from) {
             out.push(
                 Diagnostic::error(codes::UNKNOWN_EDGE_SOURCE, format!("edge from unknown node \"{from}\""))
                     .at(pointer(["edges", &idx(i), "from"]))
                     .on_edge(i, from, to),
             );
         }
-        if to != END && !ids.contains(to) {
+        if to != END && !target_known(i, to) {
             out.push(
                 Diagnostic::error(
                     codes::UNKNOWN_EDGE_TARGET,
@@ -324,7 +369,7 @@ pub fn check_topology<'a, S: std::hash::BuildHasher>(
     for from in routers {
         if from == START {
             has_entry = true;
-        } else if !ids.contains(from) {
+        } else if !names_node(from) {
             out.push(Diagnostic::error(
                 codes::UNKNOWN_ROUTER_SOURCE,
                 format!("router from unknown node \"{from}\""),
@@ -359,11 +404,8 @@ pub fn check_graph_nodes(g: &Graph) -> Vec<Diagnostic> {
     }
     let mut seen = HashSet::with_capacity_and_hasher(g.nodes.len(), IdHasher::default());
     for (i, n) in g.nodes.iter().enumerate() {
-        if let Some(d) = check_id(&n.id, &mut seen) {
+        if let Some(d) = check_id(&n.id, !seen.insert(n.id.as_str())) {
             out.push(d.at(pointer(["nodes", &idx(i), "id"])).on_node(&n.id));
-            // An empty or reserved id is still an id edges may name (check_id refuses it before
-            // its duplicate check, so adding it changes no finding here).
-            seen.insert(&n.id);
         }
     }
     out

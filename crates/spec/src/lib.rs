@@ -40,6 +40,7 @@ pub mod shape_warnings;
 pub mod shared_text;
 pub mod span_locator;
 pub mod validate;
+mod walk;
 pub mod writer;
 
 pub use builder::GraphBuilder;

@@ -11,6 +11,7 @@ use crate::config_check;
 use crate::diagnostic::Diagnostic;
 use crate::model::GraphSpec;
 use crate::registry::Registry;
+use crate::walk::Walk;
 
 pub use crate::checks::codes;
 
@@ -21,38 +22,65 @@ pub(crate) const PARALLEL_FROM: usize = 4_000;
 /// Every problem in `spec`, in document order within each stage (fromSpec checks, compile
 /// checks, analysis, config schemas, the channels configs name).
 pub fn validate(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
-    // On a large document the stages run side by side: none reads what another makes, the app
-    // validates after every edit, and the machines this runs on have at least two cores. Which
-    // stage is large depends on the document (the graph analysis on most, the config schemas
-    // on one built on constrained types), so rayon's work stealing balances them. The output
-    // order is the same either way.
-    let stages = if spec.nodes.len() + spec.edges.len() >= PARALLEL_FROM {
-        let ((configs, checks), (graph, (channels, values))) = rayon::join(
-            || rayon::join(|| configs_of(spec, registry), || checks_of(spec, registry)),
-            || {
-                rayon::join(
-                    || analysis::analyze_graph(spec),
-                    || rayon::join(|| channels_of(spec, registry), || analysis::analyze_values(spec)),
-                )
-            },
-        );
-        [checks, graph, values, configs, channels]
+    // On a large document the stages run side by side: the app validates after every edit, and
+    // the machines this runs on have at least two cores. The walk of the graph (every id hashed
+    // once) comes first on one side, then what reads it: the node and edge checks and the
+    // graph's searches; the other side has what needs no walk. Which side is larger depends on
+    // the document (the searches on most, the config schemas on one built on constrained
+    // types), so rayon's work stealing balances them. The output order is the same either way.
+    let [channels, nodes, predicates, topology, graph, values, configs, config_channels] = if spec.nodes.len()
+        + spec.edges.len()
+        >= PARALLEL_FROM
+    {
+        let ((nodes, topology, graph), ((channels, predicates), (values, (configs, config_channels)))) =
+            rayon::join(
+                || {
+                    let walk = Walk::of(spec);
+                    let (graph, (nodes, topology)) = rayon::join(
+                        || analysis::graph_findings(spec, &walk),
+                        || {
+                            (
+                                checks::check_nodes_walked(spec, registry, &walk),
+                                checks::check_topology_walked(spec, &walk),
+                            )
+                        },
+                    );
+                    (nodes, topology, graph)
+                },
+                || {
+                    rayon::join(
+                        || (checks::check_channels(spec), checks::check_predicates(spec)),
+                        || {
+                            rayon::join(
+                                || analysis::analyze_values(spec),
+                                || rayon::join(|| configs_of(spec, registry), || channels_of(spec, registry)),
+                            )
+                        },
+                    )
+                },
+            );
+        [channels, nodes, predicates, topology, graph, values, configs, config_channels]
     } else {
+        let walk = Walk::of(spec);
         [
-            checks_of(spec, registry),
-            analysis::analyze_graph(spec),
+            checks::check_channels(spec),
+            checks::check_nodes_walked(spec, registry, &walk),
+            checks::check_predicates(spec),
+            checks::check_topology_walked(spec, &walk),
+            analysis::graph_findings(spec, &walk),
             analysis::analyze_values(spec),
             configs_of(spec, registry),
             channels_of(spec, registry),
         ]
     };
-    stages.concat()
+    [channels, nodes, predicates, topology, graph, values, configs, config_channels].concat()
 }
 
-/// The fromSpec and compile checks: channels, nodes, predicates, topology.
+/// The fromSpec and compile checks: channels, nodes, predicates, topology (one after the other,
+/// each with its own id set: what [`validate`] gives, for the test that compares them).
+#[cfg(test)]
 fn checks_of(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
     let mut out = checks::check_channels(spec);
-    // The node checks' id set serves the edge checks too.
     let (nodes, ids) = checks::check_nodes_keeping_ids(spec, registry);
     out.extend(nodes);
     out.extend(checks::check_predicates(spec));
@@ -78,6 +106,35 @@ fn channels_of(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic>
 mod tests {
     use super::*;
     use crate::read::parse_spec;
+
+    /// The node and edge checks read the shared walk exactly as they read their own id set:
+    /// empty, reserved and repeated ids, and edges that name `__start__` as a target or
+    /// `__end__` as a source, with and without a node so named, dangling or not.
+    #[test]
+    fn the_walked_checks_are_the_set_checks() {
+        let edges = r#"[{"from":"__start__","to":"a"},{"from":"a","to":"__start__"},
+            {"from":"__end__","to":"a"},{"from":"a","to":"__end__"},{"from":"x","to":"__start__"},
+            {"from":"__end__","to":"y"},{"from":"","to":"a"},{"from":"a","to":""},
+            {"from":"__start__","to":"__end__"},{"from":"a","to":"a"},{"from":"a","to":"a"}]"#;
+        let node_lists = [
+            r#"[{"id":"a","type":"t"}]"#,
+            r#"[{"id":"a","type":"t"},{"id":"__start__","type":"t"}]"#,
+            r#"[{"id":"__end__","type":"t"},{"id":"a","type":"t"},{"id":"a"}]"#,
+            r#"[{"id":"","type":"t"},{"id":"","type":"t"},{"id":"__start__"},{"id":"__start__"},{"id":"__end__"},{"id":"a","type":"t"}]"#,
+        ];
+        let registry = crate::builtin::default_registry();
+        for nodes in node_lists {
+            let text = format!(r#"{{"channels":{{}},"nodes":{nodes},"edges":{edges}}}"#);
+            let spec = parse_spec(&text).spec.expect("the document reads");
+            for registry in [None, Some(&registry)] {
+                let mut one_by_one = checks_of(&spec, registry);
+                one_by_one.extend(analysis::analyze(&spec));
+                one_by_one.extend(configs_of(&spec, registry));
+                one_by_one.extend(channels_of(&spec, registry));
+                assert_eq!(validate(&spec, registry), one_by_one, "{nodes}");
+            }
+        }
+    }
 
     /// A document over the parallel threshold with findings from every stage: the split run
     /// gives what the stages give one after another, in the same order.
