@@ -28,7 +28,9 @@ pub(crate) use canonical::is_canonical;
 
 use crate::config::{self, Config};
 use crate::json;
-use crate::model::{identical_configs, identical_whens, EdgeSpec, GraphSpec, Id, NodeSpec, Predicate};
+use crate::model::{
+    identical_configs, identical_whens, ChannelNames, EdgeSpec, GraphSpec, Id, NodeSpec, Predicate,
+};
 use crate::read::Reader;
 use crate::shared_text::SharedText;
 use crate::span_locator::{ElementPlaces, ListPlaces};
@@ -366,6 +368,8 @@ struct P<'a> {
     compacting: bool,
     /// The text, when the configs read refer to it rather than keep a copy.
     shared: Option<&'a SharedText>,
+    /// The channel names of the conditions read so far.
+    channels: ChannelNames<'a>,
 }
 
 /// Keys an object of a config may have on this path (more go to the serde path).
@@ -381,6 +385,7 @@ impl<'a> P<'a> {
             keys: Vec::new(),
             compacting: true,
             shared: None,
+            channels: ChannelNames::default(),
         }
     }
 
@@ -821,12 +826,15 @@ impl<'a> P<'a> {
     }
 
     /// A `when` object at `self.i`, as the checked parser gives it. Flat ones of plain strings,
-    /// numbers without an exponent and literals (with lists of those) are built here; any
-    /// other goes through [`json::parse`] of its text.
+    /// numbers without an exponent and literals (with lists of those) are built here, their
+    /// channel's name shared with the conditions read before ([`ChannelNames`]); any other goes
+    /// through [`json::parse`] of its text.
     fn predicate(&mut self) -> Option<Predicate> {
         use serde_json::Value;
         let start = self.i;
         let mut entries: Vec<(&'a str, Value)> = Vec::new();
+        // A plain string under a first key `channel`: its text, made a value only below.
+        let mut channel = None;
         let flat = self.members(|p, key| {
             if entries.iter().any(|(k, _)| *k == key) {
                 return None;
@@ -840,6 +848,9 @@ impl<'a> P<'a> {
                 // At its length, as the checked parser keeps a list (a document holds many).
                 items.shrink_to_fit();
                 Value::Array(items)
+            } else if key == "channel" && entries.is_empty() && p.peek()? == b'"' {
+                channel = Some(p.plain_str()?);
+                Value::Null
             } else {
                 p.scalar()?
             };
@@ -847,6 +858,17 @@ impl<'a> P<'a> {
             Some(())
         });
         if flat.is_some() {
+            if let (Some(name), [_, (operator, _)]) = (channel, entries.as_slice()) {
+                if crate::predicate::OPERATORS.contains(operator) {
+                    let operator = *operator;
+                    if let Some((_, operand)) = entries.pop() {
+                        return Predicate::plain(self.channels.get(name), operator, operand);
+                    }
+                }
+            }
+            if let (Some(name), Some((_, first))) = (channel, entries.first_mut()) {
+                *first = Value::String(name.to_owned());
+            }
             return Some(Predicate::from_entries(entries));
         }
         self.i = start;
