@@ -2,7 +2,8 @@
 //! layout sidecar, then compile), save (the whole DESIGN.md pipeline through trellis-doc:
 //! canonical write, read back, revalidate, fingerprint check, atomic write + fsync, read back,
 //! layout sidecar) into a temp dir, at 1,000 / 10,000 / 100,000 nodes; and one edit plus its
-//! revalidation on a 10,000-node document.
+//! revalidation on a 10,000-node document; and the conversions of a GraphSpec to the other two
+//! formats (issue 18: the one to GRAPH.md was quadratic in the nodes).
 //! Run: `cargo bench -p trellis-bench --bench document` (`scripts/bench.sh` runs it).
 
 use std::hint::black_box;
@@ -123,5 +124,22 @@ fn edit(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, open, save_pipeline, edit);
+/// A GraphSpec converted to GRAPH.md and to Weaveflow, losses reported: linear in the document
+/// (GRAPH.md took 7.5 s at 10,000 nodes while each node's id was looked for among all before).
+fn convert(c: &mut Criterion) {
+    let mut group = c.benchmark_group("convert");
+    for nodes in [1_000, 10_000] {
+        let spec = parse_spec(&trellis_spec::generate::generate_text(nodes, 42)).spec.expect("parses");
+        tune(&mut group, nodes);
+        group.bench_with_input(BenchmarkId::new("graphmd", nodes), &spec, |b, s| {
+            b.iter(|| black_box(trellis_formats::convert::graphmd::from_graphspec(s).losses.len()))
+        });
+        group.bench_with_input(BenchmarkId::new("weaveflow", nodes), &spec, |b, s| {
+            b.iter(|| black_box(trellis_formats::convert::from_graphspec(s).losses.len()))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, open, save_pipeline, edit, convert);
 criterion_main!(benches);

@@ -183,3 +183,29 @@ fn loss_pointers_can_be_placed_in_the_file() {
     assert_eq!((s.line, s.column), (33, 9));
     assert_eq!(doc.span_at(""), None);
 }
+
+#[test]
+fn a_repeated_or_empty_node_id_is_written_once_or_not_at_all() {
+    let spec: GraphSpec = serde_json::from_value(serde_json::json!({
+        "nodes": [
+            {"id": "a", "type": "agent", "config": {"model_key": "m1"}},
+            {"id": "a", "type": "tool", "config": {"model_key": "m2"}},
+            {"id": "", "type": "tool", "config": {}},
+            {"id": "b", "type": "tool", "config": {}}
+        ],
+        "edges": [{"from": "__start__", "to": "a"}, {"from": "a", "to": "b"}],
+        "channels": {}
+    }))
+    .expect("spec");
+    let c = from_graphspec(&spec);
+    let nodes: Vec<(String, String)> = c
+        .output
+        .node_maps()
+        .map(|(_, m)| {
+            let field = |k: &str| m.get(k).and_then(|y| y.as_str()).unwrap_or_default().to_owned();
+            (field("id"), field("model_key"))
+        })
+        .collect();
+    assert_eq!(nodes, [("a".to_owned(), "m1".to_owned()), ("b".to_owned(), String::new())]);
+    assert_eq!(c.output.node_index("b"), Some(1));
+}

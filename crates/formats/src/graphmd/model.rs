@@ -183,6 +183,15 @@ impl GraphMd {
         Ok(self.node_mut(id)?.remove(field))
     }
 
+    /// Appends a node mapping as it is: the caller has made sure its id is new (a converter
+    /// writing thousands of nodes keeps their ids in a set; [`GraphMd::add_node`] looks through
+    /// every node).
+    pub fn append_node(&mut self, node: Map) {
+        if let Ok(nodes) = self.seq_mut("nodes") {
+            nodes.push(Yaml::map(node));
+        }
+    }
+
     /// Appends a node `{id, kind}`; refused when the id is taken.
     pub fn add_node(&mut self, id: &str, kind: &str) -> Result<(), EditError> {
         if id.is_empty() {
