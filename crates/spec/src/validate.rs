@@ -22,58 +22,67 @@ pub(crate) const PARALLEL_FROM: usize = 4_000;
 /// Every problem in `spec`, in document order within each stage (fromSpec checks, compile
 /// checks, analysis, config schemas, the channels configs name).
 pub fn validate(spec: &GraphSpec, registry: Option<&Registry>) -> Vec<Diagnostic> {
-    // On a large document the stages run side by side: the app validates after every edit, and
-    // the machines this runs on have at least two cores. The walk of the graph (every id hashed
-    // once) comes first on one side, then what reads it: the node and edge checks and the
-    // graph's searches; the other side has what needs no walk. Which side is larger depends on
-    // the document (the searches on most, the config schemas on one built on constrained
-    // types), so rayon's work stealing balances them. The output order is the same either way.
-    let [channels, nodes, predicates, topology, graph, values, configs, config_channels] = if spec.nodes.len()
-        + spec.edges.len()
-        >= PARALLEL_FROM
-    {
-        let ((nodes, topology, graph), ((channels, predicates), (values, (configs, config_channels)))) =
-            rayon::join(
-                || {
-                    let walk = Walk::of(spec);
-                    let (graph, (nodes, topology)) = rayon::join(
-                        || analysis::graph_findings(spec, &walk),
-                        || {
-                            (
-                                checks::check_nodes_walked(spec, registry, &walk),
-                                checks::check_topology_walked(spec, &walk),
-                            )
-                        },
-                    );
-                    (nodes, topology, graph)
-                },
-                || {
-                    rayon::join(
-                        || (checks::check_channels(spec), checks::check_predicates(spec)),
-                        || {
-                            rayon::join(
-                                || analysis::analyze_values(spec),
-                                || rayon::join(|| configs_of(spec, registry), || channels_of(spec, registry)),
-                            )
-                        },
-                    )
-                },
-            );
-        [channels, nodes, predicates, topology, graph, values, configs, config_channels]
+    let stages = if spec.nodes.len() + spec.edges.len() >= PARALLEL_FROM {
+        stages_side_by_side(spec, registry)
     } else {
-        let walk = Walk::of(spec);
-        [
-            checks::check_channels(spec),
-            checks::check_nodes_walked(spec, registry, &walk),
-            checks::check_predicates(spec),
-            checks::check_topology_walked(spec, &walk),
-            analysis::graph_findings(spec, &walk),
-            analysis::analyze_values(spec),
-            configs_of(spec, registry),
-            channels_of(spec, registry),
-        ]
+        stages_in_turn(spec, registry)
     };
-    [channels, nodes, predicates, topology, graph, values, configs, config_channels].concat()
+    stages.concat()
+}
+
+/// The findings of each stage, in the order [`validate`] gives them: the channel checks, the
+/// node checks, the predicate checks, the edge checks, the graph's searches, the values, the
+/// config schemas, the channels configs name.
+type Stages = [Vec<Diagnostic>; 8];
+
+fn stages_in_turn(spec: &GraphSpec, registry: Option<&Registry>) -> Stages {
+    let walk = Walk::of(spec);
+    [
+        checks::check_channels(spec),
+        checks::check_nodes_walked(spec, registry, &walk),
+        checks::check_predicates(spec),
+        checks::check_topology_walked(spec, &walk),
+        analysis::graph_findings(spec, &walk),
+        analysis::analyze_values(spec),
+        configs_of(spec, registry),
+        channels_of(spec, registry),
+    ]
+}
+
+/// [`stages_in_turn`] on a large document: the app validates after every edit, and the machines
+/// this runs on have at least two cores. The walk of the graph (every id hashed once) comes
+/// first on one side, then what reads it: the node and edge checks and the graph's searches;
+/// the other side has what needs no walk. Which side is larger depends on the document (the
+/// searches on most, the config schemas on one built on constrained types), so rayon's work
+/// stealing balances them.
+fn stages_side_by_side(spec: &GraphSpec, registry: Option<&Registry>) -> Stages {
+    let walked = || {
+        let walk = Walk::of(spec);
+        let (graph, (nodes, topology)) = rayon::join(
+            || analysis::graph_findings(spec, &walk),
+            || {
+                (
+                    checks::check_nodes_walked(spec, registry, &walk),
+                    checks::check_topology_walked(spec, &walk),
+                )
+            },
+        );
+        (nodes, topology, graph)
+    };
+    let unwalked = || {
+        rayon::join(
+            || (checks::check_channels(spec), checks::check_predicates(spec)),
+            || {
+                rayon::join(
+                    || analysis::analyze_values(spec),
+                    || rayon::join(|| configs_of(spec, registry), || channels_of(spec, registry)),
+                )
+            },
+        )
+    };
+    let ((nodes, topology, graph), ((channels, predicates), (values, (configs, config_channels)))) =
+        rayon::join(walked, unwalked);
+    [channels, nodes, predicates, topology, graph, values, configs, config_channels]
 }
 
 /// The fromSpec and compile checks: channels, nodes, predicates, topology (one after the other,
