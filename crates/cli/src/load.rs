@@ -100,11 +100,10 @@ pub fn load(path: &Path) -> Result<(Source, Document), Failure> {
 
 /// Parses `source`, the text of `path` ([`read_source`]), in whatever format it is in.
 pub fn parse_source(path: &Path, source: Source) -> Result<(Source, Document), Failure> {
-    let doc =
-        Document::read_shared(file_name(path).as_deref(), source.text.shared()).map_err(|d| Failure {
-            report: FileReport::new(source.display.clone(), Some(source.text.clone()), vec![d]),
-            exit: Exit::Problems,
-        })?;
+    let doc = Document::read_shared(file_name(path).as_deref(), &source.text).map_err(|d| Failure {
+        report: FileReport::new(source.display.clone(), Some(source.text.clone()), vec![d]),
+        exit: Exit::Problems,
+    })?;
     Ok((source, doc))
 }
 

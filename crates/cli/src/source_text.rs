@@ -74,15 +74,6 @@ impl SourceText {
         file.read_to_end(&mut bytes)?;
         Ok(String::from_utf8(bytes).map(SourceText::from).map_err(|e| e.into_bytes()))
     }
-
-    pub fn as_str(&self) -> &str {
-        self.text.as_str()
-    }
-
-    /// The text, shared.
-    pub fn shared(&self) -> &SharedText {
-        &self.text
-    }
 }
 
 impl From<String> for SourceText {
@@ -91,10 +82,11 @@ impl From<String> for SourceText {
     }
 }
 
+/// The text, shared (and, through it, the `str`).
 impl Deref for SourceText {
-    type Target = str;
-    fn deref(&self) -> &str {
-        self.as_str()
+    type Target = SharedText;
+    fn deref(&self) -> &SharedText {
+        &self.text
     }
 }
 
@@ -121,8 +113,8 @@ mod tests {
         let f = file_of(text.as_bytes());
         let read = SourceText::read_file(f.path()).expect("io").expect("utf-8");
         assert!(format!("{read:?}").contains("mapped"), "{read:?}");
-        assert_eq!(&*read, text.as_str());
-        assert_eq!(&*read.clone(), text.as_str());
+        assert_eq!(read.as_str(), text.as_str());
+        assert_eq!(read.clone().as_str(), text.as_str());
     }
 
     #[test]
@@ -130,7 +122,7 @@ mod tests {
         let f = file_of(b"{}\n");
         let read = SourceText::read_file(f.path()).expect("io").expect("utf-8");
         assert!(format!("{read:?}").contains("read"), "{read:?}");
-        assert_eq!(&*read, "{}\n");
+        assert_eq!(read.as_str(), "{}\n");
     }
 
     #[test]

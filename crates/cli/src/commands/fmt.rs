@@ -112,11 +112,11 @@ fn emit(
     what_is_dropped: &str,
 ) -> Result<Outcome, (FileReport, Exit)> {
     let stdin = load::is_stdin(path);
-    if formatted == &*source.text && !stdin {
+    if formatted == source.text.as_str() && !stdin {
         return Ok(Outcome::Unchanged);
     }
     if args.check {
-        return Ok(if formatted == &*source.text { Outcome::Unchanged } else { Outcome::WouldChange });
+        return Ok(if formatted == source.text.as_str() { Outcome::Unchanged } else { Outcome::WouldChange });
     }
     if !dropped.is_empty() {
         let mut r = FileReport::new(source.display.clone(), Some(source.text.clone()), dropped);
