@@ -29,7 +29,8 @@ pub(crate) use canonical::is_canonical;
 use crate::config::{self, Config};
 use crate::json;
 use crate::model::{
-    identical_configs, identical_whens, ChannelNames, EdgeSpec, GraphSpec, Id, NodeSpec, Predicate,
+    identical_configs, identical_whens, operator_index, ChannelNames, EdgeSpec, GraphSpec, Id, NodeSpec,
+    Predicate,
 };
 use crate::read::Reader;
 use crate::shared_text::SharedText;
@@ -858,12 +859,13 @@ impl<'a> P<'a> {
             Some(())
         });
         if flat.is_some() {
-            if let (Some(name), [_, (operator, _)]) = (channel, entries.as_slice()) {
-                if crate::predicate::OPERATORS.contains(operator) {
-                    let operator = *operator;
-                    if let Some((_, operand)) = entries.pop() {
-                        return Predicate::plain(self.channels.get(name), operator, operand);
-                    }
+            let operator = match entries.as_slice() {
+                [_, (key, _)] => operator_index(key),
+                _ => None,
+            };
+            if let (Some(name), Some(operator)) = (channel, operator) {
+                if let Some((_, operand)) = entries.pop() {
+                    return Some(Predicate::plain(self.channels.get(name), operator, operand));
                 }
             }
             if let (Some(name), Some((_, first))) = (channel, entries.first_mut()) {

@@ -17,7 +17,7 @@ use ts_rs::TS;
 
 pub use crate::config::Config;
 pub use crate::id::Id;
-pub(crate) use condition::ChannelNames;
+pub(crate) use condition::{operator_index, ChannelNames};
 pub use condition::{Entries, Predicate};
 
 mod condition;

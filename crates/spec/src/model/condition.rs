@@ -61,10 +61,9 @@ impl Predicate {
     }
 
     /// `{"channel": <channel>, <operator>: <operand>}`, the channel's name shared
-    /// ([`ChannelNames`]); `None` when `operator` is not one of [`OPERATORS`].
-    pub(crate) fn plain(channel: Arc<Value>, operator: &str, operand: Value) -> Option<Predicate> {
-        let operator = operator_index(operator)?;
-        Some(Predicate(Box::new(Form::Plain { channel, operator, operand })))
+    /// ([`ChannelNames`]); `operator` indexes [`OPERATORS`] ([`operator_index`]).
+    pub(crate) fn plain(channel: Arc<Value>, operator: u8, operand: Value) -> Predicate {
+        Predicate(Box::new(Form::Plain { channel, operator, operand }))
     }
 
     /// The `channel` key, when it is a string.
@@ -157,7 +156,7 @@ impl<'t> ChannelNames<'t> {
 }
 
 /// Where `key` is in [`OPERATORS`], as the plain shape stores it.
-fn operator_index(key: &str) -> Option<u8> {
+pub(crate) fn operator_index(key: &str) -> Option<u8> {
     OPERATORS.iter().position(|op| *op == key).and_then(|i| u8::try_from(i).ok())
 }
 
@@ -339,9 +338,10 @@ mod tests {
             assert_eq!(*again, json!(t));
             assert_eq!(Arc::ptr_eq(&again, &first[i]), i < ChannelNames::MAX, "{t}");
         }
-        let p = Predicate::plain(names.get("c1"), "eq", json!(1)).expect("an operator");
+        let eq = operator_index("eq").expect("an operator");
+        let p = Predicate::plain(names.get("c1"), eq, json!(1));
         assert_eq!(p, of(json!({"channel": "c1", "eq": 1})));
-        assert!(Predicate::plain(names.get("c1"), "equals", json!(1)).is_none());
+        assert!(operator_index("equals").is_none());
     }
 
     #[test]
