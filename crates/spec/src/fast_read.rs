@@ -25,6 +25,8 @@
 mod canonical;
 
 pub(crate) use canonical::is_canonical;
+#[cfg(test)]
+pub(crate) use canonical::{is_canonical_split, Split};
 
 use crate::config::{self, Config};
 use crate::json;
@@ -35,6 +37,7 @@ use crate::model::{
 use crate::read::Reader;
 use crate::shared_text::SharedText;
 use crate::span_locator::{ElementPlaces, ListPlaces};
+use trellis_threads::{beside, Beside};
 
 /// Nesting this path reads at most below the document (the parser's limit is
 /// [`json::MAX_DEPTH`] in all; a deeper value goes to the serde path, which words it).
@@ -76,19 +79,17 @@ pub(crate) fn read_keyed(
     if text.len() < PARALLEL_FROM {
         return read_top(text, None, shared);
     }
-    std::thread::scope(|s| {
-        // The line is looked for on that thread too: this one starts on the nodes at once.
-        let edges = std::thread::Builder::new().name("read edges".into()).spawn_scoped(s, move || {
-            let at = edges_ahead(text)?;
-            let mut p = P::new(text);
-            p.i = at;
-            let (mut edges, mut starts) = (Vec::new(), Vec::new());
-            let read = p.edges(&mut edges, &mut starts).map(|()| (edges, starts, p.i));
-            Some((at, read))
-        });
-        // No thread to be had: all of it here.
-        read_top(text, edges.ok(), shared)
-    })
+    // The line is looked for on that thread too: this one starts on the nodes at once.
+    let edges = move || {
+        let at = edges_ahead(text)?;
+        let mut p = P::new(text);
+        p.i = at;
+        let (mut edges, mut starts) = (Vec::new(), Vec::new());
+        let read = p.edges(&mut edges, &mut starts).map(|()| (edges, starts, p.i));
+        Some((at, read))
+    };
+    // No thread to be had: all of it here.
+    beside("read edges", edges, |edges| read_top(text, Some(edges), shared))
 }
 
 /// Whether reading `text` gives exactly `spec` ([`GraphSpec::identical`]) with no finding,
@@ -115,27 +116,28 @@ pub(crate) fn reads_as(text: &str, spec: &GraphSpec) -> bool {
         .then(|| crate::writer::node_start(text.as_bytes(), &spec.nodes[middle]))
         .flatten()
         .map(|at| at + crate::writer::NODE_SEPARATOR.len());
-    std::thread::scope(|s| {
-        // The line that starts the edges is looked for on that thread too (as in `read_keyed`).
-        let same = move || {
-            let at = edges_ahead(text)?;
-            let mut p = P::new(text);
-            p.i = at;
-            Some((at, p.same_edges(&spec.edges).then_some(p.i)))
-        };
-        let edges = std::thread::Builder::new().name("compare edges".into()).spawn_scoped(s, same).ok();
-        let nodes = nodes_at.and_then(|at| {
-            let same = move || {
+    // The line that starts the edges is looked for on that thread too (as in `read_keyed`).
+    let edges = move || {
+        let at = edges_ahead(text)?;
+        let mut p = P::new(text);
+        p.i = at;
+        Some((at, p.same_edges(&spec.edges).then_some(p.i)))
+    };
+    beside("compare edges", edges, |edges| match nodes_at {
+        Some(at) => {
+            let nodes = move || {
                 let mut p = P::new(text);
                 p.i = at;
                 p.same_rest_of_nodes(&mut spec.nodes[middle..].iter())?;
                 Some(p.i)
             };
-            let handle = std::thread::Builder::new().name("compare nodes".into()).spawn_scoped(s, same).ok();
-            handle.map(|h| (at, middle, h))
-        });
-        same_top(text, spec, SameAhead { edges, nodes }).is_some()
+            beside("compare nodes", nodes, |nodes| {
+                same_top(text, spec, SameAhead { edges: Some(edges), nodes: Some((at, middle, nodes)) })
+            })
+        }
+        None => same_top(text, spec, SameAhead { edges: Some(edges), nodes: None }),
     })
+    .is_some()
 }
 
 /// Where the line that starts the edges is, and where they end when they are the same there.
@@ -145,13 +147,13 @@ type EdgesSame = (usize, Option<usize>);
 /// where they end when they are the same; where the middle node starts, its index, and where
 /// the nodes end when they are the same from there on.
 #[derive(Default)]
-struct SameAhead<'scope> {
-    edges: Option<std::thread::ScopedJoinHandle<'scope, Option<EdgesSame>>>,
-    nodes: Option<(usize, usize, std::thread::ScopedJoinHandle<'scope, Option<usize>>)>,
+struct SameAhead<'t> {
+    edges: Option<&'t Beside<'t, Option<EdgesSame>>>,
+    nodes: Option<(usize, usize, &'t Beside<'t, Option<usize>>)>,
 }
 
 /// [`reads_as`] from the start of the text.
-fn same_top(text: &str, spec: &GraphSpec, mut ahead: SameAhead<'_>) -> Option<()> {
+fn same_top(text: &str, spec: &GraphSpec, ahead: SameAhead<'_>) -> Option<()> {
     u32::try_from(text.len()).ok()?;
     let mut p = P::new(text);
     let mut seen = 0u8;
@@ -185,10 +187,10 @@ fn same_top(text: &str, spec: &GraphSpec, mut ahead: SameAhead<'_>) -> Option<()
                 let stop = ahead.nodes.as_ref().map(|(at, ..)| *at);
                 let stopped =
                     p.each_node(stop, |p, _, node| p.same_node(&node, want.next()?).then_some(()))?;
-                match (stopped, ahead.nodes.take()) {
+                match (stopped, ahead.nodes) {
                     // The rest compared on the other thread, from the node it was given.
                     (true, Some((_, middle, rest))) if spec.nodes.len() - want.len() == middle => {
-                        p.i = joined(rest)?;
+                        p.i = rest.join().flatten()?;
                     }
                     // Stopped after another number of nodes (an earlier node with the middle
                     // one's id was found for it): the rest compared here.
@@ -198,7 +200,7 @@ fn same_top(text: &str, spec: &GraphSpec, mut ahead: SameAhead<'_>) -> Option<()
                 4
             }
             "edges" => {
-                match ahead.edges.take().and_then(joined) {
+                match ahead.edges.and_then(Beside::join).flatten() {
                     Some((at, same)) if at == p.i => p.i = same?,
                     _ => p.same_edges(&spec.edges).then_some(())?,
                 }
@@ -247,19 +249,14 @@ fn first_special(word: u64) -> Option<usize> {
 
 /// The edges read on the other thread: where their list starts, if the text has the line, and
 /// what reading them there gave (the edges, where each starts and where the list ends).
-type EdgesAhead<'scope> = std::thread::ScopedJoinHandle<'scope, Option<(usize, Option<EdgesRead>)>>;
+type EdgesAhead<'a> = Beside<'a, Option<(usize, Option<EdgesRead>)>>;
 
 /// An edge list as read: the edges, where each starts, and where the list ends.
 type EdgesRead = (Vec<EdgeSpec>, Vec<u32>, usize);
 
-/// A scoped thread's answer (its panic goes on here).
-fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    handle.join().unwrap_or_else(|e| std::panic::resume_unwind(e))
-}
-
 fn read_top<'a>(
     text: &'a str,
-    mut ahead: Option<EdgesAhead<'_>>,
+    ahead: Option<&EdgesAhead<'_>>,
     shared: Option<&'a SharedText>,
 ) -> Option<(GraphSpec, bool, ElementPlaces)> {
     // Offsets are kept as `u32` (four bytes an element); a larger text is not read here.
@@ -306,7 +303,7 @@ fn read_top<'a>(
                     4
                 }
                 "edges" => {
-                    match ahead.take().and_then(joined) {
+                    match ahead.and_then(EdgesAhead::join).flatten() {
                         Some((at, read)) if at == p.i => {
                             // Read there by the other thread (see `read_keyed`).
                             let (list, starts, end) = read?;

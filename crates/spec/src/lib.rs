@@ -29,6 +29,7 @@ pub mod manifest;
 pub mod mermaid;
 pub mod model;
 pub mod pipeline;
+mod pool;
 pub mod predicate;
 mod raw_json;
 pub mod read;

@@ -803,8 +803,13 @@ mod tests {
 
     /// `reads_canonical` says "canonical" only when the full reading finds nothing in the text
     /// and the writer finds it canonical (`writer::is_canonical`, what `fmt` asked before).
+    /// Both ways of splitting a large text between threads give the same answer.
     fn reads_canonical_is_sound(text: &str) -> bool {
+        use crate::fast_read::{is_canonical_split, Split};
+        let (two, three) = (is_canonical_split(text, Split::Two), is_canonical_split(text, Split::Three));
+        assert_eq!(two, three, "split in two threads, in three: {text}");
         let says = crate::read::reads_canonical(text);
+        assert_eq!(says, two);
         if says {
             let parsed = crate::read::parse_spec(text);
             assert!(parsed.diagnostics.is_empty(), "reads_canonical passed a text with findings: {text}");
@@ -866,34 +871,16 @@ mod tests {
         let mut bad_edge = text.clone();
         bad_edge.insert_str(edges_at + 1, "{\"from\": 1},");
         assert!(!reads_canonical_is_sound(&bad_edge));
-        // The nodes from one in the middle are checked on a third thread: a change just before
-        // it, at it and just after it is found.
+        // The nodes from one in the middle are checked on another thread (from 30 % of the
+        // text on when split in three, 45 % when in two): a change just before it, at it and
+        // just after it is found.
         let node_start = ",\n    {\n      \"id\": ";
-        let middle =
-            text.len() * 3 / 10 + text[text.len() * 3 / 10..].find(node_start).expect("a middle node");
-        assert!(middle < edges_at);
-        for (what, at, insert) in [
-            ("the node before, closed", middle - 1, " "),
-            ("before the comma", middle, " "),
-            ("between the nodes", middle + 1, " "),
-            ("the middle node's id", middle + node_start.len(), " "),
-            ("the node after it", middle + node_start.len() + 200, "\n"),
-        ] {
-            let mut changed = text.clone();
-            changed.insert_str(at, insert);
-            assert!(!reads_canonical_is_sound(&changed), "{what}");
+        for hundredths in [30, 45] {
+            let from = text.len() / 100 * hundredths;
+            let middle = from + text[from..].find(node_start).expect("a middle node");
+            assert!(middle < edges_at);
+            nodes_split_at(&text, middle, node_start);
         }
-        let mut joined_nodes = text.clone();
-        joined_nodes.replace_range(middle..middle + 6, ", ");
-        assert!(!reads_canonical_is_sound(&joined_nodes), "two nodes on one line");
-        // A node taken out or repeated at the middle: another document, still canonical.
-        let next = middle + 1 + text[middle + 1..].find(node_start).expect("the next node");
-        let mut fewer = text.clone();
-        fewer.replace_range(middle..next, "");
-        assert!(reads_canonical_is_sound(&fewer), "a node fewer");
-        let mut more = text.clone();
-        more.insert_str(middle, &text[middle..next]);
-        assert!(reads_canonical_is_sound(&more), "a node more");
         // A line like the one that starts the edges, in a config before them (never in
         // canonical text, where a config is indented deeper): the other thread checks from the
         // wrong place, its answer is not taken, and the text is not called canonical.
@@ -906,6 +893,33 @@ mod tests {
         assert!(reads_canonical_is_sound(&decoy_text));
         let with_line = decoy_text.replacen("\"note\": \"x\",", "\"note\": \"x\",\n  \"edges\": [],", 1);
         assert!(!reads_canonical_is_sound(&with_line), "a key added to a config");
+    }
+
+    /// A large canonical text changed around the node at `middle` (the comma before it):
+    /// never called canonical when it is not, on whichever thread the change falls.
+    fn nodes_split_at(text: &str, middle: usize, node_start: &str) {
+        for (what, at, insert) in [
+            ("the node before, closed", middle - 1, " "),
+            ("before the comma", middle, " "),
+            ("between the nodes", middle + 1, " "),
+            ("the middle node's id", middle + node_start.len(), " "),
+            ("the node after it", middle + node_start.len() + 200, "\n"),
+        ] {
+            let mut changed = text.to_owned();
+            changed.insert_str(at, insert);
+            assert!(!reads_canonical_is_sound(&changed), "{what}");
+        }
+        let mut joined_nodes = text.to_owned();
+        joined_nodes.replace_range(middle..middle + 6, ", ");
+        assert!(!reads_canonical_is_sound(&joined_nodes), "two nodes on one line");
+        // A node taken out or repeated at the middle: another document, still canonical.
+        let next = middle + 1 + text[middle + 1..].find(node_start).expect("the next node");
+        let mut fewer = text.to_owned();
+        fewer.replace_range(middle..next, "");
+        assert!(reads_canonical_is_sound(&fewer), "a node fewer");
+        let mut more = text.to_owned();
+        more.insert_str(middle, &text[middle..next]);
+        assert!(reads_canonical_is_sound(&more), "a node more");
     }
 
     #[test]

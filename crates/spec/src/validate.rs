@@ -81,7 +81,7 @@ fn stages_side_by_side(spec: &GraphSpec, registry: Option<&Registry>) -> Stages 
         )
     };
     let ((nodes, topology, graph), ((channels, predicates), (values, (configs, config_channels)))) =
-        rayon::join(walked, unwalked);
+        crate::pool::install(|| rayon::join(walked, unwalked));
     [channels, nodes, predicates, topology, graph, values, configs, config_channels]
 }
 

@@ -61,16 +61,15 @@ pub fn is_canonical(spec: &GraphSpec, text: &str) -> bool {
     let second_half = |out: &mut Vec<u8>, flush: &mut dyn FnMut(&mut Vec<u8>) -> bool| {
         write_nodes(&nodes[middle..], middle, out, flush) && write_edges(spec, out, flush)
     };
-    std::thread::scope(|s| {
-        let second = s.spawn(|| {
-            let at = node_start(text, &nodes[middle])?;
-            Some((at, matches_from(text, at, second_half) == Some(text.len())))
-        });
+    let second = || {
+        let at = node_start(text, &nodes[middle])?;
+        Some((at, matches_from(text, at, second_half) == Some(text.len())))
+    };
+    trellis_threads::beside("compare second half", second, |second| {
         let first_end = matches_from(text, 0, |out, flush| {
             write_start(spec, out, flush) && write_nodes(&nodes[..middle], 0, out, flush)
         });
-        let second = second.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        match (first_end, second) {
+        match (first_end, second.join().flatten()) {
             (None, _) => false,
             (Some(end), Some((at, matched))) if end == at => matched,
             (Some(end), _) => matches_from(text, end, second_half) == Some(text.len()),

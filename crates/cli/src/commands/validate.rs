@@ -78,16 +78,11 @@ fn registries_and_first_document(args: &Args) -> (registries::Registries, Loaded
     if !large {
         return (load_registries(), load::load(first));
     }
-    std::thread::scope(|s| {
-        match std::thread::Builder::new().name("registries".into()).spawn_scoped(s, load_registries) {
-            Ok(registries) => {
-                let source = load::read_source(first);
-                let registries = registries.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
-                (registries, source.and_then(|source| load::parse_source(first, source)))
-            }
-            // No thread to be had: one after the other.
-            Err(_) => (load_registries(), load::load(first)),
-        }
+    trellis_threads::beside("registries", load_registries, |registries| {
+        let source = load::read_source(first);
+        // No thread to be had: loaded here, after.
+        let registries = registries.join().unwrap_or_else(load_registries);
+        (registries, source.and_then(|source| load::parse_source(first, source)))
     })
 }
 

@@ -20,56 +20,103 @@
 //! third thread pays on two cores (`fmt --check` of 100,000 nodes 78 -> 57 ms mean, 10,000
 //! nodes 11.6 -> 10.5 ms, against two threads; issue 18).
 
-use super::{edges_ahead, joined, NodeRead, P, PARALLEL_FROM};
+use super::{edges_ahead, NodeRead, P, PARALLEL_FROM};
 use crate::config::{self, Config, Indent};
 use crate::model::{GraphSpec, Predicate};
 use crate::writer;
+use trellis_threads::{beside, Beside};
 
 /// Whether `text` reads with no finding and is its own canonical text (see the module); false
 /// says nothing.
 pub(crate) fn is_canonical(text: &str) -> bool {
+    let split = if trellis_threads::allowed_core_count() <= 2 { Split::Two } else { Split::Three };
+    is_canonical_split(text, split)
+}
+
+/// How a large text is checked: on two threads of about equal work, for two cores (three
+/// threads there took 6 ms on one core, one after the other, and 3-4 on the other, `perf sched
+/// timehist`; `fmt --check` of 10,000 nodes 1.1 ms and of 100,000 nodes 6 ms faster in two;
+/// docs/BENCHMARKS.md, twenty-third session), or on three: the nodes from the start, the nodes
+/// from the middle one, the edges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Split {
+    Two,
+    Three,
+}
+
+/// [`is_canonical`] with the text split as told (the tests try both on any machine).
+pub(crate) fn is_canonical_split(text: &str, split: Split) -> bool {
     if text.len() < PARALLEL_FROM {
         return from_start(text, Ahead::default()).is_some();
     }
-    std::thread::scope(|s| {
-        let edges = move || {
-            let at = edges_ahead(text)?;
-            let mut p = P::checking(text);
-            p.i = at;
-            Some((at, edges_to_end(&mut p, &mut Compared::from(text, at)).is_some()))
-        };
-        let edges = std::thread::Builder::new().name("check edges".into()).spawn_scoped(s, edges).ok();
-        let nodes = middle_node(text).and_then(|(comma, brace)| {
-            let rest = move || rest_of_nodes(text, comma, brace);
-            let handle = std::thread::Builder::new().name("check nodes".into()).spawn_scoped(s, rest).ok();
-            handle.map(|h| (brace, h))
-        });
-        // No thread to be had: all of it here.
-        from_start(text, Ahead { edges, nodes }).is_some()
+    if split == Split::Two {
+        if let Some((comma, brace)) = middle_node(text, TWO_WAY_MIDDLE) {
+            let rest = move || {
+                let edges_at = rest_of_nodes(text, comma, brace)?;
+                Some((edges_at, Some(edges_from(text, edges_at))))
+            };
+            return beside("check the second half", rest, |rest| {
+                from_start(text, Ahead { edges: None, nodes: Some((brace, rest)) })
+            })
+            .is_some();
+        }
+    }
+    let edges = move || {
+        let at = edges_ahead(text)?;
+        Some((at, edges_from(text, at)))
+    };
+    beside("check edges", edges, |edges| match middle_node(text, THREE_WAY_MIDDLE) {
+        Some((comma, brace)) => {
+            let rest = move || Some((rest_of_nodes(text, comma, brace)?, None));
+            beside("check nodes", rest, |rest| {
+                from_start(text, Ahead { edges: Some(edges), nodes: Some((brace, rest)) })
+            })
+        }
+        None => from_start(text, Ahead { edges: Some(edges), nodes: None }),
     })
+    .is_some()
+}
+
+/// Where [`middle_node`] looks for the node to split at, in hundredths of the text: for three
+/// pieces, the middle of the nodes (they are about three fifths of a generated document's
+/// text); for two, the place that leaves about half the work on each side (a node's byte costs
+/// about a third more to check than an edge's: 45 % of the text is nodes' on one side, 15 %
+/// nodes' and 40 % edges' on the other).
+const THREE_WAY_MIDDLE: usize = 30;
+const TWO_WAY_MIDDLE: usize = 45;
+
+/// Whether the edges from `at` (where their list starts) to the end of the text are canonical.
+fn edges_from(text: &str, at: usize) -> bool {
+    let mut p = P::checking(text);
+    p.i = at;
+    edges_to_end(&mut p, &mut Compared::from(text, at)).is_some()
 }
 
 /// Where the other thread's edges start, and whether the text from there on is canonical.
-type EdgesChecked<'scope> = std::thread::ScopedJoinHandle<'scope, Option<(usize, bool)>>;
+type EdgesChecked<'t> = Beside<'t, Option<(usize, bool)>>;
 
 /// What other threads check of a large text: the edges from the line that starts them, and the
-/// nodes from a node in the middle (where it opens, and where the edges' list starts when the
-/// nodes from there on are canonical).
+/// nodes from a node in the middle (where it opens; where the edges' list starts when the
+/// nodes from there on are canonical, and whether the edges are when that thread checked them
+/// too).
 #[derive(Default)]
-struct Ahead<'scope> {
-    edges: Option<EdgesChecked<'scope>>,
-    nodes: Option<(usize, std::thread::ScopedJoinHandle<'scope, Option<usize>>)>,
+struct Ahead<'t> {
+    edges: Option<&'t EdgesChecked<'t>>,
+    nodes: Option<(usize, &'t NodesChecked<'t>)>,
 }
 
-/// A node near the middle of the nodes of a canonical text: the comma before it and its opening
-/// brace. Looked for from three tenths of the text on (the nodes are about three fifths of a
-/// generated document, and checking one costs more than checking an edge) by the bytes the
-/// writer puts before a node's id: in canonical text nothing else has them (a config is
-/// indented deeper, an edge has no id), and strings hold no line break.
-fn middle_node(text: &str) -> Option<(usize, usize)> {
+/// Where the edges' list starts when the other thread's nodes are canonical, and whether the
+/// edges are too when it checked them as well.
+type NodesChecked<'t> = Beside<'t, Option<(usize, Option<bool>)>>;
+
+/// A node of a canonical text where it is split between threads: the comma before it and its
+/// opening brace. The first one from `hundredths` of the text on, found by the bytes the writer
+/// puts before a node's id: in canonical text nothing else has them (a config is indented
+/// deeper, an edge has no id), and strings hold no line break.
+fn middle_node(text: &str, hundredths: usize) -> Option<(usize, usize)> {
     let mut opening = writer::NODE_SEPARATOR.to_vec();
     opening.extend_from_slice(writer::NODE_OPENING);
-    let from = text.len() * 3 / 10;
+    let from = text.len() / 100 * hundredths;
     let comma = from + memchr::memmem::find(text.as_bytes().get(from..)?, &opening)?;
     Some((comma, comma + writer::NODE_SEPARATOR.len()))
 }
@@ -158,8 +205,12 @@ fn from_start(text: &str, ahead: Ahead<'_>) -> Option<()> {
         // Arrived, after exactly the nodes before it, at the node the other thread checked
         // from: its answer is the rest of the nodes'.
         Some((_, rest)) if stopped => {
-            let edges_at = joined(rest)?;
+            let (edges_at, edges_canonical) = rest.join().flatten()?;
             (compared.at + writer::NODE_SEPARATOR.len() == p.i).then_some(())?;
+            // Checked there to the end, too (on two cores).
+            if let Some(canonical) = edges_canonical {
+                return canonical.then_some(());
+            }
             p.i = edges_at;
             compared.at = edges_at;
         }
@@ -169,7 +220,7 @@ fn from_start(text: &str, ahead: Ahead<'_>) -> Option<()> {
             compared.next(|out| writer::write_nodes_end(out, nodes))?;
         }
     }
-    if let Some((at, canonical)) = ahead.edges.and_then(joined) {
+    if let Some((at, canonical)) = ahead.edges.and_then(Beside::join).flatten() {
         // Checked there by the other thread, to the end (see `is_canonical`). The text up to
         // here is canonical, so its first line like that one is this one (a canonical config
         // is indented deeper), and where this pass is, the comparison is too.
