@@ -73,10 +73,13 @@ mod imp {
         }
     }
 
-    /// How many cores `set` holds (1 when it is not known).
+    /// How many cores `set` holds (when it is not known, as many as the standard library sees).
     pub(crate) fn count(set: Option<&Cores>) -> usize {
         // SAFETY: a plain call on a set of ours.
-        set.map_or(1, |set| usize::try_from(unsafe { libc::CPU_COUNT(set) }).unwrap_or(1))
+        let counted = set.and_then(|set| usize::try_from(unsafe { libc::CPU_COUNT(set) }).ok());
+        counted
+            .filter(|&n| n > 0)
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZero::get))
     }
 
     /// The calling thread's core alone.
@@ -115,15 +118,12 @@ mod imp {
     pub(crate) fn start_elsewhere<T>(_: &JoinHandle<T>) {}
     pub(crate) fn start_on<T>(_: &JoinHandle<T>, _: usize) {}
     pub(crate) fn count(_: Option<&Cores>) -> usize {
-        1
-    }
-    #[cfg(test)]
-    pub(crate) fn this_core_only() -> Option<Cores> {
-        None
+        std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
     }
 }
 
-#[cfg(test)]
+/// What the calls do where they do something.
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
     use std::sync::mpsc;

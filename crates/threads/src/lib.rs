@@ -40,7 +40,8 @@ pub fn spawn_on_core(
     Ok(handle)
 }
 
-/// How many cores the calling thread may run on (1 when that cannot be known).
+/// How many cores the calling thread may run on (where the kernel's set cannot be read, as many
+/// as the standard library sees).
 pub fn allowed_core_count() -> usize {
     cores::count(cores::allowed().as_ref())
 }
