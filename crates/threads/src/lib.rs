@@ -10,7 +10,8 @@
 //! So a thread started here is allowed at first only on other cores than its parent's (the
 //! kernel then starts it on one of them at once) and, once running, on all of them again: it
 //! is never kept from a core. Where that cannot be done (not Linux, a single core, a failed
-//! call), the kernel's choice stands: these are hints, never errors.
+//! call), the kernel's choice stands: these are hints, never errors. Only starts are steered: a
+//! pool's thread woken later may still wait behind its waker.
 //!
 //! - [`beside`]: one piece of work on a second thread while the caller does another, the
 //!   thread borrowing what the caller can see (as a scoped thread).
