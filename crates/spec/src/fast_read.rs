@@ -26,7 +26,7 @@ mod canonical;
 
 pub(crate) use canonical::is_canonical;
 #[cfg(test)]
-pub(crate) use canonical::{is_canonical_split, Split};
+pub(crate) use canonical::{is_canonical_split, Split, THREE_WAY_MIDDLE, TWO_WAY_MIDDLE};
 
 use crate::config::{self, Config};
 use crate::json;

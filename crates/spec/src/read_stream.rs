@@ -875,7 +875,7 @@ mod tests {
         // text on when split in three, 45 % when in two): a change just before it, at it and
         // just after it is found.
         let node_start = ",\n    {\n      \"id\": ";
-        for hundredths in [30, 45] {
+        for hundredths in [crate::fast_read::THREE_WAY_MIDDLE, crate::fast_read::TWO_WAY_MIDDLE] {
             let from = text.len() / 100 * hundredths;
             let middle = from + text[from..].find(node_start).expect("a middle node");
             assert!(middle < edges_at);

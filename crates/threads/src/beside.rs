@@ -68,8 +68,8 @@ pub fn beside<'a, T: Send + 'a, R>(
     // the `Beside` holding it lives in this frame (its drop joins it, on unwinding too) and is
     // only lent to `here`, behind a shared reference, so it can be neither moved nor forgotten.
     let handle = unsafe { std::thread::Builder::new().name(name.to_owned()).spawn_unchecked(work) }.ok();
-    if let Some(handle) = &handle {
-        crate::cores::start_elsewhere(handle);
+    if let (Some(handle), Some(set)) = (&handle, &everywhere) {
+        crate::cores::start_elsewhere(handle, set);
     }
     let beside = Beside { handle: Cell::new(handle), borrows: PhantomData };
     here(&beside)

@@ -33,9 +33,10 @@ mod imp {
         }
     }
 
-    /// Let the new thread start on any allowed core but the caller's (when there is another).
-    pub(crate) fn start_elsewhere<T>(thread: &JoinHandle<T>) {
-        let Some((mut set, here)) = allowed_and_here() else { return };
+    /// Let the new thread start on any core of `allowed` (the caller's set) but the caller's
+    /// (when there is another).
+    pub(crate) fn start_elsewhere<T>(thread: &JoinHandle<T>, allowed: &Cores) {
+        let Some((mut set, here)) = allowed_and_here(allowed) else { return };
         // SAFETY: plain calls on a set of ours; `here` is a core of the set (checked).
         unsafe {
             libc::CPU_CLR(here, &mut set);
@@ -43,10 +44,10 @@ mod imp {
         allow(thread, &set);
     }
 
-    /// Let the new thread start on the `nth` allowed core after the caller's, counted round
+    /// Let the new thread start on the `nth` core of `allowed` after the caller's, counted round
     /// (0: the next one; as many as there are cores: the caller's own).
-    pub(crate) fn start_on<T>(thread: &JoinHandle<T>, nth: usize) {
-        let Some((set, here)) = allowed_and_here() else { return };
+    pub(crate) fn start_on<T>(thread: &JoinHandle<T>, allowed: &Cores, nth: usize) {
+        let Some((set, here)) = allowed_and_here(allowed) else { return };
         let size = libc::CPU_SETSIZE as usize;
         // SAFETY: plain calls on a set of ours, with indexes below its size.
         let round: Vec<usize> =
@@ -63,8 +64,8 @@ mod imp {
     }
 
     /// The allowed cores and the caller's, when there are two or more and the caller's is one.
-    fn allowed_and_here() -> Option<(Cores, usize)> {
-        let set = allowed()?;
+    fn allowed_and_here(allowed: &Cores) -> Option<(Cores, usize)> {
+        let set = *allowed;
         // SAFETY: plain calls; the index is checked against the set's size first.
         unsafe {
             let here = usize::try_from(libc::sched_getcpu()).ok()?;
@@ -115,8 +116,8 @@ mod imp {
         None
     }
     pub(crate) fn allow_this_thread(_: &Cores) {}
-    pub(crate) fn start_elsewhere<T>(_: &JoinHandle<T>) {}
-    pub(crate) fn start_on<T>(_: &JoinHandle<T>, _: usize) {}
+    pub(crate) fn start_elsewhere<T>(_: &JoinHandle<T>, _: &Cores) {}
+    pub(crate) fn start_on<T>(_: &JoinHandle<T>, _: &Cores, _: usize) {}
     pub(crate) fn count(_: Option<&Cores>) -> usize {
         std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
     }
@@ -147,14 +148,16 @@ mod tests {
     fn a_thread_started_elsewhere_may_run_on_every_core_but_one() {
         let all = crate::allowed_core_count();
         // One core: nothing to choose, the thread keeps it.
-        assert_eq!(held(start_elsewhere), if all >= 2 { all - 1 } else { all });
+        let set = allowed().expect("the kernel's set");
+        assert_eq!(held(|t| start_elsewhere(t, &set)), if all >= 2 { all - 1 } else { all });
     }
 
     #[test]
     fn a_thread_started_on_a_core_may_run_on_that_one_only() {
         let all = crate::allowed_core_count();
         for nth in 0..3 {
-            assert_eq!(held(|t| start_on(t, nth)), if all >= 2 { 1 } else { all });
+            let set = allowed().expect("the kernel's set");
+            assert_eq!(held(|t| start_on(t, &set, nth)), if all >= 2 { 1 } else { all });
         }
     }
 

@@ -37,7 +37,9 @@ pub fn spawn_on_core(
         }
         work();
     })?;
-    cores::start_on(&handle, nth);
+    if let Some(set) = &everywhere {
+        cores::start_on(&handle, set, nth);
+    }
     Ok(handle)
 }
 

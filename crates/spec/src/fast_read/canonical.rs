@@ -29,7 +29,9 @@ use trellis_threads::{beside, Beside};
 /// Whether `text` reads with no finding and is its own canonical text (see the module); false
 /// says nothing.
 pub(crate) fn is_canonical(text: &str) -> bool {
-    let split = if trellis_threads::allowed_core_count() <= 2 { Split::Two } else { Split::Three };
+    // Only a large text is split: a small one does not ask the kernel for its cores.
+    let two = text.len() >= PARALLEL_FROM && trellis_threads::allowed_core_count() <= 2;
+    let split = if two { Split::Two } else { Split::Three };
     is_canonical_split(text, split)
 }
 
@@ -82,8 +84,8 @@ pub(crate) fn is_canonical_split(text: &str, split: Split) -> bool {
 /// text); for two, the place that leaves about half the work on each side (a node's byte costs
 /// about a third more to check than an edge's: 45 % of the text is nodes' on one side, 15 %
 /// nodes' and 40 % edges' on the other).
-const THREE_WAY_MIDDLE: usize = 30;
-const TWO_WAY_MIDDLE: usize = 45;
+pub(crate) const THREE_WAY_MIDDLE: usize = 30;
+pub(crate) const TWO_WAY_MIDDLE: usize = 45;
 
 /// Whether the edges from `at` (where their list starts) to the end of the text are canonical.
 fn edges_from(text: &str, at: usize) -> bool {
