@@ -6,14 +6,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(spec_pipeline weaveflow_read graphmd_read registry_manifest layout_sidecar)
+TARGETS=(spec_pipeline reader_oracle weaveflow_read graphmd_read registry_manifest layout_sidecar)
 
 # Seeds: copied (not linked) into fuzz/corpus/<target>, which is ignored by Git.
 seed() {
   local target=$1 dir="fuzz/corpus/$1"
   mkdir -p "$dir"
   case $target in
-    spec_pipeline) cp crates/spec/tests/fixtures/{valid,invalid}/*.json ../shared/corpus/ilmek/docs/*.json "$dir"/ 2>/dev/null || true ;;
+    spec_pipeline | reader_oracle) cp crates/spec/tests/fixtures/{valid,invalid}/*.json ../shared/corpus/ilmek/docs/*.json "$dir"/ 2>/dev/null || true ;;
     weaveflow_read) cp ../shared/corpus/weaveflow/*.json "$dir"/ 2>/dev/null || true ;;
     graphmd_read) find ../shared/corpus/graphmd crates/formats/tests -name '*.md' -exec cp {} "$dir"/ \; 2>/dev/null || true ;;
     registry_manifest) cp crates/spec/tests/fixtures/registry/{valid,invalid}/*.json "$dir"/ 2>/dev/null || true ;;

@@ -168,3 +168,22 @@ proptest! {
         prop_assert_eq!(to_canonical_string(&again), text);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The canonical writer is serde_json's pretty printer and a final newline, for a document
+    /// built in code (configs held as maps) and for the same document read from its compact and
+    /// its canonical text (configs held as the text they were read from).
+    #[test]
+    fn the_canonical_text_is_serde_jsons_pretty_text(s in spec()) {
+        let serde = serde_json::to_string_pretty(&s).map_err(|e| TestCaseError::fail(e.to_string()))? + "\n";
+        prop_assert_eq!(&to_canonical_string(&s), &serde);
+        let compact = serde_json::to_string(&s).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        for text in [compact.as_str(), serde.as_str()] {
+            let read = parse_spec(text).spec.ok_or_else(|| TestCaseError::fail("no document"))?;
+            prop_assert_eq!(&to_canonical_string(&read), &serde, "read from {}", text);
+            prop_assert_eq!(trellis_spec::writer::is_canonical(&read, text), text == serde);
+        }
+    }
+}
