@@ -2,6 +2,8 @@
 //! come only from native dialogs, the recent list, the command line, files dropped from the
 //! OS (the desktop's drag data, read in Rust) and the recovery journal. See `docs/desktop.md`.
 
+#![forbid(unsafe_code)]
+
 pub mod answer;
 pub mod auto_layout;
 pub mod commands;

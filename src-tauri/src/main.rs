@@ -1,8 +1,10 @@
 //! The Trellis desktop app.
+
+#![forbid(unsafe_code)]
 // No console window on Windows release builds.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
-// Issue 8: mimalloc serves the document model's many small allocations faster than glibc.
+// mimalloc serves the document model's many small allocations faster than glibc.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

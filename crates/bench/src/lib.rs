@@ -1,4 +1,4 @@
-//! Performance measurements of Trellis (issue 8).
+//! Performance measurements of Trellis.
 //!
 //! [`generate`] makes documents the *app* accepts as they are: the edge shape of
 //! `trellis_spec::generate` (about two edges per node, a third guarded, fan-out, forward skips),
@@ -7,6 +7,8 @@
 //! refuses a document with errors). [`layout_text`] is its layout sidecar: a grid like the one
 //! `ui/src/perf/generate.ts` gives the baseline page (`round(sqrt(n))` rows, 290 x 100), so the
 //! app and the plain React Flow baseline draw the same number of boxes at the same places.
+
+#![forbid(unsafe_code)]
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -114,7 +116,7 @@ pub fn layout_text(spec: &GraphSpec) -> String {
     layout(spec).to_text(ids)
 }
 
-/// The node types of a user's own runtime (issue 13's real-file scenario): no built-in registry
+/// The node types of a user's own runtime (the real-file scenario): no built-in registry
 /// describes them, a project registry beside the document does.
 pub const OWN_TYPES: [&str; 12] = [
     "planner",
@@ -131,7 +133,7 @@ pub const OWN_TYPES: [&str; 12] = [
     "guard",
 ];
 
-/// A document as a user brings it (issue 13): the edge shape of [`generate`], every node of one
+/// A document as a user brings it: the edge shape of [`generate`], every node of one
 /// of the [`OWN_TYPES`] (type `k` always with the config shape of the built-in `TYPES[k % 6]`,
 /// so the schemas are stable), **no layout sidecar**, and beside it `project.registry.json`,
 /// what `trellis registry infer` writes for it (so the document opens with no error).

@@ -17,7 +17,7 @@ pub fn hint(path: &str, d: &Diagnostic, fix: &Fix) -> String {
             } else {
                 types.iter().map(|t| format!(" --type {}", shell_word(t))).collect()
             },
-            shell_word(&beside(path, crate::commands::registry_infer::PROJECT_REGISTRY))
+            shell_word(&beside(path, crate::project_registry::PROJECT_REGISTRY))
         ),
         _ => fix.title.clone(),
     }

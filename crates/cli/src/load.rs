@@ -175,18 +175,3 @@ pub fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
         Err(e) => Err(format!("cannot write: {} ({})", io_reason(&e.error), e.step.describe())),
     }
 }
-
-/// What a command does with a document (`value`) it is done with. After the last file of the
-/// command it is left to the end of the process (`process_end`), which gives all memory back at
-/// once: freeing a 100,000-node model costs as much CPU as placing its findings, on two cores
-/// that are still busy. While more files follow, it is dropped on a thread of its own, so the
-/// command goes on at once and the memory is given back for the next file (when no thread can
-/// be started, it is dropped here).
-pub fn done_with<T: Send + 'static>(value: T, more_follow: bool) {
-    if !more_follow {
-        std::mem::forget(value);
-        return;
-    }
-    let dropper = std::thread::Builder::new().name("drop".into()).spawn(move || drop(value));
-    drop(dropper);
-}

@@ -1,10 +1,14 @@
 //! A file's text as the commands hold it: mapped from the file when it is large, read into
-//! memory otherwise (issue 18).
+//! memory otherwise.
 //!
-//! Reading a 50 MB file costs a fresh 50 MB buffer: on this project's machines the kernel's
-//! zeroing of its pages and the copy into it took 25-40 ms, a fifth of `trellis fmt --check` of
-//! a 100,000-node document; mapping the file hands the page cache over instead (3-5 ms). The
-//! text is checked to be UTF-8 once, when it is mapped, and is then used as any `&str`.
+//! Reading a large file costs a fresh buffer of its size, whose pages the kernel zeroes before
+//! the file is copied into them; mapping the file hands the page cache over instead, and a
+//! document's configs then refer to the map rather than copy their text. The text is checked to
+//! be UTF-8 once, when it is mapped, and is then used as any `&str`.
+//!
+//! This is the one module of the workspace with unsafe code (`main.rs` allows it here only):
+//! mapping a file is unsafe in Rust's terms, and so is taking the checked bytes as a `str`
+//! without checking them again at every use.
 //!
 //! What a map gives up, and why that is accepted for a command line (as ripgrep and Git do):
 //! the bytes are the file's, so another process truncating the file while a command runs makes
@@ -13,9 +17,6 @@
 //! file renamed over the old one, which leaves the mapped bytes as they were), and a command
 //! holds a file for a fraction of a second. Small files, standard input and anything that
 //! cannot be mapped are read into memory as before.
-
-// The workspace denies unsafe code; the map and the text over it are the one exception, here.
-#![allow(unsafe_code)]
 
 use std::fmt;
 use std::fs::File;
@@ -58,13 +59,8 @@ impl SourceText {
             // SAFETY: the map is read only and lives as long as the text; the bytes are the
             // file's, which is sound as long as no other process changes the file meanwhile
             // (see the module comment for why a command line accepts that).
-            // Populated: every page is read once, so the whole file is mapped in one call
-            // rather than a fault per few pages as the text is checked (the kernel reads
-            // ahead when it is not in the page cache yet). With the SIMD check below, a 5 MB
-            // document is ready in 0.52-0.57 ms, against 0.55-1.5 ms mapped page by page and
-            // checked by the standard library; nothing else can start before it (issue 18).
-            if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) } {
-                return Ok(match simdutf8::basic::from_utf8(&map) {
+            if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
+                return Ok(match std::str::from_utf8(&map) {
                     Ok(_) => Ok(SourceText { text: SharedText::new(MappedText(map)), mapped: true }),
                     Err(_) => Err(map.to_vec()),
                 });

@@ -11,6 +11,8 @@
 //! * [`merge_documents`]: merge + canonical text + validation of the result, what the Git
 //!   merge driver runs.
 
+#![forbid(unsafe_code)]
+
 pub mod diff;
 pub mod document;
 pub mod graph;

@@ -3,8 +3,7 @@
 //! [`Document`]; nothing here knows about sessions, history or files.
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
-use trellis_formats::detect::{detect, detect_object, plain_graphspec, Format};
+use trellis_formats::any::AnyDocument;
 use trellis_formats::graphmd::yaml::Yaml;
 use trellis_formats::graphmd::GraphMd;
 use trellis_formats::weaveflow::WeaveflowDoc;
@@ -92,81 +91,30 @@ fn graphmd_node_ids(d: &GraphMd) -> Vec<&str> {
         .collect()
 }
 
-/// Reads a document of any format. A document that holds but has errors opens (the user is
-/// here to fix them); one that cannot be read at all answers why.
-pub(crate) fn parse_document(
-    file_name: Option<&str>,
-    text: &str,
-) -> Result<(Document, Vec<Diagnostic>), Vec<Diagnostic>> {
-    // A GraphSpec as tools write it reads in one pass, configs kept as their text. Without
-    // this, a large document was parsed into a tree of values first, and every config lost its
-    // text, so a save compared and wrote each config from its map (issue 18: 200 of a
-    // 100,000-node save's milliseconds).
-    if let Some(parsed) = plain_graphspec(file_name, text) {
-        return graphspec_parsed(parsed, None);
-    }
-    if let Some(read) = parse_json_once(file_name, text) {
-        return read;
-    }
-    match detect(file_name, text) {
-        Ok(Format::Weaveflow) => {
-            let parsed = trellis_formats::weaveflow::parse(text);
-            match parsed.doc {
-                Some(d) => Ok((Document::Weaveflow(d), parsed.diagnostics)),
-                None => Err(parsed.diagnostics),
-            }
-        }
-        Ok(Format::GraphMd) => {
-            let r = trellis_formats::graphmd::read(text);
-            match r.doc {
-                Some(d) => Ok((Document::GraphMd(d), r.diagnostics)),
-                None => Err(r.diagnostics),
-            }
-        }
-        Ok(Format::GraphSpec) => graphspec(text, None),
-        // Broken JSON is reported by the GraphSpec reader (line and column of the syntax
-        // error), not as "unknown format".
-        Err(d) => graphspec(text, Some(d)),
+/// Reads a document of any format through trellis-formats' one detect-and-read sequence
+/// ([`AnyDocument::read`]). A document that holds but has errors opens (the user is here to fix
+/// them); one that cannot be read at all answers why.
+pub(crate) fn parse_document(file_name: Option<&str>, text: &str) -> ReadResult {
+    match AnyDocument::read(file_name, text) {
+        Ok(AnyDocument::GraphSpec(parsed)) => graphspec_parsed(parsed, None),
+        Ok(AnyDocument::Weaveflow(parsed)) => match parsed.doc {
+            Some(d) => Ok((Document::Weaveflow(d), parsed.diagnostics)),
+            None => Err(parsed.diagnostics),
+        },
+        Ok(AnyDocument::GraphMd(read)) => match read.doc {
+            Some(d) => Ok((Document::GraphMd(d), read.diagnostics)),
+            None => Err(read.diagnostics),
+        },
+        // A text in no format: when the GraphSpec reader finds errors in it (broken JSON, a
+        // JSON value that is not an object), those say more than "unknown format".
+        Err(d) => graphspec_parsed(read::parse_spec(text), Some(d)),
     }
 }
 
 /// A document read, with its reading findings, or why it cannot be read.
 type ReadResult = Result<(Document, Vec<Diagnostic>), Vec<Diagnostic>>;
 
-/// A JSON object document is parsed once, not twice: `detect` would parse the whole text to
-/// look at its top-level keys, and the GraphSpec reader would then parse it again (each parse
-/// of a 100,000-node document is a third of a second). So: parse it here, detect the format
-/// from the parsed object (`detect_object`), and read a GraphSpec from the value already
-/// parsed. `None` (the text is not one clean JSON object, or it is not a GraphSpec) takes the
-/// ordinary path, so every message stays what it was.
-fn parse_json_once(file_name: Option<&str>, text: &str) -> Option<ReadResult> {
-    let trimmed = text.trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n']);
-    if !trimmed.starts_with('{') {
-        return None;
-    }
-    let Ok(Value::Object(root)) = trellis_spec::json::parse(text) else { return None };
-    match detect_object(file_name, &root) {
-        Ok(Format::GraphSpec) => {
-            // What `read::parse_spec` does after its JSON parse.
-            let mut parsed = read::spec_from_value(Value::Object(root));
-            trellis_spec::json::fill_spans(text, &mut parsed.diagnostics);
-            Some(graphspec_parsed(parsed, None))
-        }
-        _ => None,
-    }
-}
-
-fn graphspec(
-    text: &str,
-    detect_error: Option<Diagnostic>,
-) -> Result<(Document, Vec<Diagnostic>), Vec<Diagnostic>> {
-    graphspec_parsed(read::parse_spec(text), detect_error)
-}
-
-fn graphspec_parsed(
-    parsed: read::Parsed,
-    detect_error: Option<Diagnostic>,
-) -> Result<(Document, Vec<Diagnostic>), Vec<Diagnostic>> {
+fn graphspec_parsed(parsed: read::Parsed, detect_error: Option<Diagnostic>) -> ReadResult {
     match (parsed.spec, detect_error) {
         (Some(spec), None) => Ok((Document::GraphSpec(spec), parsed.diagnostics)),
         _ if has_errors(&parsed.diagnostics) => Err(parsed.diagnostics),

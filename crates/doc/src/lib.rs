@@ -18,6 +18,8 @@
 //!   change list, and one change taken as an edit.
 //! - [`conflicts`]: the merge driver's conflict report beside a document, resolved pick by pick.
 
+#![forbid(unsafe_code)]
+
 pub mod annotations;
 mod apply;
 pub mod auto_layout;
@@ -49,7 +51,6 @@ pub mod registries;
 pub mod registry_editor;
 pub mod save;
 pub mod session;
-mod spare_text;
 pub mod subgraphs;
 pub mod view;
 pub mod watch;

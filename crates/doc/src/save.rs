@@ -1,10 +1,10 @@
 //! The save pipeline (DESIGN.md "The save pipeline"), all five steps:
 //!
 //! 1. the format's writer serializes the document;
-//! 2. the text is parsed back and must give the identical model (key order and number text
-//!    included, which also means it would be written to the same text again), otherwise it is a
-//!    bug and the save is refused rather than written; the identical model's validation is the
-//!    session's own (see `prepare`);
+//! 2. the text is parsed back and the document read must be written as the same text (so it
+//!    holds what was saved, key order and number text included), otherwise it is a bug and the
+//!    save is refused rather than written; that document's validation is the session's own (see
+//!    `prepare`);
 //! 3. validation errors (and constructs the format cannot hold) refuse the save, with the
 //!    diagnostics; the file is untouched (the work lives on in the recovery journal);
 //! 4. the file on disk must still match the fingerprint taken when it was read or last written,
@@ -99,31 +99,20 @@ pub fn prepare(session: &Session) -> Result<String, SaveRefused> {
             return Ok(text);
         }
     };
-    let text = canonical_text(session, spec);
-    check_text(session, spec, &text)?;
+    let text = canonical_text(spec);
+    check_text(session, &text)?;
     Ok(text)
 }
 
-/// Step 1 of a GraphSpec's save: its canonical text, about as long as the text last read or
-/// written; into the buffer the document keeps for it when there is one (`crate::spare_text`).
-fn canonical_text(session: &Session, spec: &GraphSpec) -> String {
-    let len = session.source.as_deref().map_or(0, str::len);
-    match session.spare.take(len) {
-        Some(buffer) => writer::to_canonical_string_in(spec, buffer),
-        None => writer::to_canonical_string_sized(spec, len),
-    }
+/// Step 1 of a GraphSpec's save: its canonical text.
+fn canonical_text(spec: &GraphSpec) -> String {
+    writer::to_canonical_string(spec)
 }
 
-/// Steps 2-3 of a GraphSpec's save: `text` reads back to this very document, and the document
-/// has no error.
-fn check_text(session: &Session, spec: &GraphSpec, text: &str) -> Result<(), SaveRefused> {
-    // The text is compared with the document as it is read, nothing built (`read::reads_as`);
-    // only when that cannot tell is it read into a model and compared (a document the fast
-    // reader leaves to the full one: escaped ids, very wide or deep configs).
-    let mut errors = match read::reads_as(text, spec) {
-        true => Vec::new(),
-        false => read_back(spec, text)?,
-    };
+/// Steps 2-3 of a GraphSpec's save: `text` (the document's canonical text) reads back to a
+/// document written as this very text, and the document has no error.
+fn check_text(session: &Session, text: &str) -> Result<(), SaveRefused> {
+    let mut errors = read_back(text)?;
     // The read-back document is identical to the session's, and validation is a function of the
     // document and the registry alone, so validating it would give exactly the session's
     // current findings (every edit and every registry change revalidates the session): those
@@ -135,9 +124,9 @@ fn check_text(session: &Session, spec: &GraphSpec, text: &str) -> Result<(), Sav
     check_positions(session)
 }
 
-/// `text` read the full way: it must read back to this very document; the errors the reading
-/// found, if any.
-fn read_back(spec: &GraphSpec, text: &str) -> Result<Vec<Diagnostic>, SaveRefused> {
+/// `text`, a document's canonical text, read back: it must read to a document that is written
+/// as this very text again; the errors the reading found, if any.
+fn read_back(text: &str) -> Result<Vec<Diagnostic>, SaveRefused> {
     let parsed = read::parse_spec(text);
     let Some(back) = parsed.spec else {
         let mut diagnostics = vec![Diagnostic::error(
@@ -147,11 +136,11 @@ fn read_back(spec: &GraphSpec, text: &str) -> Result<Vec<Diagnostic>, SaveRefuse
         diagnostics.extend(parsed.diagnostics);
         return Err(SaveRefused { diagnostics, conflict: false });
     };
-    // The text must read back to this very document, key order and number text included.
-    // `identical` is stricter than `==` (which compares maps as sets), and an identical model
-    // is written to the same text by the (deterministic) writer, so this one check also proves
-    // that writing the read-back document again gives `text`: no second serialization needed.
-    if !back.identical(spec) {
+    // The document read back must be written as the same bytes: then it holds what the saved
+    // document holds, key order and number text included (the writer writes every part of the
+    // model), and the file will open as the document saved. The bytes are compared as they are
+    // written (`writer::is_canonical`), without a second copy of the text.
+    if !writer::is_canonical(&back, text) {
         return Err(SaveRefused::one(Diagnostic::error(
             codes::ROUNDTRIP_MISMATCH,
             "the document did not survive being read back and written again (a bug in Trellis); nothing was saved",
@@ -164,7 +153,7 @@ fn read_back(spec: &GraphSpec, text: &str) -> Result<Vec<Diagnostic>, SaveRefuse
 /// for step 4 (read in pieces, no copy kept), the layout file written beside its file, and the
 /// canonical text written; once the text is there, at once again: read back and checked (steps
 /// 2-3) and written beside the file, then flushed while it is read back from there (step 5's
-/// read-back, [`stage_read_back`]). Each reads or writes about 45 MB at 100,000 nodes; the
+/// read-back, [`stage_read_back`]). Each reads or writes about the size of the document; the
 /// writes are put in place only once the checks pass (`Staged`), and dropped otherwise.
 fn side_by_side(
     fs: &dyn FileSystem,
@@ -175,10 +164,10 @@ fn side_by_side(
     let (text, checked, current, staged, layout) = std::thread::scope(|s| {
         let current = s.spawn(|| Fingerprint::current(fs, path));
         let layout = s.spawn(|| stage(fs, &sidecar_path(path), session.layout_text().as_bytes(), 0o644));
-        let text = canonical_text(session, spec);
+        let text = canonical_text(spec);
         let (checked, staged) = std::thread::scope(|s| {
             let staged = s.spawn(|| stage_read_back(fs, path, text.as_bytes()));
-            (check_text(session, spec, &text), joined(staged))
+            (check_text(session, &text), joined(staged))
         });
         (text, checked, joined(current), staged, joined(layout))
     });
@@ -188,7 +177,6 @@ fn side_by_side(
     };
     if let Err(refusal) = checked {
         discard(fs, [Some(staged), Some(layout)]);
-        session.spare.keep(text.into_bytes());
         return Err(refusal);
     }
     let read_back = match read_back {
@@ -214,8 +202,8 @@ type ReadBack = std::io::Result<Option<(Fingerprint, bool)>>;
 
 /// The text written beside the file at `path`, then flushed while it is read back from there
 /// and compared with `bytes`: the flush waits on the disk, the read-back is the page cache and
-/// the CPU, so together they take about the time of the longer (at 100,000 nodes, 30-40 ms
-/// less than reading the file back once it is in place). The temporary file is renamed over
+/// the CPU, so together they take about the time of the longer, rather than the sum of the
+/// two once the file is in place. The temporary file is renamed over
 /// the target without being changed, so its fingerprint (content and modification time) is
 /// the one of the file saved.
 fn stage_read_back(
@@ -468,11 +456,7 @@ fn write_to(
     };
     session.mark_saved(path.to_path_buf(), fingerprint.clone());
     let bytes = text.len() as u64;
-    // The text the file held until now: the buffer of the next save's canonical text.
-    match session.source.replace(text) {
-        Some(replaced) if session.spec().is_some() => session.spare.keep(replaced.into_bytes()),
-        _ => {}
-    }
+    session.source = Some(text);
     session.source_state = None;
 
     // The layout sidecar, the same way (staged already beside a large document's checks); its

@@ -112,8 +112,6 @@ pub struct Session {
     /// known ([`Session::learn_source_form`]): the first save then need not read it again to
     /// count what it reformats.
     pub(crate) source_canonical: Option<bool>,
-    /// A buffer for a large document's next canonical text (`crate::spare_text`).
-    pub(crate) spare: crate::spare_text::SpareText,
 }
 
 impl Session {
@@ -162,7 +160,6 @@ impl Session {
             subgraphs: Default::default(),
             source_state: None,
             source_canonical: None,
-            spare: Default::default(),
         };
         if let Document::Weaveflow(d) = &s.document {
             (s.layout, s.layout_missing) = crate::formats::weaveflow::layout_of(d);
@@ -182,7 +179,7 @@ impl Session {
     }
 
     /// [`Session::from_text`] of text the session keeps as it is (an opened file's: not copied
-    /// again, 51 MB at 100,000 nodes).
+    /// again).
     fn from_source(
         id: DocId,
         file_name: Option<&str>,
@@ -303,8 +300,8 @@ impl Session {
     pub fn document(&self) -> &Document {
         &self.document
     }
-    /// Learns whether the text a GraphSpec was read from is its canonical text (a streaming
-    /// comparison, about 40 ms at 100,000 nodes): an app does this while the page reads the
+    /// Learns whether the text a GraphSpec was read from is its canonical text (a comparison
+    /// with the writer's bytes as they are written): an app does this while the page reads the
     /// document's view (`crate::workspace::Opening::check`), when the machine is otherwise
     /// waiting, so that the first save does not read the file again to count what it reformats.
     pub fn learn_source_form(&mut self) {

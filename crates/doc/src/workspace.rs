@@ -104,10 +104,10 @@ pub const MAX_REST_MS: u64 = 2_000;
 pub const MAX_JOURNAL_DELAY_MS: u64 = 5_000;
 
 /// What a journal entry of a document read from `source_len` bytes is expected to cost before
-/// one was written (about a second at 100,000 nodes, 51 MB): the first change of a large
-/// document then waits for the editing to rest as later ones do. Without it the first entry
-/// was taken at the next tick, while the user went on (the save that usually follows an edit
-/// waited 160 ms for the document to be written out; issue 18).
+/// one was written: the first change of a large document then waits for the editing to rest as
+/// later ones do. Without it the first entry would be taken at the next tick, while the user
+/// goes on (and the save that usually follows an edit would wait for the document to be written
+/// out).
 fn estimated_write_cost_ms(source_len: usize) -> u64 {
     /// Bytes of document text an entry costs per millisecond, as measured in the app.
     const BYTES_PER_MS: usize = 50_000;
@@ -130,9 +130,8 @@ struct JournalState {
 }
 
 /// A journal entry due ([`Workspace::journal_due`]): taken from its document while the
-/// workspace was at hand, written without it. At 100,000 nodes encoding and writing an entry
-/// (the document's text, escaped, about 60 MB) takes hundreds of milliseconds; an edit sent
-/// meanwhile no longer waits for that.
+/// workspace was at hand, written without it. Encoding and writing a large document's entry (its
+/// text, escaped) takes long; an edit sent meanwhile does not wait for that.
 #[derive(Debug)]
 pub struct JournalWrite {
     id: DocId,
@@ -445,11 +444,6 @@ impl Workspace {
     /// [`Opening::check`] was not called), added, and first in the recent list.
     pub fn finish_open(&mut self, mut opening: Box<Opening>) -> DocId {
         opening.check();
-        // A large GraphSpec's first save writes its canonical text into a buffer made ready
-        // meanwhile.
-        if opening.session.spec().is_some() {
-            opening.session.spare.prepare(opening.session.source_len());
-        }
         if let Some(path) = opening.session.path().map(Path::to_path_buf) {
             self.push_recent(&path);
         }
@@ -647,7 +641,7 @@ impl Workspace {
 
     /// The journal entries due, taken from their documents now, to write afterwards; and the
     /// entries of documents that became clean, removed (with the problems met doing so). The
-    /// app calls this every ~250 ms. A document's entry is due at most every
+    /// app calls this on a timer. A document's entry is due at most every
     /// [`MIN_INTERVAL_MS`]; one whose entry is slow to write waits until the editing has
     /// rested [`REST_PER_WRITE_MS`] times that cost (at most [`MAX_REST_MS`]), and at most
     /// [`MAX_JOURNAL_DELAY_MS`] after its first change not journaled.

@@ -1,11 +1,11 @@
 //! One document in any of the three formats: the one place that goes from a file's name and
 //! text to "which format, read how", and from a read document to its validation, its canonical
-//! text and its GraphSpec conversion. The command line (`crates/cli/src/load.rs`) and the diff
-//! and merge engine (`trellis-diff`'s reader) both read through here, so format dispatch lives
-//! in one place.
+//! text and its GraphSpec conversion. The command line (`crates/cli/src/load.rs`), the app's
+//! documents (`trellis-doc`'s `Document` is read through here) and the diff and merge engine
+//! (`trellis-diff`'s reader) all read through here, so format dispatch lives in one place.
 
 use serde_json::Value;
-use trellis_spec::read::{parse_spec, Parsed};
+use trellis_spec::read::{parse_spec, parse_spec_shared, Parsed};
 use trellis_spec::writer::to_canonical_string;
 use trellis_spec::{Diagnostic, GraphSpec, Registry, Severity, SharedText};
 
@@ -15,16 +15,14 @@ use crate::graphmd::{self, emit, yaml, ReadResult};
 use crate::weaveflow;
 
 /// A document as read, in its format. A variant is there even when the text did not read:
-/// its diagnostics say why, and the document inside is `None`.
+/// its diagnostics say why, and the document inside is `None`. Reading finds what the text
+/// holds; what the document means is [`AnyDocument::validate`]'s.
 // One short-lived value per file: boxing a variant would buy nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub enum AnyDocument {
     GraphSpec(Parsed),
-    /// Read only: validation needs the registry and the accepted version ([`Self::validate`]).
     Weaveflow(weaveflow::Parsed),
-    /// Read and validated (`graphmd::read_and_validate`: GRAPH.md needs no registry), spans
-    /// filled.
     GraphMd(ReadResult),
 }
 
@@ -33,43 +31,39 @@ impl AnyDocument {
     /// for standard input) and reads it. A text in no known format, or in two, is the
     /// detector's diagnostic.
     ///
-    /// A GraphSpec (most documents) is read without detection's own pass over the text: when
-    /// its top-level keys, found by skipping the values unchecked
-    /// ([`detect::looks_like_graphspec`]), say GraphSpec, the GraphSpec reader reads it, and a text that reader takes is valid JSON
-    /// (checked as detection checks it: syntax, nesting, duplicate keys), so those keys are the
-    /// ones detection would find and its answer is the same. Any other text, or one the reader
-    /// refuses, is detected first, as it always was (so a broken file gets detection's word).
+    /// The detection and the reading are one sequence. A text whose top-level keys say GraphSpec
+    /// ([`detect::looks_like_graphspec`]: the values below them are stepped over by serde_json,
+    /// not checked) is read by the GraphSpec reader, which checks the whole text; when it reads a
+    /// document, the text is valid JSON with those keys, so detection's answer is GraphSpec too.
+    /// Any other text, or one that reader does not take, is detected (which words a broken file)
+    /// and read in the format detected.
     pub fn read(name: Option<&str>, text: &str) -> Result<AnyDocument, Diagnostic> {
-        match detect::plain_graphspec(name, text) {
-            Some(parsed) => Ok(AnyDocument::GraphSpec(parsed)),
-            None => Self::read_not_plain(name, text),
-        }
+        Self::read_with(name, text, || parse_spec(text))
     }
 
-    /// [`read`](Self::read) of a shared text: a GraphSpec as tools write it is read with its
-    /// configs referring to `text` rather than each holding a copy of its own
-    /// ([`trellis_spec::shared_text`]); anything else as `read` reads it.
+    /// [`read`](Self::read) of a shared text: a GraphSpec's configs refer to `text` rather than
+    /// each holding a copy of its own ([`trellis_spec::shared_text`]).
     pub fn read_shared(name: Option<&str>, text: &SharedText) -> Result<AnyDocument, Diagnostic> {
-        match detect::plain_graphspec_in(name, text) {
-            Some(parsed) => Ok(AnyDocument::GraphSpec(parsed)),
-            None => Self::read_not_plain(name, text.as_str()),
-        }
+        Self::read_with(name, text.as_str(), || parse_spec_shared(text))
     }
 
-    /// [`read`](Self::read) of a text that is not a GraphSpec as tools write it.
-    fn read_not_plain(name: Option<&str>, text: &str) -> Result<AnyDocument, Diagnostic> {
+    /// The detect-and-read sequence of [`read`](Self::read), a GraphSpec read by `graphspec`.
+    fn read_with(
+        name: Option<&str>,
+        text: &str,
+        graphspec: impl Fn() -> Parsed,
+    ) -> Result<AnyDocument, Diagnostic> {
         let mut tried = None;
         if detect::looks_like_graphspec(name, text) {
-            let parsed = parse_spec(text);
+            let parsed = graphspec();
             if parsed.spec.is_some() {
                 return Ok(AnyDocument::GraphSpec(parsed));
             }
             tried = Some(parsed);
         }
-        let format = detect::detect(name, text)?;
-        Ok(match (format, tried) {
-            (Format::GraphSpec, Some(parsed)) => AnyDocument::GraphSpec(parsed),
-            _ => Self::read_as(format, text),
+        Ok(match detect::detect(name, text)? {
+            Format::GraphSpec => AnyDocument::GraphSpec(tried.unwrap_or_else(graphspec)),
+            other => Self::read_as(other, text),
         })
     }
 
@@ -78,7 +72,7 @@ impl AnyDocument {
         match format {
             Format::GraphSpec => AnyDocument::GraphSpec(parse_spec(text)),
             Format::Weaveflow => AnyDocument::Weaveflow(weaveflow::parse(text)),
-            Format::GraphMd => AnyDocument::GraphMd(graphmd::read_and_validate(text)),
+            Format::GraphMd => AnyDocument::GraphMd(graphmd::read(text)),
         }
     }
 
@@ -90,7 +84,7 @@ impl AnyDocument {
         }
     }
 
-    /// What reading found (and, for GRAPH.md, validating).
+    /// What reading found.
     pub fn diagnostics(&self) -> &[Diagnostic] {
         match self {
             AnyDocument::GraphSpec(p) => &p.diagnostics,
@@ -109,8 +103,7 @@ impl AnyDocument {
     }
 
     /// The validation findings beyond reading (GraphSpec and Weaveflow against `registry`
-    /// when given; GRAPH.md was validated when read, so nothing more). Nothing for a document
-    /// that did not read.
+    /// when given; GRAPH.md needs no registry). Nothing for a document that did not read.
     pub fn validate(&self, registry: Option<&Registry>, weaveflow_version: &str) -> Vec<Diagnostic> {
         match self {
             AnyDocument::GraphSpec(p) => {
@@ -121,7 +114,7 @@ impl AnyDocument {
                     weaveflow::ValidateOptions { expected_version: weaveflow_version.trim().to_owned() };
                 weaveflow::validate(d.definition(), registry, &options)
             }),
-            AnyDocument::GraphMd(_) => Vec::new(),
+            AnyDocument::GraphMd(r) => r.doc.as_ref().map_or_else(Vec::new, graphmd::validate),
         }
     }
 

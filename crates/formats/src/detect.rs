@@ -53,36 +53,6 @@ impl std::fmt::Display for Format {
     }
 }
 
-/// The GraphSpec of `text` when it is one as tools write it, read in one pass
-/// ([`trellis_spec::read::parse_plain_spec`]): then that answer is detection's too (its keys
-/// are GraphSpec's, and a GRAPH.md file name is the one rule that comes before the text).
-/// `None` says nothing: detect the text as usual.
-pub fn plain_graphspec(file_name: Option<&str>, text: &str) -> Option<trellis_spec::read::Parsed> {
-    if file_name.is_some_and(graph_md_name) {
-        return None;
-    }
-    trellis_spec::read::parse_plain_spec(text)
-}
-
-/// [`plain_graphspec`] of a shared text, whose configs then refer to it
-/// ([`trellis_spec::read::parse_plain_spec_in`]).
-pub fn plain_graphspec_in(
-    file_name: Option<&str>,
-    text: &trellis_spec::SharedText,
-) -> Option<trellis_spec::read::Parsed> {
-    if file_name.is_some_and(graph_md_name) {
-        return None;
-    }
-    trellis_spec::read::parse_plain_spec_in(text)
-}
-
-/// True when `text` is a GraphSpec as tools write it and already in its canonical form
-/// ([`trellis_spec::read::reads_canonical`], without building it); false says nothing. The
-/// name rule of [`plain_graphspec`]: a GRAPH.md file is never taken for one.
-pub fn plain_canonical_graphspec(file_name: Option<&str>, text: &str) -> bool {
-    !file_name.is_some_and(graph_md_name) && trellis_spec::read::reads_canonical(text)
-}
-
 /// True for `GRAPH.md` or `*.graph.md`, any case, with or without folders.
 pub(crate) fn graph_md_name(file_name: &str) -> bool {
     let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name).to_ascii_lowercase();
@@ -242,16 +212,6 @@ mod tests {
 
     fn code(r: Result<Format, Diagnostic>) -> String {
         r.err().map(|d| d.code).unwrap_or_default()
-    }
-
-    #[test]
-    fn a_canonical_graphspec_is_known_unless_its_name_says_graph_md() {
-        let spec = trellis_spec::read::parse_spec(r#"{"nodes":[{"id":"a","type":"t"}],"edges":[]}"#);
-        let text = trellis_spec::writer::to_canonical_string(&spec.spec.expect("a document"));
-        assert!(plain_canonical_graphspec(Some("flow.json"), &text));
-        assert!(plain_canonical_graphspec(None, &text));
-        assert!(!plain_canonical_graphspec(Some("dir/GRAPH.md"), &text));
-        assert!(!plain_canonical_graphspec(Some("flow.json"), text.trim_end()));
     }
 
     #[test]

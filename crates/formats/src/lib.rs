@@ -1,5 +1,7 @@
 //! trellis-formats: Weaveflow Graph Definitions and GRAPH.md. Pure: no I/O.
 
+#![forbid(unsafe_code)]
+
 pub mod any;
 pub mod convert;
 pub mod detect;

@@ -3,6 +3,8 @@
 //! app), the recent commits of the current branch that touched a file, and the local branches
 //! that hold it.
 
+#![forbid(unsafe_code)]
+
 use std::path::{Path, PathBuf};
 
 pub use gix::Repository;

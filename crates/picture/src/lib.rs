@@ -1,4 +1,4 @@
-//! trellis-picture: pictures of Trellis graphs (File > Export image, issue 14).
+//! trellis-picture: pictures of Trellis graphs (File > Export image).
 //!
 //! [`Scene::of`] reads what the canvas draws of an open document (boxes at their positions,
 //! edges with their labels, start and end marks, group frames, collapsed groups, notes), whole
@@ -6,6 +6,8 @@
 //! it as a self-contained SVG in a theme's colours; [`raster::png`] rasterises that SVG with
 //! resvg at a scale, within a pixel budget. No Tauri, and no I/O except reading the system
 //! fonts the PNG's text needs ([`raster::system_fonts`]).
+
+#![forbid(unsafe_code)]
 
 pub mod annotations;
 pub mod markdown;

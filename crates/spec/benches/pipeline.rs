@@ -1,6 +1,6 @@
 //! Core pipeline benchmark: parse + validate + from_spec + compile + to_spec + canonical write
 //! on generated documents of 1,000 / 10,000 / 100,000 nodes (`trellis_spec::generate`); the
-//! findings' cost; `fmt --check`'s two ways of knowing a canonical text.
+//! findings' cost; `fmt --check`'s reading and comparing of a canonical text.
 //! Run: `cargo bench -p trellis-spec --bench pipeline`. Figures: docs/BENCHMARKS.md.
 
 use std::hint::black_box;
@@ -10,7 +10,6 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use trellis_spec::generate::generate_text;
 use trellis_spec::parse_spec;
 use trellis_spec::pipeline::{generated_registry, round_trip};
-use trellis_spec::read::reads_canonical;
 use trellis_spec::writer::is_canonical;
 
 // What ships (the app and the CLI) runs on mimalloc; measure with the same allocator.
@@ -57,10 +56,9 @@ fn findings(c: &mut Criterion) {
 }
 
 /// `trellis fmt --check` of a document already in canonical form: read into the model and
-/// compared with the writer's text (`writer::is_canonical`, what `fmt` does when the quick check
-/// declines), beside the check as the text is read (`read::reads_canonical`, what it does
-/// first). In process the model's memory is reused from one run to the next, so this shows
-/// the reading and writing only, not the fresh memory a real run pays for the model.
+/// compared with the writer's text as it is written (`writer::is_canonical`). In process the
+/// model's memory is reused from one run to the next, so this shows the reading and writing
+/// only, not the fresh memory a real run pays for the model.
 fn fmt_check(c: &mut Criterion) {
     let mut group = c.benchmark_group("fmt_check");
     group.warm_up_time(Duration::from_secs(1));
@@ -68,16 +66,13 @@ fn fmt_check(c: &mut Criterion) {
     for nodes in [10_000usize, 100_000] {
         let text = generate_text(nodes, 42);
         let spec = parse_spec(&text).spec.expect("the generated document reads");
-        assert!(is_canonical(&spec, &text) && reads_canonical(&text), "the generated text is canonical");
+        assert!(is_canonical(&spec, &text), "the generated text is canonical");
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_with_input(BenchmarkId::new("read_then_compare", nodes), &text, |b, text| {
             b.iter(|| {
                 let spec = parse_spec(black_box(text)).spec.expect("reads");
                 black_box(is_canonical(&spec, text))
             })
-        });
-        group.bench_with_input(BenchmarkId::new("checked_as_read", nodes), &text, |b, text| {
-            b.iter(|| black_box(reads_canonical(black_box(text))))
         });
     }
     group.finish();

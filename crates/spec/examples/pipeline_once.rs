@@ -6,8 +6,7 @@ use std::time::{Duration, Instant};
 
 use trellis_spec::generate::generate_text;
 use trellis_spec::pipeline::generated_registry;
-use trellis_spec::writer::to_canonical_string_sized;
-use trellis_spec::{from_spec_validated, parse_spec, validate};
+use trellis_spec::{from_spec_validated, parse_spec, to_canonical_string, validate};
 
 // What ships (the app and the CLI) runs on mimalloc; measure with the same allocator.
 #[global_allocator]
@@ -99,8 +98,7 @@ fn main() {
     if std::env::var_os("SHOW_MEMORY").is_some() {
         eprintln!("to_spec: {}", memory());
     }
-    // As `pipeline::round_trip` writes it: into a buffer the size of the text read.
-    let out = to_canonical_string_sized(&back, text.len());
+    let out = to_canonical_string(&back);
     if std::env::var_os("SHOW_MEMORY").is_some() {
         eprintln!("written: {}", memory());
     }

@@ -12,12 +12,14 @@
 //! Empty strings and `{{...}}` placeholders are not channel names and are skipped.
 
 use std::collections::HashMap;
+use std::fmt;
 
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 
 use crate::diagnostic::{pointer, Diagnostic};
+use crate::json::Key;
 use crate::model::GraphSpec;
-use crate::raw_json::{self, Kind};
 use crate::registry::Registry;
 
 /// The schema keyword that marks a config field as naming a channel.
@@ -66,11 +68,10 @@ pub fn config_channel_refs(spec: &GraphSpec, registry: &Registry) -> Vec<Channel
 }
 
 /// Calls `found(node, field, item, channel)` for every channel the configs of `spec` name, in
-/// document order. A config still held as its text is read on the text (`crate::raw_json`):
-/// building every config's value to read one or two fields was a fifth of a 100,000-node
-/// validation (issue 18).
+/// document order. A config still held as its text is read on the text: building every config's
+/// value to read one or two of its fields would be most of the work.
 fn each_ref(spec: &GraphSpec, registry: &Registry, mut found: impl FnMut(usize, &str, Option<usize>, &str)) {
-    let mut fields_of: HashMap<&str, Vec<&str>, crate::checks::IdHasher> = HashMap::default();
+    let mut fields_of: HashMap<&str, Vec<&str>, crate::id::IdHasher> = HashMap::default();
     for (i, n) in spec.nodes.iter().enumerate() {
         let Some(t) = n.type_name.as_deref() else { continue };
         let fields = fields_of.entry(t).or_insert_with(|| {
@@ -105,37 +106,49 @@ fn each_ref(spec: &GraphSpec, registry: &Registry, mut found: impl FnMut(usize, 
 }
 
 /// The channels the members `fields` of the config text `raw` name, in the order of `fields`,
-/// as the config's value would give them. The text is read once.
+/// as the config's value would give them: serde_json reads the text once, building the values of
+/// those members only.
 fn refs_in_text(raw: &str, fields: &[&str], mut found: impl FnMut(&str, Option<usize>, &str)) {
-    // Each field's value, found in one pass (a type marks one or two fields).
-    let mut values: Vec<Option<&str>> = vec![None; fields.len()];
-    for (key, value) in raw_json::members(raw) {
-        let Some(key) = raw_json::string(key) else { continue };
-        if let Some(at) = fields.iter().position(|f| *f == key) {
-            values[at] = Some(value);
-        }
-    }
+    let values = field_values(raw, fields);
     for (field, value) in fields.iter().zip(values) {
-        let Some(value) = value else { continue };
-        match raw_json::kind(value) {
-            Some(Kind::String) => {
-                if let Some(s) = raw_json::string(value).filter(|s| is_name(s)) {
-                    found(field, None, &s);
-                }
-            }
-            Some(Kind::Array) => {
-                for (k, item) in raw_json::items(value).enumerate() {
-                    if raw_json::kind(item) != Some(Kind::String) {
-                        continue;
-                    }
-                    if let Some(s) = raw_json::string(item).filter(|s| is_name(s)) {
-                        found(field, Some(k), &s);
+        match value {
+            Some(Value::String(s)) if is_name(&s) => found(field, None, &s),
+            Some(Value::Array(items)) => {
+                for (k, item) in items.iter().enumerate() {
+                    if let Some(s) = item.as_str().filter(|s| is_name(s)) {
+                        found(field, Some(k), s);
                     }
                 }
             }
             _ => {}
         }
     }
+}
+
+/// The values of the members `fields` of the object text `raw` (checked when read), the other
+/// members skipped.
+fn field_values(raw: &str, fields: &[&str]) -> Vec<Option<Value>> {
+    struct Wanted<'f>(&'f [&'f str]);
+    impl<'de> Visitor<'de> for Wanted<'_> {
+        type Value = Vec<Option<Value>>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut values = vec![None; self.0.len()];
+            while let Some(Key(key)) = map.next_key::<Key>()? {
+                match self.0.iter().position(|f| *f == key) {
+                    Some(at) => values[at] = Some(map.next_value::<Value>()?),
+                    None => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(values)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(raw);
+    de.deserialize_map(Wanted(fields)).unwrap_or_else(|_| vec![None; fields.len()])
 }
 
 /// A diagnostic (with the "declare it" fix) for each config reference to an undeclared channel.

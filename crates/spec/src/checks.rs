@@ -5,14 +5,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-/// The hasher of the sets keyed by node ids that every validation builds: foldhash, seeded per
-/// set (so a document cannot be made to collide), several times faster than SipHash on ids.
-pub type IdHasher = foldhash::fast::RandomState;
+pub use crate::id::IdHasher;
 
 use serde_json::Value;
 
 use crate::diagnostic::{pointer, Diagnostic};
-use crate::graph::Graph;
 use crate::model::{GraphSpec, Predicate, ReducerName, END, START};
 use crate::predicate::{self, js_json};
 use crate::registry::{Built, Registry};
@@ -389,9 +386,12 @@ fn topology_checked<'a>(
 }
 
 /// Node ids and channel names of a graph built in code (a spec-built graph passes trivially).
-pub fn check_graph_nodes(g: &Graph) -> Vec<Diagnostic> {
+pub fn check_graph_nodes<'a>(
+    channels: impl IntoIterator<Item = &'a str>,
+    node_ids: impl ExactSizeIterator<Item = &'a str>,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for name in g.channels.keys() {
+    for name in channels {
         if name.is_empty() {
             out.push(
                 Diagnostic::error(
@@ -402,26 +402,31 @@ pub fn check_graph_nodes(g: &Graph) -> Vec<Diagnostic> {
             );
         }
     }
-    let mut seen = HashSet::with_capacity_and_hasher(g.nodes.len(), IdHasher::default());
-    for (i, n) in g.nodes.iter().enumerate() {
-        if let Some(d) = check_id(&n.id, !seen.insert(n.id.as_str())) {
-            out.push(d.at(pointer(["nodes", &idx(i), "id"])).on_node(&n.id));
+    let mut seen = HashSet::with_capacity_and_hasher(node_ids.len(), IdHasher::default());
+    for (i, id) in node_ids.enumerate() {
+        if let Some(d) = check_id(id, !seen.insert(id)) {
+            out.push(d.at(pointer(["nodes", &idx(i), "id"])).on_node(id));
         }
     }
     out
 }
 
-/// Declarative guards (and twins) of a graph built in code.
-pub fn check_graph_guards(g: &Graph) -> Vec<Diagnostic> {
+/// Declarative guards (and twins) of a graph built in code: each edge's ends and declarative
+/// guard, in order, and the graph's channel names.
+pub fn check_graph_guards<'a>(
+    edges: impl IntoIterator<Item = (&'a str, &'a str, Option<&'a Predicate>)>,
+    channels: &[&str],
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for (i, e) in g.edges.iter().enumerate() {
-        if let Some(p) = e.guard.as_ref().and_then(|gd| gd.spec_when()) {
-            let declared = |c: &str| g.channels.contains_key(c);
-            let names = || name_list(g.channels.keys().map(String::as_str));
+    let set: HashSet<&str, IdHasher> = channels.iter().copied().collect();
+    for (i, (from, to, when)) in edges.into_iter().enumerate() {
+        if let Some(p) = when {
+            let declared = |c: &str| set.contains(c);
+            let names = || name_list(channels.iter().copied());
             out.extend(
                 check_predicate(p, declared, names)
                     .into_iter()
-                    .map(|(d, sub)| d.at(pointer_when(i, sub)).on_edge(i, &e.from, &e.to)),
+                    .map(|(d, sub)| d.at(pointer_when(i, sub)).on_edge(i, from, to)),
             );
         }
     }

@@ -17,13 +17,12 @@ use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
 use serde_json::{Map, Value};
 
-use crate::config_quick::QuickSchema;
 use crate::config_schema::{self, describe, field_label};
 use crate::diagnostic::{pointer, pointer_push, Diagnostic};
 use crate::fixes;
-use crate::manifest::{closest, strsim_hint};
 use crate::model::GraphSpec;
 use crate::registry::{Registry, TypeInfo};
+use crate::suggest::{closest, strsim_hint};
 
 /// Codes of the config checks.
 pub mod codes {
@@ -53,8 +52,7 @@ const MAX_PER_NODE: usize = 25;
 /// few compilations and 10,000 fast validations.
 pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let mut compiled: HashMap<&str, Option<(Validator, Option<QuickSchema>)>, crate::checks::IdHasher> =
-        HashMap::default();
+    let mut compiled: HashMap<&str, Option<Validator>, crate::id::IdHasher> = HashMap::default();
     for (index, node) in spec.nodes.iter().enumerate() {
         let Some(type_name) = node.type_name.as_deref() else { continue };
         let Some(node_type) = registry.get(type_name) else { continue };
@@ -77,10 +75,8 @@ pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
             continue;
         }
         let first_use = !compiled.contains_key(type_name);
-        let prepared = compiled.entry(type_name).or_insert_with(|| {
-            config_schema::compile(schema).ok().map(|full| (full, QuickSchema::of(schema)))
-        });
-        let Some((validator, quick)) = prepared.as_ref() else {
+        let prepared = compiled.entry(type_name).or_insert_with(|| config_schema::compile(schema).ok());
+        let Some(validator) = prepared.as_ref() else {
             if first_use {
                 out.push(
                     Diagnostic::warning(
@@ -97,26 +93,26 @@ pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
             }
             continue;
         };
-        // Almost every config is valid: said on its text when it can be, without building
-        // its value (`crate::config_quick`).
-        if let (Some(quick), Some(raw)) = (quick, node.config.raw_text()) {
-            if quick.accepts(raw) {
-                continue;
+        // Almost every config is valid: its value is built for the check only, so a large
+        // document does not keep every config built.
+        let mut found = node.config.with_value(|config| {
+            if validator.is_valid(config) {
+                return Vec::new();
             }
-        }
-        let config = node.config.as_value();
-        if validator.is_valid(config) {
+            let base = pointer(["nodes", &index.to_string(), "config"]);
+            let mut found = Vec::new();
+            for e in validator.iter_errors(config) {
+                found.extend(node_diagnostics(&e, config, schema, &base, &node.id, type_name));
+                if found.len() >= MAX_PER_NODE {
+                    break;
+                }
+            }
+            found.truncate(MAX_PER_NODE);
+            found
+        });
+        if found.is_empty() {
             continue;
         }
-        let base = pointer(["nodes", &index.to_string(), "config"]);
-        let mut found = Vec::new();
-        for e in validator.iter_errors(config) {
-            found.extend(node_diagnostics(&e, config, schema, &base, &node.id, type_name));
-            if found.len() >= MAX_PER_NODE {
-                break;
-            }
-        }
-        found.truncate(MAX_PER_NODE);
         // A built-in type whose configs the document fills otherwise is, most often, the type of
         // the same name of the user's own runtime (its `llm` has a `system` field): describing
         // it as the document uses it, in the project registry, replaces the built-in one.

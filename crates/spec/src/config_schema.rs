@@ -194,7 +194,7 @@ fn meta_message(e: &ValidationError<'_>) -> String {
     let in_type = keyword == Some("type") || segments.iter().rev().nth(1).is_some_and(|s| s == "type");
     if in_type {
         if let Some(name) = value.as_str() {
-            let hint = crate::manifest::strsim_hint(name, JSON_TYPES.iter().copied());
+            let hint = crate::suggest::strsim_hint(name, JSON_TYPES.iter().copied());
             return format!(
                 "\"{}\" is not a JSON type{hint}; use one of {}",
                 clip(name, 80),

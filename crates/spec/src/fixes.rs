@@ -2,7 +2,7 @@
 //! way out, so the wording of buttons and hints is the same in every format and in the CLI.
 
 use crate::diagnostic::{Fix, FixEdit};
-use crate::manifest::closest;
+use crate::suggest::closest;
 
 /// Registries larger than this are not searched for a "did you mean" type: a generated
 /// registry of 50,000 types would make every unknown node cost a scan.

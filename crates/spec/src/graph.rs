@@ -244,8 +244,14 @@ impl Graph {
     /// Checks the graph (nodes, edge ends, the entry edge, predicates) and freezes it.
     /// Every problem is reported, not only the first.
     pub fn compile(self) -> Result<CompiledGraph, Vec<Diagnostic>> {
-        let mut problems = checks::check_graph_nodes(&self);
-        problems.extend(checks::check_graph_guards(&self));
+        let channels: Vec<&str> = self.channels.keys().map(String::as_str).collect();
+        let mut problems =
+            checks::check_graph_nodes(channels.iter().copied(), self.nodes.iter().map(|n| n.id.as_str()));
+        let guards = self
+            .edges
+            .iter()
+            .map(|e| (e.from.as_str(), e.to.as_str(), e.guard.as_ref().and_then(|g| g.spec_when())));
+        problems.extend(checks::check_graph_guards(guards, &channels));
         let ids: std::collections::HashSet<&str> = self.nodes.iter().map(|n| n.id.as_str()).collect();
         problems.extend(checks::check_topology(
             &ids,

@@ -1,11 +1,11 @@
-//! A node id or a type name (issue 18).
+//! A node id or a type name, and the hasher of the sets keyed by them.
 //!
-//! A document names every node, its type and both ends of every edge: on a generated
-//! 10,000-node document that was 59,000 heap strings of a dozen bytes, a third of the
-//! allocations of reading it and a fifth of the model's memory. An [`Id`] holds a name of up to
-//! 23 bytes in place ([`smol_str`]), and a longer one behind a shared pointer, so reading a
-//! document allocates nothing per name. It reads as a `str` and converts to and from `String`,
-//! so the model's fields keep the API they had as strings.
+//! A document names every node, its type and both ends of every edge: as heap strings of a dozen
+//! bytes each, they would be a large share of the allocations of reading it and of the model's
+//! memory. An [`Id`] holds a name of up to 23 bytes in place ([`smol_str`]), and a longer one
+//! behind a shared pointer, so reading a document allocates nothing per name. It reads as a
+//! `str` and converts to and from `String`, so the model's fields keep the API they had as
+//! strings.
 
 use std::borrow::Borrow;
 use std::fmt;
@@ -13,6 +13,10 @@ use std::ops::Deref;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use smol_str::SmolStr;
+
+/// The hasher of the sets keyed by node ids that every validation builds: foldhash, seeded per
+/// set (so a document cannot be made to collide), several times faster than SipHash on ids.
+pub type IdHasher = foldhash::fast::RandomState;
 
 /// A name, held in place when it is short.
 #[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -7,10 +7,12 @@
 //! carry only a JSON Pointer) are looked up on demand by [`fill_spans`], which scans the text
 //! once more for all of them together. Clean documents never pay for that.
 
+use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
+use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::{Number, Value};
 
 use crate::diagnostic::{pointer_segments, Diagnostic, LineIndex, Span};
 use crate::span_locator::Targets;
@@ -31,8 +33,9 @@ pub mod codes {
 pub const MAX_DEPTH: usize = 128;
 
 /// Objects up to this many keys are checked for duplicates by scanning (no hashing).
-pub(crate) const SMALL_OBJECT: usize = 16;
+const SMALL_OBJECT: usize = 16;
 
+/// The key under which serde_json (with `arbitrary_precision`) hands a number's text over.
 pub(crate) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
 
 /// Decodes bytes as UTF-8, or says where the first bad byte is.
@@ -87,6 +90,7 @@ impl<'de> Deserialize<'de> for Checked {
     }
 }
 
+/// Builds the `Value` of whatever it is handed, refusing a repeated key in any object.
 pub(crate) struct CheckedVisitor;
 
 impl<'de> Visitor<'de> for CheckedVisitor {
@@ -131,88 +135,212 @@ impl<'de> Visitor<'de> for CheckedVisitor {
         Ok(Value::Array(out))
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Value, A::Error> {
-        Ok(match members(map)? {
-            Members::Number(n) => Value::Number(n),
-            Members::Entries(entries) => {
-                // Built at its exact size: serde_json gives no length up front, and growing
-                // 0 -> 4 -> 8 would leave most of a config's map empty (a large share of a big
-                // document's memory).
-                let mut out = Map::with_capacity(entries.len());
-                out.extend(entries);
-                Value::Object(out)
-            }
+        let mut entries: Vec<(String, Value)> = Vec::new();
+        Ok(match members(map, |key, v: Checked| entries.push((key.0.into_owned(), v.0)))? {
+            Some(number) => Value::Number(number),
+            // Built at its exact size: growing 0 -> 4 -> 8 would leave most of a small map empty.
+            None => Value::Object(entries.into_iter().collect()),
         })
     }
 }
 
-/// What a JSON object read by the checking visitor holds: its entries in document order
-/// (duplicate keys refused), or, with `arbitrary_precision`, a number serde_json handed over
-/// as a one-entry map.
-pub(crate) enum Members {
-    Number(Number),
-    Entries(Vec<(String, Value)>),
+/// Reads an object's members in document order, each value read as a `V` (see
+/// [`each_member`]).
+pub(crate) fn members<'de, A: MapAccess<'de>, V: Deserialize<'de>>(
+    map: A,
+    mut each: impl FnMut(Key<'de>, V),
+) -> Result<Option<Number>, A::Error> {
+    each_member(map, |key, map| {
+        let value = map.next_value::<V>()?;
+        each(key.clone(), value);
+        Ok(())
+    })
 }
 
-/// The members of an object, every value read by the checking visitor. A reader that only
-/// goes through the entries once (a node, an edge) takes them as they are, without the map.
-pub(crate) fn members<'de, A: MapAccess<'de>>(mut map: A) -> Result<Members, A::Error> {
-    let Some(first) = map.next_key::<String>()? else {
-        return Ok(Members::Entries(Vec::new()));
-    };
-    if first == NUMBER_TOKEN {
-        // With `arbitrary_precision`, serde_json hands numbers over as a one-entry map
-        // holding the number's text; parse that text back into a Number (kept verbatim).
-        // Borrow the text where serde_json can lend it (no allocation but the Number's own).
-        return map.next_value::<NumberText>().map(|n| Members::Number(n.0));
+/// Streams an object's members to `each` (its key, and the map to read its value from) in
+/// document order, refusing a repeated key as serde_json's checked reading of a map with unique
+/// keys would: after its value, with the same message. `Some(number)` when the "object" is a
+/// number: with `arbitrary_precision`, serde_json hands a number over as a one-entry map holding
+/// its text.
+pub(crate) fn each_member<'de, A: MapAccess<'de>>(
+    mut map: A,
+    mut each: impl FnMut(&Key<'de>, &mut A) -> Result<(), A::Error>,
+) -> Result<Option<Number>, A::Error> {
+    let Some(mut key) = map.next_key::<Key>()? else { return Ok(None) };
+    if key.0 == NUMBER_TOKEN {
+        let Key(text) = map.next_value()?;
+        return serde_json::from_str::<Number>(&text).map(Some).map_err(de::Error::custom);
     }
-    // Duplicates are caught as they are met, so the error still points at the repeated key.
-    let mut entries: Vec<(String, Value)> = Vec::with_capacity(8);
-    let mut seen: Option<std::collections::HashSet<String>> = None;
-    let mut key = first;
+    let mut seen = SeenKeys::default();
     loop {
-        let Checked(v) = map.next_value()?;
-        let duplicate = match &mut seen {
-            Some(set) => !set.insert(key.clone()),
-            None => {
-                let dup = entries.iter().any(|(k, _)| *k == key);
-                if entries.len() >= SMALL_OBJECT && !dup {
-                    // Large objects: hash instead of scanning.
-                    let mut set: std::collections::HashSet<String> =
-                        entries.iter().map(|(k, _)| k.clone()).collect();
-                    set.insert(key.clone());
-                    seen = Some(set);
-                }
-                dup
-            }
-        };
-        if duplicate {
-            return Err(de::Error::custom(format!("duplicate key \"{}\" in one object", key.escape_debug())));
+        each(&key, &mut map)?;
+        if !seen.insert(&key) {
+            return Err(duplicate_key(&key));
         }
-        entries.push((key, v));
-        match map.next_key::<String>()? {
-            Some(k) => key = k,
-            None => return Ok(Members::Entries(entries)),
+        match map.next_key::<Key>()? {
+            Some(next) => key = next,
+            None => return Ok(None),
         }
     }
 }
 
-/// A number's text (as `arbitrary_precision` hands it over) parsed into a [`Number`].
-struct NumberText(Number);
+/// The error of a key met twice in one object.
+pub(crate) fn duplicate_key<E: de::Error>(key: &Key<'_>) -> E {
+    E::custom(format!("duplicate key \"{}\" in one object", key.0.escape_debug()))
+}
 
-impl<'de> Deserialize<'de> for NumberText {
+/// The keys of one object met so far: scanned while few, hashed when many.
+#[derive(Default)]
+pub(crate) struct SeenKeys<'de> {
+    small: Vec<Cow<'de, str>>,
+    large: Option<HashSet<Cow<'de, str>>>,
+}
+
+impl<'de> SeenKeys<'de> {
+    /// False when `key` was met already.
+    pub(crate) fn insert(&mut self, key: &Key<'de>) -> bool {
+        if let Some(set) = &mut self.large {
+            return set.insert(key.0.clone());
+        }
+        if self.small.contains(&key.0) {
+            return false;
+        }
+        self.small.push(key.0.clone());
+        if self.small.len() > SMALL_OBJECT {
+            self.large = Some(self.small.drain(..).collect());
+        }
+        true
+    }
+}
+
+/// A key (or a string), borrowed from the text when it has no escapes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Key<'de>(pub(crate) Cow<'de, str>);
+
+impl AsRef<str> for Key<'_> {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl<'de> Deserialize<'de> for Key<'de> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = NumberText;
+            type Value = Key<'de>;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a number's text")
+                f.write_str("a string")
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<NumberText, E> {
-                serde_json::from_str::<Number>(v).map(NumberText).map_err(E::custom)
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Key<'de>, E> {
+                Ok(Key(Cow::Owned(v)))
             }
         }
         d.deserialize_str(V)
     }
+}
+
+/// What [`check`] found in a value's text besides its being what [`parse`] reads.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Facts {
+    /// A number longer than 15 characters or with an exponent: one a double may not hold, which
+    /// the analysis warns about (a shorter one always fits).
+    pub odd_numbers: bool,
+}
+
+/// Checks the text of one JSON value as [`parse`] would read it nested `levels` levels below
+/// the top (repeated keys, escapes that do not decode, serde_json's nesting limit counted from
+/// the top of the document), building nothing. `None` when [`parse`] would refuse it there.
+pub(crate) fn check(text: &str, levels: usize) -> Option<Facts> {
+    let mut facts = Facts::default();
+    let room = (MAX_DEPTH - 1).checked_sub(levels)?;
+    let mut de = serde_json::Deserializer::from_str(text);
+    Skip { room, facts: &mut facts }.deserialize(&mut de).ok()?;
+    de.end().ok()?;
+    Some(facts)
+}
+
+/// Any value, read through `deserialize_any` as the checking visitor reads it and not kept:
+/// objects' keys must be unique, strings must decode, and containers may nest `room` levels.
+pub(crate) struct Skip<'f> {
+    pub(crate) room: usize,
+    pub(crate) facts: &'f mut Facts,
+}
+
+impl<'de> DeserializeSeed<'de> for Skip<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Skip<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+    // An integer that fits 64 bits comes as one (`arbitrary_precision` hands any other number
+    // over as its text, through `visit_map`); its text is its decimal digits.
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        self.facts.odd_numbers |= digits(v.unsigned_abs()) + usize::from(v < 0) > 15;
+        Ok(())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+        self.facts.odd_numbers |= digits(v) > 15;
+        Ok(())
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let room = deeper::<A::Error>(self.room)?;
+        while seq.next_element_seed(Skip { room, facts: &mut *self.facts })?.is_some() {}
+        Ok(())
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+        // A number handed over as a map is no container; an object's room is taken first.
+        let room = self.room.checked_sub(1);
+        let facts = self.facts;
+        let number = each_member(map, |_, map| {
+            let room = room.ok_or_else(|| too_deep::<A::Error>())?;
+            map.next_value_seed(Skip { room, facts: &mut *facts })
+        })?;
+        match number {
+            Some(n) => facts.odd_numbers |= n.as_str().len() > 15 || n.as_str().contains(['e', 'E']),
+            None if room.is_none() => return Err(too_deep()),
+            None => {}
+        }
+        Ok(())
+    }
+}
+
+/// How many decimal digits `n` has.
+fn digits(n: u64) -> usize {
+    n.checked_ilog10().map_or(1, |log| log as usize + 1)
+}
+
+/// The room left inside a container opened with `room` levels left.
+fn deeper<E: de::Error>(room: usize) -> Result<usize, E> {
+    room.checked_sub(1).ok_or_else(too_deep)
+}
+
+/// The error of a container nested deeper than the parser allows.
+fn too_deep<E: de::Error>() -> E {
+    E::custom("recursion limit exceeded")
 }
 
 /// jsonc-parser's options for plain JSON (it reads JSONC and JSON5 extensions by default), for
@@ -249,17 +377,6 @@ pub fn fill_spans_keeping(
     text: &str,
     diagnostics: &mut [Diagnostic],
 ) -> Option<crate::line_index::LineTable> {
-    fill_spans_placed(text, diagnostics, None)
-}
-
-/// [`fill_spans_keeping`], with where the reader found the document's nodes and edges
-/// ([`crate::read::Parsed::places`]): then only the elements the findings point into are
-/// scanned ([`Targets::scan_placed`]), not the whole text.
-pub fn fill_spans_placed(
-    text: &str,
-    diagnostics: &mut [Diagnostic],
-    places: Option<&crate::span_locator::ElementPlaces>,
-) -> Option<crate::line_index::LineTable> {
     if diagnostics.iter().all(|d| d.span.is_some()) {
         return None;
     }
@@ -270,11 +387,7 @@ pub fn fill_spans_placed(
         .collect();
     // Deep documents were refused by `parse` already; the scan refuses them too (no deep
     // recursion). A text that is not one JSON value gets no spans.
-    let scanned = match places {
-        Some(places) => targets.scan_placed(text, places),
-        None => targets.scan(text),
-    };
-    if !scanned {
+    if !targets.scan(text) {
         return None;
     }
     let ranges: Vec<Option<(usize, usize)>> =
@@ -363,6 +476,31 @@ mod tests {
         let mut ds = vec![Diagnostic::error("x", "y").at("/0")];
         fill_spans(&text, &mut ds); // must not recurse
         assert!(ds[0].span.is_none());
+    }
+
+    #[test]
+    fn a_checked_text_says_whether_it_has_numbers_a_double_may_not_hold() {
+        for (text, odd) in [
+            (r#"{"a": 1, "b": [1.5, -20, {"c": 999999999999999}]}"#, false),
+            (r#"{"a": 1000000000000000}"#, true),
+            (r#"{"a": [-99999999999999]}"#, false),
+            (r#"{"a": [-100000000000000]}"#, true),
+            (r#"{"a": 12345678901234567890123}"#, true),
+            (r#"{"a": {"b": 1e3}}"#, true),
+            (r#"{"a": 0.1234567890123456}"#, true),
+            (r#"{"a": "1e3 12345678901234567890"}"#, false),
+        ] {
+            assert_eq!(check(text, 3), Some(Facts { odd_numbers: odd }), "{text}");
+        }
+        assert_eq!(check(r#"{"a": 1, "a": 2}"#, 3), None);
+        assert_eq!(check(r#"{"a": "\ud800"}"#, 3), None);
+        assert_eq!(check("[[[]]]", MAX_DEPTH - 4), Some(Facts::default()));
+        assert_eq!(check("[[[]]]", MAX_DEPTH - 3), None);
+    }
+
+    #[test]
+    fn the_span_scan_nests_as_deep_as_the_parser() {
+        assert_eq!(crate::span_locator::MAX_NESTING, MAX_DEPTH);
     }
 
     #[test]

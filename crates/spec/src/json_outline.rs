@@ -8,14 +8,12 @@
 //! same messages and places), so a broken document gets the same diagnostic either way. Nested
 //! keys are borrowed from the text where they have no escapes: nothing is allocated for them.
 
-use std::borrow::Cow;
-use std::collections::HashSet;
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::diagnostic::Diagnostic;
-use crate::json::{self, NUMBER_TOKEN, SMALL_OBJECT};
+use crate::json::{self, each_member, Facts, Key, Skip, NUMBER_TOKEN};
 
 /// A JSON text's first value, outlined.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,7 +72,7 @@ impl<'de> Visitor<'de> for Top {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Outline, A::Error> {
         if self.checked {
-            Visitor::visit_seq(Skip, seq)?;
+            Skip { room: usize::MAX, facts: &mut Facts::default() }.visit_seq(seq)?;
         } else {
             while seq.next_element::<de::IgnoredAny>()?.is_some() {}
         }
@@ -92,121 +90,17 @@ impl<'de> Visitor<'de> for Top {
             }
             return Ok(Outline::Object(keys));
         }
-        match members(map, |k| keys.push(k.into_owned()))? {
-            Members::Number => Ok(Outline::Other("number")),
-            Members::Object => Ok(Outline::Object(keys)),
-        }
-    }
-}
-
-enum Members {
-    /// `arbitrary_precision` hands a number over as a one-entry map.
-    Number,
-    Object,
-}
-
-/// Reads an object's members (each value checked and dropped), refusing a repeated key the way
-/// the checking visitor of [`crate::json`] does: after its value, with the same message.
-fn members<'de, A: MapAccess<'de>>(
-    mut map: A,
-    mut each: impl FnMut(Cow<'de, str>),
-) -> Result<Members, A::Error> {
-    let Some(Key(first)) = map.next_key::<Key>()? else { return Ok(Members::Object) };
-    if first == NUMBER_TOKEN {
-        map.next_value::<de::IgnoredAny>()?;
-        return Ok(Members::Number);
-    }
-    let mut small: Vec<Cow<'de, str>> = Vec::new();
-    let mut large: Option<HashSet<Cow<'de, str>>> = None;
-    let mut key = first;
-    loop {
-        map.next_value::<Skip>()?;
-        let duplicate = match &mut large {
-            Some(set) => !set.insert(key.clone()),
-            None if small.contains(&key) => true,
-            None => {
-                small.push(key.clone());
-                if small.len() > SMALL_OBJECT {
-                    large = Some(small.drain(..).collect());
-                }
-                false
-            }
-        };
-        if duplicate {
-            return Err(de::Error::custom(format!("duplicate key \"{}\" in one object", key.escape_debug())));
-        }
-        each(key);
-        match map.next_key::<Key>()? {
-            Some(Key(k)) => key = k,
-            None => return Ok(Members::Object),
-        }
-    }
-}
-
-/// A key, borrowed from the text when it has no escapes.
-pub(crate) struct Key<'de>(pub(crate) Cow<'de, str>);
-
-impl<'de> Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a key")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
-/// Any value, checked (through `deserialize_any`, so serde_json's nesting limit applies) and
-/// not kept.
-struct Skip;
-
-impl<'de> Deserialize<'de> for Skip {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(Skip)
-    }
-}
-
-impl<'de> Visitor<'de> for Skip {
-    type Value = Skip;
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any JSON value")
-    }
-    fn visit_bool<E>(self, _: bool) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_unit<E>(self) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
-        while seq.next_element::<Skip>()?.is_some() {}
-        Ok(Skip)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Skip, A::Error> {
-        members(map, drop).map(|_| Skip)
+        // Each value checked as the checking parse checks it (serde_json counts the nesting).
+        let mut facts = Facts::default();
+        let number = each_member(map, |key, map| {
+            map.next_value_seed(Skip { room: usize::MAX, facts: &mut facts })?;
+            keys.push(key.0.clone().into_owned());
+            Ok(())
+        })?;
+        Ok(match number {
+            Some(_) => Outline::Other("number"),
+            None => Outline::Object(keys),
+        })
     }
 }
 

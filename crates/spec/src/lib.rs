@@ -1,7 +1,10 @@
 //! trellis-spec: the GraphSpec ("graphs as data") model of Trellis.
 //!
-//! Pure: this crate takes text and values and returns values, text and diagnostics. It never
-//! touches files, the clock or the network. See `docs/ARCHITECTURE.md`.
+//! No I/O: this crate takes text and values and returns values, text and diagnostics. It never
+//! touches files, the clock or the network. A large document's validation runs its stages side
+//! by side on rayon's global pool. See `docs/ARCHITECTURE.md`.
+
+#![forbid(unsafe_code)]
 
 pub mod adjacency;
 pub mod analysis;
@@ -11,11 +14,9 @@ pub mod channel_refs;
 pub mod checks;
 pub mod config;
 pub mod config_check;
-mod config_quick;
 pub mod config_schema;
 pub mod diagnostic;
 pub mod executor;
-mod fast_read;
 pub mod fixes;
 pub mod generate;
 pub mod graph;
@@ -29,17 +30,17 @@ pub mod manifest;
 pub mod mermaid;
 pub mod model;
 pub mod pipeline;
-mod pool;
 pub mod predicate;
-mod raw_json;
 pub mod read;
-mod read_stream;
+mod reader;
 pub mod registry;
 pub mod registry_edit;
 pub mod schema;
 pub mod shape_warnings;
 pub mod shared_text;
+mod span;
 pub mod span_locator;
+pub mod suggest;
 pub mod validate;
 mod walk;
 pub mod writer;
@@ -51,7 +52,7 @@ pub use graph::{
     Node, Reducer, Router,
 };
 pub use model::{ChannelSpec, Config, EdgeSpec, GraphSpec, Id, NodeSpec, Predicate, ReducerName, END, START};
-pub use read::{parse_spec, parse_spec_bytes, Parsed};
+pub use read::{parse_spec, parse_spec_bytes, parse_spec_shared, Parsed};
 pub use registry::{Built, Factory, NodeFn, NodeType, Registry, State, TypeInfo, Update};
 pub use shared_text::SharedText;
 pub use validate::validate;

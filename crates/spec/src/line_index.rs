@@ -6,8 +6,8 @@
 //! of an offset is counted from a checkpoint at most [`CHUNK`] bytes away, never from the start of
 //! a long line.
 
-use crate::diagnostic::{floor_char_boundary, sat_u32, Span};
 use crate::line_points::Points;
+use crate::span::{floor_char_boundary, sat_u32, Span};
 
 /// Distance in bytes between two character-count checkpoints.
 const CHUNK: usize = 4096;

@@ -1,16 +1,16 @@
 //! Lines and columns of a few chosen offsets of a text, found in one pass without indexing
-//! every line (issue 18).
+//! every line.
 //!
 //! Placing the findings of a large document needs the line and column of a few hundred
-//! offsets; a full [`crate::LineIndex`] holds the start of every line (a 100,000-node
-//! GraphSpec has 2.4 million, 10 MB of fresh memory the kernel must zero). Here the offsets are
+//! offsets; a full `LineIndex` holds the start of every line (a 100,000-node GraphSpec has
+//! millions, fresh memory the kernel must zero). Here the offsets are
 //! sorted and the text is walked once up to the last of them, counting line breaks with
 //! `memchr` between neighbours, so the memory is proportional to the offsets, not the text.
 //!
 //! Every answer is exact: an offset that was not given, or a line none of them is on, is
 //! computed from the text (a pass of its own, so callers give the offsets they will ask about).
 
-use crate::diagnostic::{floor_char_boundary, sat_u32, Span};
+use crate::span::{floor_char_boundary, sat_u32, Span};
 
 /// One offset given at build time: its line, the line's start and its column.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -17,7 +17,6 @@ use ts_rs::TS;
 
 pub use crate::config::Config;
 pub use crate::id::Id;
-pub(crate) use condition::{operator_index, ChannelNames};
 pub use condition::{Entries, Predicate};
 
 mod condition;
@@ -162,7 +161,7 @@ impl GraphSpec {
 }
 
 /// Identical conditions: both absent, or identical maps.
-pub(crate) fn identical_whens(a: &Option<Predicate>, b: &Option<Predicate>) -> bool {
+fn identical_whens(a: &Option<Predicate>, b: &Option<Predicate>) -> bool {
     match (a, b) {
         (None, None) => true,
         (Some(x), Some(y)) => {
@@ -174,7 +173,7 @@ pub(crate) fn identical_whens(a: &Option<Predicate>, b: &Option<Predicate>) -> b
 }
 
 /// Identical configs: the same text, or identical maps.
-pub(crate) fn identical_configs(a: &Config, b: &Config) -> bool {
+fn identical_configs(a: &Config, b: &Config) -> bool {
     match (a.raw_text(), b.raw_text()) {
         (Some(x), Some(y)) if x == y => true,
         _ => identical_maps(a, b),

@@ -111,7 +111,7 @@ impl fmt::Debug for NodeType {
 #[derive(Debug, Clone, Default)]
 pub struct Registry {
     /// Looked up for every node by several checks: hashed as the id sets are (`IdHasher`).
-    types: IndexMap<String, NodeType, crate::checks::IdHasher>,
+    types: IndexMap<String, NodeType, crate::id::IdHasher>,
 }
 
 impl Registry {

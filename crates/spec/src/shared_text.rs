@@ -1,9 +1,8 @@
-//! A document's text, shared by the model read from it (issue 18).
+//! A document's text, shared by the model read from it.
 //!
 //! Configs are kept as their text ([`crate::Config`]). Read from a `&str`, each config's text is
-//! copied (without its whitespace) into a string of its own: on a generated 10,000-node document
-//! that is 10,000 allocations and 1.5 MB of fresh memory, touched page by page while the command
-//! line waits. Read from a [`SharedText`], a config holds a counted reference to the document's
+//! copied into a string of its own: an allocation per node, and fresh memory about the size of
+//! the configs. Read from a [`SharedText`], a config holds a counted reference to the document's
 //! text and where its object is in it, and nothing is copied: the text outlives the model that
 //! refers to it, whoever holds it (a `String`, or the command line's map of the file).
 

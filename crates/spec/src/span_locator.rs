@@ -11,32 +11,19 @@
 //!
 //! A value no wanted pointer goes into is stepped over looking at its strings and brackets
 //! only ([`Scanner::skip`]): the findings of a large document point into a few of its elements,
-//! and the full grammar over the rest took most of the time of placing them (50 ms of a 51 MB
-//! document, issue 18). The grammar is still checked where ranges are taken; what is stepped
-//! over is only checked to be strings and balanced, nested brackets, which every text the
-//! reader took is (a text that is not JSON at all gives no spans, as before).
+//! and the full grammar over the rest is most of the work of placing them. The grammar is still
+//! checked where ranges are taken; what is stepped over is only checked to be strings and
+//! balanced, nested brackets, which every text the reader took is (a text that is not JSON at
+//! all gives no spans).
+//!
+//! The scan refuses nesting deeper than [`MAX_NESTING`], so it never recurses deeper than a
+//! text the reader took.
 
 use std::collections::HashMap;
 
-use crate::json::MAX_DEPTH;
-
-/// Where a document's parts are in its text, as the reader met them (byte offsets): the
-/// document object, and its `nodes` and `edges` members with where each element starts. With
-/// them, [`Targets::scan_placed`] scans only the elements the pointers go into.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ElementPlaces {
-    /// The document object, `{` to `}`.
-    pub root: (usize, usize),
-    pub nodes: Option<ListPlaces>,
-    pub edges: Option<ListPlaces>,
-}
-
-/// A top-level list member: its range (`"key": [...]`) and where each element starts.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ListPlaces {
-    pub member: (usize, usize),
-    pub starts: Vec<u32>,
-}
+/// The deepest nesting scanned: serde_json's nesting limit (`json::MAX_DEPTH`), which every
+/// text the reader took is within.
+pub const MAX_NESTING: usize = 128;
 
 /// The pointers wanted, as a trie of their segments.
 #[derive(Debug, Default)]
@@ -91,47 +78,6 @@ impl Targets {
     /// trustworthy recorded) when the text is not one JSON value or is nested too deep.
     pub fn scan(&mut self, text: &str) -> bool {
         self.scan_with(text, true)
-    }
-
-    /// [`Targets::scan`], scanning only the elements of `nodes` and `edges` the pointers go
-    /// into, from where `places` says they start: what the text holds elsewhere was read
-    /// already. A pointer to anything else at the top (`/name`, `/channels/...`) makes it
-    /// scan the whole text as `scan` does; so does a place that does not fit the text.
-    pub fn scan_placed(&mut self, text: &str, places: &ElementPlaces) -> bool {
-        let lists = [("nodes", &places.nodes), ("edges", &places.edges)];
-        let root = &self.nodes[0];
-        let elsewhere =
-            root.keys.keys().any(|k| !lists.iter().any(|(name, list)| k == name && list.is_some()));
-        if elsewhere || places.root.1 > text.len() {
-            return self.rescan(text);
-        }
-        self.nodes[0].range = Some(places.root);
-        for (name, list) in lists {
-            let (Some(list), Some(&node)) = (list, self.nodes[0].keys.get(name)) else { continue };
-            self.nodes[node].range = Some(list.member);
-            let wanted: Vec<(usize, usize)> =
-                self.nodes[node].indices.iter().map(|(&i, &n)| (i, n)).collect();
-            for (index, child) in wanted {
-                let Some(&start) = list.starts.get(index) else { continue };
-                let start = start as usize;
-                if start >= text.len() {
-                    return self.rescan(text);
-                }
-                // An element of a top-level list is two levels down, as in a whole scan.
-                let mut s = Scanner { text, b: text.as_bytes(), i: start, skip_unwanted: true };
-                let Some(range) = s.value(Some(child), self, 2) else { return self.rescan(text) };
-                self.nodes[child].range = Some(range);
-            }
-        }
-        true
-    }
-
-    /// [`Targets::scan`] from nothing recorded (after a placed scan gave up half way).
-    fn rescan(&mut self, text: &str) -> bool {
-        for n in &mut self.nodes {
-            n.range = None;
-        }
-        self.scan(text)
     }
 
     fn scan_with(&mut self, text: &str, skip_unwanted: bool) -> bool {
@@ -204,7 +150,7 @@ impl Scanner<'_> {
     }
 
     fn object(&mut self, node: Option<usize>, t: &mut Targets, depth: usize) -> Option<()> {
-        if depth > MAX_DEPTH {
+        if depth > MAX_NESTING {
             return None;
         }
         self.i += 1;
@@ -249,7 +195,7 @@ impl Scanner<'_> {
     }
 
     fn array(&mut self, node: Option<usize>, t: &mut Targets, depth: usize) -> Option<()> {
-        if depth > MAX_DEPTH {
+        if depth > MAX_NESTING {
             return None;
         }
         self.i += 1;
@@ -281,7 +227,7 @@ impl Scanner<'_> {
 
     /// Steps over the value at `self.i`, nested `depth` levels, looking only at its strings and
     /// brackets (see the module). Brackets must pair up, `{` with `}` and `[` with `]`, and
-    /// nest at most [`MAX_DEPTH`] levels in all, as [`Scanner::value`] asks.
+    /// nest at most [`MAX_NESTING`] levels in all, as [`Scanner::value`] asks.
     fn skip(&mut self, depth: usize) -> Option<()> {
         match self.peek()? {
             b'"' => {
@@ -291,8 +237,8 @@ impl Scanner<'_> {
             b'{' | b'[' => {}
             _ => return self.scalar(),
         }
-        let room = MAX_DEPTH.checked_sub(depth)?;
-        // The open brackets, one bit each (1 for `{`): MAX_DEPTH levels fit in 128 bits.
+        let room = MAX_NESTING.checked_sub(depth)?;
+        // The open brackets, one bit each (1 for `{`): MAX_NESTING levels fit in 128 bits.
         let (mut open, mut level) = (0u128, 0usize);
         loop {
             let c = *self.b.get(self.i)?;
@@ -409,72 +355,6 @@ mod tests {
         assert_eq!(skipped[1], Some((odd.len() - 3, odd.len() - 2)));
     }
 
-    /// Ranges found from the reader's places and by a whole scan.
-    fn placed_and_whole(text: &str, places: &ElementPlaces, pointers: &[Vec<String>]) -> [Vec<Range>; 2] {
-        [true, false].map(|placed| {
-            let mut t = Targets::new();
-            let paths: Vec<Vec<usize>> = pointers.iter().map(|p| t.add(p)).collect();
-            let scanned = if placed { t.scan_placed(text, places) } else { t.scan(text) };
-            assert!(scanned);
-            paths.iter().map(|p| t.deepest(p)).collect()
-        })
-    }
-
-    #[test]
-    fn the_readers_places_give_the_ranges_a_whole_scan_gives() {
-        let small = crate::generate::generate_text(300, 5);
-        // Large enough for the edges to be read on a second thread.
-        let large = crate::generate::generate_text(4000, 9);
-        let mut texts = vec![small, large];
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let mut folders = vec![root.join("tests/fixtures"), root.join("../../../shared/corpus")];
-        while let Some(folder) = folders.pop() {
-            for path in std::fs::read_dir(&folder).into_iter().flatten().flatten().map(|e| e.path()) {
-                if path.is_dir() {
-                    folders.push(path);
-                } else if let Ok(text) = std::fs::read_to_string(&path) {
-                    texts.push(text);
-                }
-            }
-        }
-        let mut read = 0;
-        for text in &texts {
-            let Some(parsed) = crate::read::parse_plain_spec(text) else { continue };
-            let (Some(spec), Some(places)) = (parsed.spec, parsed.places) else { continue };
-            read += 1;
-            let mut pointers =
-                vec![seg(""), seg("/nodes"), seg("/edges"), seg("/nodes/100000"), seg("/edges/x")];
-            for (i, n) in spec.nodes.iter().enumerate().step_by(3) {
-                pointers.push(seg(&format!("/nodes/{i}")));
-                pointers.push(seg(&format!("/nodes/{i}/id")));
-                if let Some(key) = n.config.keys().next() {
-                    pointers.push(seg(&format!("/nodes/{i}/config/{key}")));
-                }
-            }
-            for (j, e) in spec.edges.iter().enumerate().step_by(2) {
-                pointers.push(seg(&format!("/edges/{j}/from")));
-                if e.when.is_some() {
-                    pointers.push(seg(&format!("/edges/{j}/when/channel")));
-                }
-            }
-            let [placed, whole] = placed_and_whole(text, &places, &pointers);
-            assert_eq!(placed, whole);
-            assert!(placed.iter().flatten().count() > pointers.len() / 2);
-            // A pointer elsewhere at the top: the whole text is scanned, with the same answer.
-            pointers.push(seg("/name"));
-            let [placed, whole] = placed_and_whole(text, &places, &pointers);
-            assert_eq!(placed, whole);
-        }
-        assert!(read > 5, "only {read} documents were read with places");
-
-        // Places that do not fit the text (another text's): the whole scan's answer.
-        let (a, b) = (&texts[0], &texts[1]);
-        let places = crate::read::parse_plain_spec(b).and_then(|p| p.places).expect("places");
-        let pointers = [seg("/edges/3/to"), seg("/nodes/7/config")];
-        let [placed, whole] = placed_and_whole(a, &places, &pointers);
-        assert_eq!(placed, whole);
-    }
-
     #[test]
     fn what_is_stepped_over_must_still_pair_its_brackets_and_nest_within_the_limit() {
         let wanted = [seg("/z")];
@@ -485,8 +365,8 @@ mod tests {
             assert!(skipped.is_empty(), "{bad} was taken for JSON");
         }
         let deep = |n: usize| format!("{{\"a\":{}1{},\"z\":1}}", "[".repeat(n), "]".repeat(n));
-        assert!(!both_ways(&deep(MAX_DEPTH - 1), &wanted).0.is_empty());
-        assert!(both_ways(&deep(MAX_DEPTH), &wanted).0.is_empty());
-        assert_eq!(both_ways(&deep(MAX_DEPTH), &wanted).1, Vec::new(), "the full scan refuses it too");
+        assert!(!both_ways(&deep(MAX_NESTING - 1), &wanted).0.is_empty());
+        assert!(both_ways(&deep(MAX_NESTING), &wanted).0.is_empty());
+        assert_eq!(both_ways(&deep(MAX_NESTING), &wanted).1, Vec::new(), "the full scan refuses it too");
     }
 }

@@ -17,7 +17,7 @@ pub use crate::checks::codes;
 
 /// Below this many nodes and edges the stages run on the calling thread: a thread costs more
 /// than it saves on a small document (and most documents are small).
-pub(crate) const PARALLEL_FROM: usize = 4_000;
+const PARALLEL_FROM: usize = 4_000;
 
 /// Every problem in `spec`, in document order within each stage (fromSpec checks, compile
 /// checks, analysis, config schemas, the channels configs name).
@@ -42,7 +42,7 @@ fn stages_in_turn(spec: &GraphSpec, registry: Option<&Registry>) -> Stages {
         checks::check_nodes_walked(spec, registry, &walk),
         checks::check_predicates(spec),
         checks::check_topology_walked(spec, &walk),
-        analysis::graph_findings(spec, &walk),
+        analysis::graph_findings(spec, &walk, false),
         analysis::analyze_values(spec),
         configs_of(spec, registry),
         channels_of(spec, registry),
@@ -59,7 +59,7 @@ fn stages_side_by_side(spec: &GraphSpec, registry: Option<&Registry>) -> Stages 
     let walked = || {
         let walk = Walk::of(spec);
         let (graph, (nodes, topology)) = rayon::join(
-            || analysis::graph_findings(spec, &walk),
+            || analysis::graph_findings(spec, &walk, true),
             || {
                 (
                     checks::check_nodes_walked(spec, registry, &walk),
@@ -81,7 +81,7 @@ fn stages_side_by_side(spec: &GraphSpec, registry: Option<&Registry>) -> Stages 
         )
     };
     let ((nodes, topology, graph), ((channels, predicates), (values, (configs, config_channels)))) =
-        crate::pool::install(|| rayon::join(walked, unwalked));
+        rayon::join(walked, unwalked);
     [channels, nodes, predicates, topology, graph, values, configs, config_channels]
 }
 

@@ -38,11 +38,19 @@ fn agrees(text: &str) -> Result<(), TestCaseError> {
             prop_assert!(a.identical(b), "documents differ for {:?}:\n{:?}\n{:?}", text, a, b);
             prop_assert_eq!(validate(a, None), validate(b, None), "validation differs for {:?}", text);
             let canonical = to_canonical_string(a);
-            let serde = serde_json::to_string_pretty(b).map_err(|e| TestCaseError::fail(e.to_string()))? + "\n";
+            let serde =
+                serde_json::to_string_pretty(b).map_err(|e| TestCaseError::fail(e.to_string()))? + "\n";
             prop_assert_eq!(&canonical, &serde, "the canonical text is not serde_json's for {:?}", text);
-            prop_assert_eq!(writer::is_canonical(a, text), text == canonical, "is_canonical is wrong for {:?}", text);
+            prop_assert_eq!(
+                writer::is_canonical(a, text),
+                text == canonical,
+                "is_canonical is wrong for {:?}",
+                text
+            );
         }
-        (a, b) => prop_assert!(false, "one path read a document, the other not, for {:?}: {:?} / {:?}", text, a, b),
+        (a, b) => {
+            prop_assert!(false, "one path read a document, the other not, for {:?}: {:?} / {:?}", text, a, b)
+        }
     }
     Ok(())
 }
@@ -196,7 +204,8 @@ fn members(wanted: Vec<(&'static str, BoxedStrategy<J>)>) -> impl Strategy<Value
         Just(()).prop_perturb(|_, rng| rng),
     )
         .prop_map(|(fields, extra, repeat, mut rng)| {
-            let mut out: Vec<(String, J)> = fields.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect();
+            let mut out: Vec<(String, J)> =
+                fields.into_iter().filter_map(|(k, v)| v.map(|v| (k, v))).collect();
             if let Some(extra) = extra {
                 out.push(extra);
             }
@@ -236,17 +245,15 @@ fn node() -> BoxedStrategy<J> {
 
 fn predicate() -> BoxedStrategy<J> {
     let ops = prop::sample::select(vec!["eq", "neq", "in", "gt", "lt", "truthy", "exists", "x-note"]);
-    let fields = (
-        prop::option::weighted(0.9, string_text()),
-        prop::collection::vec((ops, or_junk(scalar())), 0..3),
-    )
-        .prop_map(|(channel, ops)| {
-            let mut out: Vec<(String, J)> = ops.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
-            if let Some(c) = channel {
-                out.insert(0, ("channel".to_owned(), J::Str(c)));
-            }
-            J::Obj(out)
-        });
+    let fields =
+        (prop::option::weighted(0.9, string_text()), prop::collection::vec((ops, or_junk(scalar())), 0..3))
+            .prop_map(|(channel, ops)| {
+                let mut out: Vec<(String, J)> = ops.into_iter().map(|(k, v)| (k.to_owned(), v)).collect();
+                if let Some(c) = channel {
+                    out.insert(0, ("channel".to_owned(), J::Str(c)));
+                }
+                J::Obj(out)
+            });
     prop_oneof![8 => fields, 1 => Just(J::Null), 1 => value()].boxed()
 }
 

@@ -1,4 +1,4 @@
-//! `trellis convert --to graphspec|weaveflow|graphmd [--allow-loss] IN [-o OUT]` (issue 6).
+//! `trellis convert --to graphspec|weaveflow|graphmd [--allow-loss] IN [-o OUT]`.
 //!
 //! The format of IN is detected from its content (`load.rs`). Conversions go through GraphSpec:
 //! Weaveflow and GRAPH.md convert to and from it (`trellis_formats::convert`), so Weaveflow ->
@@ -126,7 +126,11 @@ fn convert_one(args: &Args) -> Result<Exit, Failed> {
             });
             c.output
         }
-        Document::GraphMd(read) => {
+        Document::GraphMd(mut read) => {
+            // GRAPH.md needs no registry: a document its own rules refuse is not converted.
+            if let Some(doc) = &read.doc {
+                read.diagnostics.extend(trellis_formats::graphmd::validate(doc));
+            }
             let Some(doc) = read.doc.filter(|_| !has_errors(&read.diagnostics)) else {
                 return Err(refuse(&source, not_clean(read.diagnostics)));
             };

@@ -43,8 +43,8 @@ enum Outcome {
 
 pub fn run(args: Args) -> Exit {
     let mut exit = Exit::Clean;
-    for (i, path) in args.files.iter().enumerate() {
-        match format_one(path, &args, i + 1 < args.files.len()) {
+    for path in &args.files {
+        match format_one(path, &args) {
             Ok(Outcome::Unchanged) => {}
             Ok(Outcome::WouldChange) => {
                 let shown = if load::is_stdin(path) {
@@ -65,19 +65,8 @@ pub fn run(args: Args) -> Exit {
     exit
 }
 
-/// `more_follow`: more files are formatted after this one (`load::done_with`).
-fn format_one(path: &Path, args: &Args, more_follow: bool) -> Result<Outcome, (FileReport, Exit)> {
-    let source = load::read_source(path).map_err(|f| (f.report, f.exit))?;
-    // Already canonical, the usual case in CI: nothing to write, and no document built to know
-    // it (`fmt --check` of 10,000 nodes 17.7 -> 10.5 ms; the kernel's share, mostly fresh pages
-    // for the model, 7.9 -> 2.9 ms; issue 18). Standard input without `--check` goes the full
-    // way, which prints the text.
-    let reads_canonical =
-        || trellis_formats::detect::plain_canonical_graphspec(load::file_name(path).as_deref(), &source.text);
-    if (args.check || !load::is_stdin(path)) && reads_canonical() {
-        return Ok(Outcome::Unchanged);
-    }
-    let (source, doc) = load::parse_source(path, source).map_err(|f| (f.report, f.exit))?;
+fn format_one(path: &Path, args: &Args) -> Result<Outcome, (FileReport, Exit)> {
+    let (source, doc) = load::load(path).map_err(|f| (f.report, f.exit))?;
     if let load::Document::GraphMd(read) = doc {
         return format_graphmd(path, args, &source, read);
     }
@@ -90,11 +79,10 @@ fn format_one(path: &Path, args: &Args, more_follow: bool) -> Result<Outcome, (F
     if args.check {
         // The answer only: no second copy of the file is written out to compare.
         let canonical = is_canonical(&spec, &source.text);
-        load::done_with(spec, more_follow);
         return Ok(if canonical { Outcome::Unchanged } else { Outcome::WouldChange });
     }
     let canonical = to_canonical_string(&spec);
-    load::done_with(spec, more_follow);
+    drop(spec);
     let dropped: Vec<Diagnostic> = diagnostics.into_iter().filter(|d| d.code == UNKNOWN_FIELD).collect();
     emit(path, args, &source, &canonical, dropped, codes::WOULD_DROP_FIELDS, "the unknown fields above")
 }

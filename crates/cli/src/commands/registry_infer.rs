@@ -21,9 +21,6 @@ use crate::load::{self, Document};
 use crate::registries;
 use crate::report::{self, Exit, FileReport, OutputFormat};
 
-/// The file name the fixes suggest (and the app writes) beside a document.
-pub const PROJECT_REGISTRY: &str = "project.registry.json";
-
 /// Codes of `registry infer`.
 pub mod codes {
     /// `-o` names an existing file and `--merge` was not given, or the file cannot be merged.

@@ -33,16 +33,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Exit {
-    let (mut regs, first) = registries_and_first_document(&args);
-    let mut first = Some(first);
+    let mut regs = registries::load(&args.registries, !args.no_discover, &args.files);
     let mut exit = regs.exit.unwrap_or(Exit::Clean);
     let mut reports = Vec::new();
     // In the human form, files that could not be read at all are reported on stderr.
     let mut unreadable = Vec::new();
-    for (i, path) in args.files.iter().enumerate() {
-        let more_follow = i + 1 < args.files.len();
-        let loaded = first.take().unwrap_or_else(|| load::load(path));
-        let (r, e) = check(loaded, regs.registry_for(path), path, &args.weaveflow_version, more_follow);
+    for path in &args.files {
+        let (r, e) = check(load::load(path), regs.registry_for(path), path, &args.weaveflow_version);
         exit = exit.max(e);
         if e == Exit::Usage && args.format == OutputFormat::Human {
             unreadable.push(r);
@@ -64,44 +61,16 @@ pub fn run(args: Args) -> Exit {
     exit
 }
 
-/// The registries, and the first document loaded. Neither needs the other: for a large
-/// document, its text is mapped and checked (half a millisecond at 10,000 nodes, on one core)
-/// while the registries are loaded on the other core (the built-in registry, discovery and the
-/// project files: 0.8 ms, a tenth of validating 10,000 nodes). Not for a small one, where
-/// starting a thread costs more than it saves, nor beside the parse, which has both cores
-/// busy already (a third thread made it slower).
-fn registries_and_first_document(args: &Args) -> (registries::Registries, Loaded) {
-    let load_registries = || registries::load(&args.registries, !args.no_discover, &args.files);
-    // `files` is required: there is a first one.
-    let first = &args.files[0];
-    let large = std::fs::metadata(first).is_ok_and(|m| m.is_file() && m.len() >= OVERLAP_FROM);
-    if !large {
-        return (load_registries(), load::load(first));
-    }
-    trellis_threads::beside("registries", load_registries, |registries| {
-        let source = load::read_source(first);
-        // No thread to be had: loaded here, after.
-        let registries = registries.join().unwrap_or_else(load_registries);
-        (registries, source.and_then(|source| load::parse_source(first, source)))
-    })
-}
-
-/// From this size on, the first document's text is read beside the registries (1 MB: about
-/// 2,000 generated nodes, and the size from which a text is mapped rather than read).
-const OVERLAP_FROM: u64 = 1 << 20;
-
 /// A file as [`load::load`] gives it.
 type Loaded = Result<(load::Source, Document), load::Failure>;
 
 /// The report of one file, loaded, and the exit it implies.
-/// `weaveflow_version` is the Weaveflow `version` accepted (`--weaveflow-version`);
-/// `more_follow`: more files are checked after this one (`load::done_with`).
+/// `weaveflow_version` is the Weaveflow `version` accepted (`--weaveflow-version`).
 pub fn check(
     loaded: Loaded,
     registry: Option<&trellis_spec::Registry>,
     path: &std::path::Path,
     weaveflow_version: &str,
-    more_follow: bool,
 ) -> (FileReport, Exit) {
     let (source, doc) = match loaded {
         Ok(loaded) => loaded,
@@ -112,13 +81,12 @@ pub fn check(
     let diagnostics = match doc {
         Document::GraphSpec(parsed) => {
             let mut diagnostics = parsed.diagnostics;
-            // The model is let go once validated (`load::done_with`): placing the findings needs
-            // only the text, and where the reader found the nodes and edges.
-            if let Some(spec) = parsed.spec {
-                diagnostics.extend(validate(&spec, registry));
-                load::done_with(spec, more_follow);
+            if let Some(spec) = &parsed.spec {
+                diagnostics.extend(validate(spec, registry));
             }
-            lines = json::fill_spans_placed(&source.text, &mut diagnostics, parsed.places.as_ref());
+            // The model is let go first: placing the findings needs only the text.
+            drop(parsed.spec);
+            lines = json::fill_spans_keeping(&source.text, &mut diagnostics);
             diagnostics
         }
         Document::Weaveflow(parsed) => {
@@ -138,10 +106,11 @@ pub fn check(
             lines = json::fill_spans_keeping(&source.text, &mut diagnostics);
             diagnostics
         }
-        // GRAPH.md: read and validated by the loader, spans already filled.
+        // GRAPH.md: its findings come with their spans.
         Document::GraphMd(read) => {
             let mut diagnostics = read.diagnostics;
             if let Some(doc) = &read.doc {
+                diagnostics.extend(trellis_formats::graphmd::validate(doc));
                 let refs = trellis_formats::subgraph::graphmd_refs(doc);
                 diagnostics.extend(subgraph_diagnostics(path, &refs, false));
             }

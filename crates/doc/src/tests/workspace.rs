@@ -272,22 +272,3 @@ fn an_open_in_two_steps_checks_the_document_apart() {
         matches!(w.begin_open(Path::new("/w/odd.json"), &mut |_| true), Ok(crate::Begun::AlreadyOpen(i)) if i == id)
     );
 }
-
-/// A large GraphSpec opened in the workspace gets a buffer for its first save's text, made on
-/// a thread of its own a moment later; a small one gets none.
-#[test]
-fn a_large_document_gets_a_buffer_for_its_first_save() {
-    let c = clock();
-    let fs = FakeFs::new();
-    fs.put("/w/large.json", super::large_text(2_500, None));
-    fs.put("/w/small.json", EXAMPLE);
-    let mut w = workspace(&fs, &c);
-    let large = w.open(Path::new("/w/large.json")).expect("opens");
-    let small = w.open(Path::new("/w/small.json")).expect("opens");
-    let waited = std::time::Instant::now();
-    while !w.session(large).expect("open").spare.is_kept() && waited.elapsed().as_secs() < 30 {
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    assert!(w.session(large).expect("open").spare.is_kept());
-    assert!(!w.session(small).expect("open").spare.is_kept());
-}

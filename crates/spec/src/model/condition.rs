@@ -1,18 +1,14 @@
-//! How an edge's condition (`when`) is held (issue 18).
+//! How an edge's condition (`when`) is held.
 //!
 //! A condition is stored verbatim, key order and unknown keys kept, so that `to_spec` writes
 //! back exactly what was read (formats.md §1.2); what it means is read by `crate::predicate`.
 //! Nearly every condition is `{"channel": <name>, <operator>: <operand>}`, and a
 //! `serde_json::Map` for those two keys (an index table, a list of entries, a heap string per
-//! key) took about 375 bytes and nine allocations per guarded edge: a third of the model of a
-//! large document, touched page by page as it was read. That shape is held as its three parts,
-//! in one box; any other object as its map. Either way the condition reads, compares, writes and
-//! serializes as the same object. A document names few channels, so the conditions read from
-//! one text share each channel's name ([`ChannelNames`]): at 10,000 nodes that was 500 KB of
-//! the edges' 2.5 MB, on the thread that reads them.
+//! key) is several times the size of what it holds: a large part of the model of a large
+//! document. That shape is held as its three parts, in one box; any other object as its map.
+//! Either way the condition reads, compares, writes and serializes as the same object.
 
 use std::fmt;
-use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -33,9 +29,9 @@ pub struct Predicate(#[ts(skip)] Box<Form>);
 #[derive(Clone)]
 enum Form {
     /// `{"channel": <string>, <operator>: <operand>}`, the keys in that order. `channel` is
-    /// always a `Value::String`, held as a value so that the entries read as the map's would
-    /// (and shared: see the module); `operator` indexes [`OPERATORS`].
-    Plain { channel: Arc<Value>, operator: u8, operand: Value },
+    /// always a `Value::String`, held as a value so that the entries read as the map's would;
+    /// `operator` indexes [`OPERATORS`].
+    Plain { channel: Value, operator: u8, operand: Value },
     /// Any other object.
     Map(Map<String, Value>),
 }
@@ -43,7 +39,7 @@ enum Form {
 impl Predicate {
     /// A condition from its entries in document order (keys distinct): the plain shape when
     /// that is what they are, a map otherwise.
-    pub(crate) fn from_entries<K: AsRef<str> + Into<String>>(entries: Vec<(K, Value)>) -> Predicate {
+    fn from_entries<K: AsRef<str> + Into<String>>(entries: Vec<(K, Value)>) -> Predicate {
         let plain = match entries.as_slice() {
             [(first, Value::String(_)), (second, _)] if first.as_ref() == "channel" => {
                 operator_index(second.as_ref())
@@ -52,18 +48,12 @@ impl Predicate {
         };
         let entries = match (plain, <[(K, Value); 2]>::try_from(entries)) {
             (Some(operator), Ok([(_, channel), (_, operand)])) => {
-                return Predicate(Box::new(Form::Plain { channel: Arc::new(channel), operator, operand }));
+                return Predicate(Box::new(Form::Plain { channel, operator, operand }));
             }
             (_, Ok(two)) => Vec::from(two),
             (_, Err(entries)) => entries,
         };
         Predicate(Box::new(Form::Map(entries.into_iter().map(|(k, v)| (k.into(), v)).collect())))
-    }
-
-    /// `{"channel": <channel>, <operator>: <operand>}`, the channel's name shared
-    /// ([`ChannelNames`]); `operator` indexes [`OPERATORS`] ([`operator_index`]).
-    pub(crate) fn plain(channel: Arc<Value>, operator: u8, operand: Value) -> Predicate {
-        Predicate(Box::new(Form::Plain { channel, operator, operand }))
     }
 
     /// The `channel` key, when it is a string.
@@ -85,7 +75,7 @@ impl Predicate {
     pub fn iter(&self) -> Entries<'_> {
         match &*self.0 {
             Form::Plain { channel, operator, operand } => Entries(EntriesOf::Plain(
-                [("channel", &**channel), (OPERATORS[usize::from(*operator)], operand)].into_iter(),
+                [("channel", channel), (OPERATORS[usize::from(*operator)], operand)].into_iter(),
             )),
             Form::Map(m) => Entries(EntriesOf::Map(m.iter())),
         }
@@ -122,7 +112,7 @@ impl Predicate {
         match *self.0 {
             Form::Plain { channel, operator, operand } => {
                 let mut m = Map::with_capacity(2);
-                m.insert("channel".to_owned(), Arc::unwrap_or_clone(channel));
+                m.insert("channel".to_owned(), channel);
                 m.insert(OPERATORS[usize::from(operator)].to_owned(), operand);
                 m
             }
@@ -131,32 +121,8 @@ impl Predicate {
     }
 }
 
-/// The channel names of the conditions read from one text, each held once and shared by every
-/// condition that names it. Only the first [`ChannelNames::MAX`] names are kept: a text with
-/// more is not a document anyone wrote, and each further name is simply a value of its own.
-#[derive(Default)]
-pub(crate) struct ChannelNames<'t> {
-    names: Vec<(&'t str, Arc<Value>)>,
-}
-
-impl<'t> ChannelNames<'t> {
-    const MAX: usize = 64;
-
-    /// The value `"name"`, shared with the conditions read before that name it.
-    pub(crate) fn get(&mut self, name: &'t str) -> Arc<Value> {
-        if let Some((_, v)) = self.names.iter().find(|(n, _)| *n == name) {
-            return Arc::clone(v);
-        }
-        let v = Arc::new(Value::String(name.to_owned()));
-        if self.names.len() < Self::MAX {
-            self.names.push((name, Arc::clone(&v)));
-        }
-        v
-    }
-}
-
 /// Where `key` is in [`OPERATORS`], as the plain shape stores it.
-pub(crate) fn operator_index(key: &str) -> Option<u8> {
+fn operator_index(key: &str) -> Option<u8> {
     OPERATORS.iter().position(|op| *op == key).and_then(|i| u8::try_from(i).ok())
 }
 
@@ -329,18 +295,8 @@ mod tests {
     }
 
     #[test]
-    fn channel_names_are_shared_up_to_their_limit_and_always_right() {
-        let mut names = ChannelNames::default();
-        let texts: Vec<String> = (0..ChannelNames::MAX + 10).map(|i| format!("c{i}")).collect();
-        let first: Vec<Arc<Value>> = texts.iter().map(|t| names.get(t)).collect();
-        for (i, t) in texts.iter().enumerate() {
-            let again = names.get(t);
-            assert_eq!(*again, json!(t));
-            assert_eq!(Arc::ptr_eq(&again, &first[i]), i < ChannelNames::MAX, "{t}");
-        }
-        let eq = operator_index("eq").expect("an operator");
-        let p = Predicate::plain(names.get("c1"), eq, json!(1));
-        assert_eq!(p, of(json!({"channel": "c1", "eq": 1})));
+    fn operators_are_known_by_name() {
+        assert!(operator_index("eq").is_some());
         assert!(operator_index("equals").is_none());
     }
 
