@@ -11,6 +11,7 @@
 //! * [`merge_documents`]: merge + canonical text + validation of the result, what the Git
 //!   merge driver runs.
 
+pub mod conflict;
 pub mod diff;
 pub mod document;
 pub mod graph;
@@ -19,6 +20,7 @@ pub mod merge;
 pub mod pointer;
 pub mod render;
 pub mod take;
+mod value_merge;
 
 use std::collections::HashSet;
 
@@ -26,10 +28,11 @@ use serde::Serialize;
 use trellis_formats::detect::Format;
 use trellis_spec::{Diagnostic, Element as DiagElement};
 
+pub use conflict::{Conflict, Element, Reason};
 pub use diff::{diff, Change, Diff, FieldChange};
 pub use document::{read, read_all, Document, ReadError};
 pub use graph::{EdgeKey, Graph};
-pub use merge::{merge, Conflict, Element, Reason};
+pub use merge::merge;
 
 /// The outcome of a three-way merge of documents.
 #[derive(Debug, Clone)]
