@@ -230,7 +230,7 @@ function globSource(crate, mod, name, seen) {
   return null;
 }
 
-/** Every crate target under ROOT: `[root file, its children's folder]`. */
+/** The root file of every crate target under ROOT (lib, bins, tests, benches, examples, build script). */
 function crateRoots() {
   const roots = [];
   const walk = (dir) => {
