@@ -6,6 +6,12 @@ cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
 
+# Cheap, so before the long builds: no module of a crate and no file of ui/src may import,
+# directly or through others, one that imports it (scripts/import-cycles.mjs; its own test first).
+echo "== import cycles (Rust modules, ui/src files)"
+node --test --test-reporter=dot scripts/import-cycles.test.mjs
+node scripts/import-cycles.mjs
+
 # The desktop app embeds ui/dist (feature `trellis-app/e2e` = `tauri/custom-protocol`), and the
 # end-to-end tests drive that build. Every cargo command below uses the same feature set, so
 # the Tauri stack is built once (toolchain trap 9).

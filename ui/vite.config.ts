@@ -1,12 +1,32 @@
+import { createReadStream, existsSync } from "node:fs";
+import { join, normalize } from "node:path";
 import { fileURLToPath } from "node:url";
 import react from "@vitejs/plugin-react";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 import { freezeSafe } from "./vite-freeze-safe.ts";
+
+/** The dev server's `recorded/`: the views of generated documents the Rust bench crate wrote
+ * (`?doc=big:N` in the preview; `ui/scripts/serve.mjs` serves the same for the built files). */
+function recordedViews(): Plugin {
+  const dir = join(process.env.CARGO_TARGET_DIR ?? fileURLToPath(new URL("../target", import.meta.url)), "recorded-views");
+  return {
+    name: "trellis-recorded-views",
+    configureServer(server) {
+      server.middlewares.use("/recorded", (req, res, next) => {
+        const path = normalize(join(dir, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)));
+        if (!path.startsWith(dir) || !existsSync(path)) return next();
+        res.setHeader("content-type", "application/json");
+        createReadStream(path).pipe(res);
+      });
+    },
+  };
+}
 
 // Relative base: the built files load from Tauri's custom protocol and from any static server.
 export default defineConfig({
   base: "./",
-  plugins: [freezeSafe(), react()],
+  plugins: [freezeSafe(), react(), recordedViews()],
   clearScreen: false,
   // Port 5173: tauri.conf.json `devUrl`.
   server: { port: 5173, strictPort: true },

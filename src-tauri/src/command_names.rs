@@ -6,6 +6,7 @@
 pub const COMMANDS: &[&str] = &[
     "list_documents",
     "get_document",
+    "document_view",
     "set_active_document",
     "apply_edit",
     "undo",

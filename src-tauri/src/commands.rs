@@ -41,25 +41,22 @@ pub fn list_documents(state: State<'_, AppState>) -> Vec<DocumentSummary> {
     ws.ids().into_iter().filter_map(|id| ws.get(id)).map(DocumentSummary::of).collect()
 }
 
-/// `by_script`: the page takes a large view as a script (`view::view_answer`); the UI asks
-/// for that, a plain call (a test's) gets the view as the answer.
+/// The document the UI shows: its view, and the window title follows it.
 #[tauri::command]
-pub fn get_document(
-    app: AppHandle,
-    window: WebviewWindow,
-    state: State<'_, AppState>,
-    doc_id: String,
-    by_script: Option<bool>,
-) -> Answer<Response> {
+pub fn get_document(app: AppHandle, state: State<'_, AppState>, doc_id: String) -> Answer<Response> {
     let id = parse_id(&doc_id)?;
     touched(&app, &state, id);
     let ws = state.ws();
-    Ok(answer_view(ws.session(id)?, script_window(&window, by_script))?)
+    Ok(answer_view(ws.session(id)?)?)
 }
 
-/// The window a large view goes to as a script, when its page asked for that.
-fn script_window(window: &WebviewWindow, by_script: Option<bool>) -> Option<&WebviewWindow> {
-    by_script.unwrap_or(false).then_some(window)
+/// A document's view and nothing else (the active document stays): what the page asks for
+/// when an event says a document was opened or changed (`ui_sync::emit_view`).
+#[tauri::command]
+pub fn document_view(state: State<'_, AppState>, doc_id: String) -> Answer<Response> {
+    let id = parse_id(&doc_id)?;
+    let ws = state.ws();
+    Ok(answer_view(ws.session(id)?)?)
 }
 
 /// The UI shows this document (its tab was chosen): the window title follows it.
@@ -223,47 +220,20 @@ pub fn new_document(
 
 /// Open: a native dialog filtered to spec files; `null` when cancelled. A file that does not
 /// open is refused with its reasons, and an `open-failed` notice names it in the window.
-/// `by_script` as for [`get_document`].
 #[tauri::command]
-pub async fn open_document_dialog(
-    app: AppHandle,
-    window: WebviewWindow,
-    by_script: Option<bool>,
-) -> Answer<Response> {
+pub async fn open_document_dialog(app: AppHandle, window: WebviewWindow) -> Answer<Response> {
     let Some(path) = dialogs::pick_spec_file(&window).await else {
         return Ok(Response::new(String::from("null")));
     };
-    open_and_answer(&app, &path, script_window(&window, by_script))
+    open_and_answer(&app, &path)
 }
 
-/// Opens `path` and answers its view (`by_script`: as for [`get_document`]). A document read
-/// now whose view goes to the page as a script is shown before it is checked: the script is
-/// run, the one validator runs while the page reads it (the page works on one core, the
-/// checks on the other), and the answer brings the findings, which the page puts in the view
-/// before showing it (`view::checked_delivery`). At 100,000 nodes that takes the checks
-/// (50-120 ms) off the time to the first frame.
-fn open_and_answer(
-    app: &AppHandle,
-    path: &std::path::Path,
-    by_script: Option<&WebviewWindow>,
-) -> Answer<Response> {
+/// Opens `path` and answers its view.
+fn open_and_answer(app: &AppHandle, path: &std::path::Path) -> Answer<Response> {
+    let id = open_path(app, path)?;
     let state = app.state::<AppState>();
-    let (id, delivered) = match begin_open(app, path)? {
-        Begun::AlreadyOpen(id) => (id, None),
-        Begun::Read(mut opening) => {
-            // A view that could not go as a script goes as the answer below.
-            let delivered =
-                by_script.and_then(|w| crate::view::hand_over(opening.session(), w).ok().flatten());
-            opening.check();
-            (state.ws().finish_open(opening), delivered)
-        }
-    };
-    opened(app, &state, id);
     let ws = state.ws();
-    match delivered {
-        Some(delivery) => Ok(crate::view::checked_delivery(delivery, ws.session(id)?)?),
-        None => Ok(answer_view(ws.session(id)?, by_script)?),
-    }
+    Ok(answer_view(ws.session(id)?)?)
 }
 
 /// Opens a path that came from a dialog, the command line, the recent list or a drop.
@@ -304,21 +274,14 @@ pub fn recent_files(state: State<'_, AppState>) -> Vec<RecentFile> {
 }
 
 /// Async, as Open is: a large file is read and laid out off the main thread, with progress.
-/// `by_script` as for [`get_document`].
 #[tauri::command]
-pub async fn open_recent(
-    app: AppHandle,
-    window: WebviewWindow,
-    state: State<'_, AppState>,
-    index: usize,
-    by_script: Option<bool>,
-) -> Answer<Response> {
+pub async fn open_recent(app: AppHandle, state: State<'_, AppState>, index: usize) -> Answer<Response> {
     let path = state.ws().recent().get(index).cloned();
     let Some(path) = path else {
         let code = trellis_doc::workspace::codes::RECENT_FAILED;
         return Err(Diagnostic::error(code, format!("there is no recent file {index}")).into());
     };
-    open_and_answer(&app, &path, script_window(&window, by_script))
+    open_and_answer(&app, &path)
 }
 
 /// Closes a document. Dirty and not `force`: asks (Save / Don't Save / Cancel). Answers

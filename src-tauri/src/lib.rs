@@ -10,8 +10,10 @@ pub mod commands;
 pub mod compare;
 pub mod dialogs;
 pub mod file_drop;
+mod file_drop_gtk;
 mod housekeeping;
 pub mod image_export;
+pub mod main_window;
 mod menu;
 mod menu_events;
 pub mod open_failures;
@@ -45,6 +47,7 @@ pub fn run() {
         .invoke_handler(tauri::generate_handler![
             commands::list_documents,
             commands::get_document,
+            commands::document_view,
             commands::set_active_document,
             commands::apply_edit,
             commands::undo,
@@ -105,10 +108,11 @@ pub fn run() {
             open_at_start(&handle, &files);
             // The window is created after the documents are open, so the UI's first
             // `list_documents` already sees them.
-            let config = app.config().app.windows.iter().find(|w| w.label == ui_sync::MAIN_WINDOW).cloned();
+            let config =
+                app.config().app.windows.iter().find(|w| w.label == main_window::MAIN_WINDOW).cloned();
             if let Some(config) = config {
                 let window = WebviewWindowBuilder::from_config(&handle, &config)?.build()?;
-                file_drop::attach(&window);
+                file_drop_gtk::attach(&window);
             }
             {
                 let st = handle.state::<AppState>();

@@ -13,7 +13,7 @@ use tauri::{AppHandle, Emitter, Manager};
 use trellis_spec::{Diagnostic, Severity};
 use ts_rs::TS;
 
-use crate::ui_sync::MAIN_WINDOW;
+use crate::main_window::MAIN_WINDOW;
 use crate::wording;
 
 /// The event that carries one [`OpenFailure`].

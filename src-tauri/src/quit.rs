@@ -7,8 +7,8 @@ use std::sync::atomic::Ordering;
 use tauri::{AppHandle, Manager};
 
 use crate::commands;
+use crate::main_window::MAIN_WINDOW;
 use crate::state::AppState;
-use crate::ui_sync::MAIN_WINDOW;
 
 /// Quit, asking about every document with unsaved changes (as the menu's Quit).
 #[tauri::command]

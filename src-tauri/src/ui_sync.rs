@@ -5,18 +5,17 @@ use tauri::{AppHandle, Emitter, Manager};
 use trellis_doc::{DocEvent, DocId, Workspace};
 use ts_rs::TS;
 
+use crate::main_window::MAIN_WINDOW;
 use crate::state::AppState;
 use crate::view::file_name;
 
-/// The main window's label (tauri.conf.json).
-pub const MAIN_WINDOW: &str = "main";
-
 /// Event names (ui/API.md).
 pub mod events {
-    /// Payload: `DocumentView`. The document changed outside an edit the UI sent (reload,
-    /// conflict, registry change, restore).
+    /// Payload: `DocumentRef`. The document changed outside an edit the UI sent (reload,
+    /// conflict, registry change, restore): the page asks for its view (`document_view`).
     pub const DOCUMENT_CHANGED: &str = "document-changed";
-    /// Payload: `DocumentView`. A document was opened by the menu or at start: add a tab.
+    /// Payload: `DocumentRef`. A document was opened by the menu, a drop or at start: the page
+    /// asks for its view (`document_view`) and adds a tab.
     pub const DOCUMENT_OPENED: &str = "document-opened";
     /// Payload: `{id}`. The tab goes away.
     pub const DOCUMENT_CLOSED: &str = "document-closed";
@@ -28,6 +27,15 @@ pub mod events {
     pub const JOURNAL: &str = "journal";
     /// Payload: the action id (`undo`, `save`, ...). A menu item was chosen.
     pub const MENU: &str = "menu";
+}
+
+/// The payload of `document-changed` and `document-opened`: which document. The view itself
+/// is the answer of the `document_view` command (an event's payload is written into a script
+/// the page runs, and a view can be tens of megabytes).
+#[derive(Debug, Clone, Serialize, TS)]
+#[ts(export)]
+pub struct DocumentRef {
+    pub id: String,
 }
 
 /// The `document-closed` event's payload.
@@ -42,11 +50,10 @@ pub fn emit_closed(app: &AppHandle, id: DocId) {
     let _ = app.emit(events::DOCUMENT_CLOSED, DocumentClosed { id: id.0.to_string() });
 }
 
-/// Sends the view of `id` under `event` (when it is still open); a large one as a script
-/// (`view::emit_view_event`).
+/// Tells the page under `event` that the view of `id` is new (when it is still open).
 pub fn emit_view(app: &AppHandle, ws: &Workspace, event: &str, id: DocId) {
-    if let Some(session) = ws.get(id) {
-        crate::view::emit_view_event(app, event, session);
+    if ws.get(id).is_some() {
+        let _ = app.emit(event, DocumentRef { id: id.0.to_string() });
     }
 }
 

@@ -4,9 +4,12 @@
 // harness of issue 8 measures the real app with the same `window.__trellisPerf` hooks.
 // Usage: node scripts/bench-canvas.mjs [sizes=1000,3000,5000]
 import { chromium } from "playwright-core";
-import { serve } from "./serve.mjs";
+import { recordedViews, serve } from "./serve.mjs";
 
 const sizes = (process.argv[2] ?? "1000,3000,5000").split(",").map(Number);
+// The Trellis side opens the view Rust makes of the generated document (the app measurements'
+// document); the baseline draws its own graph of the same size on the same grid.
+recordedViews(sizes);
 const { server, url } = await serve();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",

@@ -1,14 +1,16 @@
-// Screenshots of the built UI with the fake backend, in Debian's Chromium (playwright-core).
+// Screenshots of the built UI on the preview's replay of answers Rust recorded
+// (src/preview/backend.ts), in Debian's Chromium (playwright-core).
 // `npm run build -w ui && npm run shots -w ui` -> ui/shots/*.png
 import { mkdirSync } from "node:fs";
 import { chromium } from "playwright-core";
-import { serve } from "./serve.mjs";
+import { recordedViews, serve } from "./serve.mjs";
 
 const OUT = new URL("../shots/", import.meta.url).pathname;
 mkdirSync(OUT, { recursive: true });
+const only = process.argv[2];
+if (!only || only === "big") recordedViews([5000]);
 const { server, url } = await serve();
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
-const only = process.argv[2];
 
 async function page(query, scheme = "light") {
   const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme: scheme });
@@ -39,7 +41,9 @@ const shots = {
     await p.screenshot({ path: `${OUT}support-problems.png` });
   },
   async node() {
-    const p = await page("doc=example");
+    // Rust's answer to the temperature (its finding shows inline); "lots" is refused by the form.
+    const p = await page("scenario=node-inspector");
+    await p.evaluate(() => window.__trellisPerf.fitView());
     await p.click('[data-testid="node-answer"]');
     await p.fill('[data-testid="config-field"][data-path="/temperature"] input', "3");
     await p.press('[data-testid="config-field"][data-path="/temperature"] input', "Enter");
@@ -50,6 +54,7 @@ const shots = {
   },
   async edge() {
     const p = await page("doc=example");
+    await p.evaluate(() => window.__trellisPerf.fitView());
     await p.click('[data-testid="edge-label-2"]');
     await p.waitForTimeout(200);
     await p.screenshot({ path: `${OUT}edge-inspector.png` });

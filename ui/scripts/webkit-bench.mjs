@@ -1,10 +1,13 @@
 // Canvas frame times in WebKitGTK (MiniBrowser, software painting under Xvfb): the Trellis
 // canvas and the plain React Flow baseline, same generated graphs, a real pointer drag (pan,
 // WebDriver actions) and wheel-like zoom steps. Usage: node scripts/webkit-bench.mjs [1000,3000,5000]
-import { serve } from "./serve.mjs";
+import { recordedViews, serve } from "./serve.mjs";
 import { webkit } from "./webkit.mjs";
 
 const sizes = (process.argv[2] ?? "1000,3000,5000").split(",").map(Number);
+// The Trellis side opens the view Rust makes of the generated document (the app measurements'
+// document); the baseline draws its own graph of the same size on the same grid.
+recordedViews(sizes);
 const { server, url } = await serve();
 const wk = await webkit();
 await wk.window({ width: 1440, height: 900 });

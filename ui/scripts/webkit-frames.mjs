@@ -7,10 +7,11 @@
 // "baseline:3" (baseline.html?n=3). WebKit switches go in the environment (they reach the
 // MiniBrowser through WebKitWebDriver), e.g. WEBKIT_DISABLE_COMPOSITING_MODE=1.
 import { readFileSync, readdirSync } from "node:fs";
-import { serve } from "./serve.mjs";
+import { recordedViews, serve } from "./serve.mjs";
 import { webkit } from "./webkit.mjs";
 
 const pages = process.argv.slice(2).length ? process.argv.slice(2) : ["doc=empty", "baseline:3", "doc=big:1000", "doc=big:5000"];
+recordedViews(pages.flatMap((page) => /^doc=big:(\d+)$/.exec(page)?.slice(1) ?? []).map(Number));
 const { server, url } = await serve();
 process.env.TRELLIS_FRAMES_RUN = String(process.pid); // marks the WebKit processes of this run
 const wk = await webkit();

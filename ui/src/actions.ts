@@ -1,32 +1,15 @@
 // Everything the user can do, as functions the shortcuts, the menu events, the toolbar and the
 // panels share. Each document change is one `Edit` sent to the backend; the answer (what
 // changed) is applied to the document view held in the store.
-import type { ConflictChoice, Edit, Element, FixEdit, Position, SaveAnswer, TypeInfo, ViewDelta, Viewport } from "./bindings";
+import type { ConflictChoice, Edit, Element, FixEdit, Position, SaveAnswer, TypeInfo, ViewDelta } from "./bindings";
 import { errorMessage, type ExportFormat } from "./api/types";
 import { type Fragment, buildFragment, fragmentText, parseFragment } from "./lib/clipboard";
-import { NODE_H, NODE_W, resolvePositions, type Rect, boundsOf } from "./lib/geometry";
+import { NODE_H, NODE_W, resolvePositions, boundsOf } from "./lib/geometry";
 import { END, START } from "./lib/ids";
 import { traceMark } from "./perf/editTrace";
+import { canvasController } from "./canvas/canvasController";
 import { ui } from "./store";
 import { closeCompare, compareWithFile, openCompareChooser } from "./compare/compareState";
-
-/** What the canvas lets the rest of the UI do with the viewport (set by Canvas on mount). */
-export type CanvasController = {
-  fit(): void;
-  frame(rect: Rect, maxZoom?: number): void;
-  centre(): Position;
-  zoomIn(): void;
-  zoomOut(): void;
-  /** React Flow's viewport now (kept to show a tab again where it was). */
-  viewport?(): Viewport;
-};
-let canvas: CanvasController | null = null;
-export function setCanvasController(c: CanvasController | null) {
-  canvas = c;
-}
-export function canvasController() {
-  return canvas;
-}
 
 function backend() {
   const b = ui.get().backend;
@@ -405,7 +388,7 @@ export async function paste(text?: string, at?: Position) {
 
 /** Where a paste lands: the centre of the view, offset so the fragment is centred there. */
 function pastePoint(rel: Record<string, Position>): Position {
-  const c = canvas?.centre() ?? { x: 0, y: 0 };
+  const c = canvasController()?.centre() ?? { x: 0, y: 0 };
   const b = boundsOf(rel);
   return { x: Math.round(c.x - (b ? b.w / 2 : 100)), y: Math.round(c.y - (b ? b.h / 2 : 30)) };
 }
@@ -427,7 +410,7 @@ export async function addNode(t: TypeInfo, at?: Position) {
   const c =
     at ??
     (() => {
-      const m = canvas?.centre() ?? { x: 0, y: 0 };
+      const m = canvasController()?.centre() ?? { x: 0, y: 0 };
       return { x: Math.round(m.x - NODE_W / 2), y: Math.round(m.y - NODE_H / 2) };
     })();
   const config =
@@ -440,9 +423,8 @@ export async function addNode(t: TypeInfo, at?: Position) {
 }
 
 /** Lays the graph out with the backend's engine (Rust, off the UI thread, with progress) and
- * sends it as one `apply_layout` edit (one undo step); `automatic` (a document the backend
- * left without positions) is neither an undo step nor dirty. Cancelled: nothing changes. */
-export async function autoLayout(docId = ui.get().activeId, automatic = false) {
+ * sends it as one `apply_layout` edit (one undo step). Cancelled: nothing changes. */
+export async function autoLayout(docId = ui.get().activeId) {
   const v = docId ? ui.get().docs[docId] : null;
   const b = ui.get().backend;
   if (!v || !b || ui.get().layoutBusy) return;
@@ -450,8 +432,8 @@ export async function autoLayout(docId = ui.get().activeId, automatic = false) {
   try {
     const positions = await b.layoutDocument(v.id, (f) => ui.set({ layoutProgress: f }));
     if (!positions) return ui.toast("info", "Automatic layout cancelled: nothing was moved.");
-    const ok = await edit(automatic ? { op: "apply_layout", positions, automatic: true } : { op: "apply_layout", positions }, v.id);
-    if (ok && ui.get().activeId === v.id) setTimeout(() => canvas?.fit(), 0);
+    const ok = await edit({ op: "apply_layout", positions }, v.id);
+    if (ok && ui.get().activeId === v.id) setTimeout(() => canvasController()?.fit(), 0);
   } catch (err) {
     ui.toast("error", `Automatic layout failed: ${errorMessage(err)}`);
   } finally {
@@ -473,11 +455,11 @@ export function revealElement(el: Element | undefined) {
   if (el.kind === "node") {
     ui.select({ nodes: [el.id], edges: [] });
     const r = rectOf([el.id]);
-    if (r) canvas?.frame(r, 1.1);
+    if (r) canvasController()?.frame(r, 1.1);
   } else if (el.kind === "edge") {
     ui.select({ nodes: [], edges: [el.index] });
     const r = rectOf([el.from, el.to]);
-    if (r) canvas?.frame(r, 1.1);
+    if (r) canvasController()?.frame(r, 1.1);
   } else {
     ui.select({ nodes: [], edges: [], graph: true });
   }
@@ -534,11 +516,11 @@ export async function runAction(action: string) {
     case "auto-layout":
       return autoLayout();
     case "fit-view":
-      return canvas?.fit();
+      return canvasController()?.fit();
     case "zoom-in":
-      return canvas?.zoomIn();
+      return canvasController()?.zoomIn();
     case "zoom-out":
-      return canvas?.zoomOut();
+      return canvasController()?.zoomOut();
     case "help":
       return toggleHelp();
     case "save":

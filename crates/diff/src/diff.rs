@@ -13,8 +13,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::graph::{EdgeKey, Graph};
-use crate::merge::same_map;
 use crate::pointer;
+use crate::value_merge::same_map;
 
 /// One field that differs inside an element: absent on one side when added or removed.
 #[derive(Debug, Clone, PartialEq, Serialize)]

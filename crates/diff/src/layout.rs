@@ -79,7 +79,7 @@ pub fn merge(base: Option<&Value>, ours: Option<&Value>, theirs: Option<&Value>)
             }
             _ => {
                 let mut ignored = Vec::new();
-                crate::merge::merge_one_value(&mut ignored, bk, ok, tk)
+                crate::value_merge::merge_one_value(&mut ignored, bk, ok, tk)
             }
         };
         if let Some(v) = merged {

@@ -13,6 +13,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod conflict;
 pub mod diff;
 pub mod document;
 pub mod graph;
@@ -21,6 +22,7 @@ pub mod merge;
 pub mod pointer;
 pub mod render;
 pub mod take;
+mod value_merge;
 
 use std::collections::HashSet;
 
@@ -28,10 +30,11 @@ use serde::Serialize;
 use trellis_formats::detect::Format;
 use trellis_spec::{Diagnostic, Element as DiagElement};
 
+pub use conflict::{Conflict, Element, Reason};
 pub use diff::{diff, Change, Diff, FieldChange};
 pub use document::{read, read_all, Document, ReadError};
 pub use graph::{EdgeKey, Graph};
-pub use merge::{merge, Conflict, Element, Reason};
+pub use merge::merge;
 
 /// The outcome of a three-way merge of documents.
 #[derive(Debug, Clone)]

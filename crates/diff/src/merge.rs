@@ -16,64 +16,11 @@
 use std::hash::Hash;
 
 use indexmap::IndexMap;
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::conflict::{Conflict, Cx, Element, Reason};
 use crate::graph::{EdgeKey, Graph};
-use crate::pointer;
-
-/// The element a conflict is in.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Element {
-    /// The graph-level fields (name, entry, budgets...).
-    Graph,
-    Channel {
-        name: String,
-    },
-    Node {
-        id: String,
-    },
-    Edge {
-        from: String,
-        to: String,
-        nth: usize,
-    },
-    /// GRAPH.md's Markdown body.
-    Body,
-}
-
-/// Why two sides could not be merged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Reason {
-    /// Both sides changed the value, differently.
-    BothChanged,
-    /// Both sides added it, with different values.
-    BothAdded,
-    /// One side changed what the other deleted.
-    ChangedAndDeleted,
-    /// The merged document does not validate (an edge to a node the other side deleted).
-    Invalid,
-}
-
-/// One conflict: where, why, and the three values (absent where that side has none).
-/// Read back by the app from the conflict report (`NAME.conflicts.json`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Conflict {
-    pub element: Element,
-    /// Relative to the element (`/config/model`; `""` for the whole element).
-    pub pointer: String,
-    pub reason: Reason,
-    /// One sentence for people.
-    pub message: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub base: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ours: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub theirs: Option<Value>,
-}
+use crate::value_merge::{merge_maps, merge_value, same_map};
 
 /// The merged graph (OURS where there are conflicts) and the conflicts.
 #[derive(Debug, Clone)]
@@ -234,105 +181,6 @@ fn merge_from(base: &Graph, mut ours: Side<'_>, mut theirs: Side<'_>) -> (Merged
     (Merged { graph, conflicts }, taken)
 }
 
-/// Where conflicts go while merging one element.
-struct Cx<'a> {
-    element: Element,
-    out: &'a mut Vec<Conflict>,
-}
-
-impl Cx<'_> {
-    fn conflict(&mut self, at: &str, base: Option<&Value>, ours: Option<&Value>, theirs: Option<&Value>) {
-        let reason = match (base, ours, theirs) {
-            (_, None, _) | (_, _, None) => Reason::ChangedAndDeleted,
-            (None, _, _) => Reason::BothAdded,
-            _ => Reason::BothChanged,
-        };
-        let what = describe(&self.element, at);
-        let message = match reason {
-            Reason::ChangedAndDeleted if ours.is_none() => {
-                format!("{what} was deleted on our side and changed on theirs")
-            }
-            Reason::ChangedAndDeleted => format!("{what} was changed on our side and deleted on theirs"),
-            Reason::BothAdded => format!("{what} was added on both sides with different values"),
-            _ => format!("{what} was changed on both sides to different values"),
-        };
-        self.out.push(Conflict {
-            element: self.element.clone(),
-            pointer: at.to_owned(),
-            reason,
-            message,
-            base: base.cloned(),
-            ours: ours.cloned(),
-            theirs: theirs.cloned(),
-        });
-    }
-}
-
-/// "node \"answer\" field /config/model" and the like.
-pub fn describe(element: &Element, at: &str) -> String {
-    let el = match element {
-        Element::Graph => return format!("the graph field {at}"),
-        Element::Channel { name } => format!("channel \"{name}\""),
-        Element::Node { id } => format!("node \"{id}\""),
-        Element::Edge { from, to, nth } if *nth == 0 => format!("the edge {from} -> {to}"),
-        Element::Edge { from, to, nth } => format!("edge #{} {from} -> {to}", nth + 1),
-        Element::Body => return "the Markdown body".to_owned(),
-    };
-    if at.is_empty() {
-        el
-    } else {
-        format!("{el}, field {at}")
-    }
-}
-
-/// The three-way merge of one value.
-fn merge_value(
-    cx: &mut Cx<'_>,
-    at: &str,
-    base: Option<&Value>,
-    ours: Option<&Value>,
-    theirs: Option<&Value>,
-) -> Option<Value> {
-    if ours == theirs || theirs == base {
-        return ours.cloned();
-    }
-    if ours == base {
-        return theirs.cloned();
-    }
-    if let (Some(Value::Object(o)), Some(Value::Object(t))) = (ours, theirs) {
-        match base {
-            None => return Some(Value::Object(merge_maps(cx, at, None, o, t))),
-            Some(Value::Object(b)) => return Some(Value::Object(merge_maps(cx, at, Some(b), o, t))),
-            Some(_) => {}
-        }
-    }
-    cx.conflict(at, base, ours, theirs);
-    ours.cloned()
-}
-
-/// Objects key by key: OURS' key order, with the keys only THEIRS has added after.
-fn merge_maps(
-    cx: &mut Cx<'_>,
-    at: &str,
-    base: Option<&Map<String, Value>>,
-    ours: &Map<String, Value>,
-    theirs: &Map<String, Value>,
-) -> Map<String, Value> {
-    let mut out = Map::new();
-    let keys = ours.keys().chain(theirs.keys().filter(|k| !ours.contains_key(*k))).chain(
-        base.into_iter()
-            .flat_map(|b| b.keys())
-            .filter(|k| !ours.contains_key(*k) && !theirs.contains_key(*k)),
-    );
-    for k in keys {
-        let b = base.and_then(|b| b.get(k));
-        if let Some(v) = merge_value(cx, &pointer::push(at, k), b, ours.get(k), theirs.get(k)) {
-            out.insert(k.clone(), v);
-        }
-    }
-    out
-}
-
 /// Channels, nodes or edges: element by element, in OURS' order with THEIRS' additions placed
 /// after the element they follow in THEIRS.
 fn merge_keyed<K: Hash + Eq + Clone>(
@@ -443,46 +291,6 @@ fn same_opt(a: Option<&Map<String, Value>>, b: Option<&Map<String, Value>>) -> b
         (None, None) => true,
         _ => false,
     }
-}
-
-/// `a == b` for objects (key order is not meaning), found in one ordered walk when both have
-/// their keys in the same order (nearly always: versions of one document), without a hash
-/// lookup per key; other objects are compared by `==`.
-pub(crate) fn same_map(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    for ((ka, va), (kb, vb)) in a.iter().zip(b) {
-        if ka != kb {
-            return a == b;
-        }
-        if !same_value(va, vb) {
-            return false;
-        }
-    }
-    true
-}
-
-/// `a == b` for values, objects by [`same_map`].
-pub(crate) fn same_value(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Object(x), Value::Object(y)) => same_map(x, y),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_value(p, q))
-        }
-        _ => a == b,
-    }
-}
-
-/// The three-way merge of one value, its conflicts (OURS kept) collected in `out`.
-pub fn merge_one_value(
-    out: &mut Vec<Conflict>,
-    base: Option<&Value>,
-    ours: Option<&Value>,
-    theirs: Option<&Value>,
-) -> Option<Value> {
-    let mut cx = Cx { element: Element::Graph, out };
-    merge_value(&mut cx, "", base, ours, theirs)
 }
 
 /// A line-based three-way merge of texts (diffy). Overlapping edits are conflicts; the result

@@ -4,9 +4,9 @@
 
 use serde_json::{Map, Value};
 
+use crate::conflict::Element;
 use crate::diff::Change;
 use crate::graph::{EdgeKey, Graph};
-use crate::merge::Element;
 use crate::pointer;
 
 /// A stable name of a change, the same across recomputations of the diff while the element

@@ -20,6 +20,9 @@ use crate::annotations::{self, Annotations, Group, GroupOut, Note, NoteOut};
 use crate::edit::{Position, Viewport};
 
 mod plain_read;
+mod sidecar;
+
+use sidecar::Sidecar;
 
 /// Diagnostic codes of this module.
 pub mod codes {
@@ -53,16 +56,6 @@ pub struct Layout {
     #[serde(skip)]
     #[ts(skip)]
     pub version: u32,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct Sidecar {
-    pub(crate) version: u32,
-    #[serde(default)]
-    pub(crate) positions: IndexMap<String, Position>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) viewport: Option<Viewport>,
 }
 
 /// What [`Layout::to_text`] writes: the [`Sidecar`] shape (same fields, same order), borrowed,

@@ -106,17 +106,6 @@ pub fn id_string(session: &Session) -> String {
 
 impl DocumentView {
     pub fn of(session: &Session) -> DocumentView {
-        DocumentView::with_spec(session, spec_json(session))
-    }
-
-    /// The view with `spec` set to `null`, for a caller that writes the spec's text on its own
-    /// ([`write_spec_json`]) beside it: a large view then holds no copy of it (the text of a
-    /// 100,000-node spec is 27 MB).
-    pub fn without_spec(session: &Session) -> DocumentView {
-        DocumentView::with_spec(session, RawValue::NULL.to_owned())
-    }
-
-    fn with_spec(session: &Session, spec: Box<RawValue>) -> DocumentView {
         // Only the types the document's format can hold (`crate::palette`).
         let types: Vec<TypeInfo> = crate::palette::palette(session);
         let diagnostics = diagnostics_of(session);
@@ -128,7 +117,7 @@ impl DocumentView {
             file_name: file_name(session),
             format: session.format(),
             dirty: session.is_dirty(),
-            spec,
+            spec: spec_json(session),
             weaveflow: session.weaveflow().map(WeaveflowView::of),
             graphmd: session.graphmd().map(GraphMdView::of),
             edge_labels: drawn.labels,

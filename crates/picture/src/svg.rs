@@ -13,7 +13,7 @@ use std::fmt::Write;
 use crate::scene::{Item, Mark, Scene, Wire};
 use crate::svg_annotations;
 use crate::theme::Palette;
-use crate::xml::{escape, escape_into, num};
+use crate::xml::{escape, escape_into, num, shorten};
 
 /// Space around the drawing, in canvas units.
 pub const MARGIN: f64 = 32.0;
@@ -78,14 +78,6 @@ fn curve(a: &Item, b: &Item, same: bool) -> Curve {
     );
     // A cubic with these control points passes through the midpoint of its ends at t = 0.5.
     Curve { d, mid: ((ax + bx) / 2.0, (ay + by) / 2.0) }
-}
-
-/// `s` cut to `max` characters with "…" when longer.
-pub(crate) fn shorten(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
-    match s.char_indices().nth(max.saturating_sub(1)) {
-        Some((cut, _)) if s.chars().nth(max).is_some() => format!("{}…", &s[..cut]).into(),
-        _ => s.into(),
-    }
 }
 
 /// The width of a label's plate.
@@ -325,17 +317,4 @@ fn labels(out: &mut String, scene: &Scene, p: &Palette) {
         out.push_str("</text></g>\n");
     }
     out.push_str("</g>\n");
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shortening_counts_characters_not_bytes() {
-        assert_eq!(shorten("abc", 5), "abc");
-        assert_eq!(shorten("abcdef", 5), "abcd…");
-        assert_eq!(shorten("abcde", 5), "abcde");
-        assert_eq!(shorten("ééééééé", 3), "éé…");
-    }
 }

@@ -10,8 +10,7 @@ use std::fmt::Write;
 use crate::annotations::{Frame, NoteBox, Tint};
 use crate::markdown::plain_lines;
 use crate::scene::{Item, Scene};
-use crate::svg::shorten;
-use crate::xml::{escape_into, num};
+use crate::xml::{escape_into, num, shorten};
 
 const FRAME_TITLE_H: f64 = 26.0;
 const FRAME_NAME_SIZE: f64 = 13.0;

@@ -1,7 +1,8 @@
 //! Writing text into XML so that any name is safe: the five markup characters escaped, and the
 //! characters XML 1.0 cannot hold at all (most C0 controls, U+FFFE, U+FFFF) replaced by U+FFFD,
 //! since a single one would make the whole file unreadable. Whitespace controls inside
-//! attributes are written as character references, so a parser gives them back unchanged.
+//! attributes are written as character references, so a parser gives them back unchanged. And
+//! text cut to the room it has.
 
 use std::fmt::Write;
 
@@ -58,9 +59,25 @@ pub fn num(v: f64) -> String {
     }
 }
 
+/// `s` cut to `max` characters with "…" when longer.
+pub fn shorten(s: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(max.saturating_sub(1)) {
+        Some((cut, _)) if s.chars().nth(max).is_some() => format!("{}…", &s[..cut]).into(),
+        _ => s.into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shortening_counts_characters_not_bytes() {
+        assert_eq!(shorten("abc", 5), "abc");
+        assert_eq!(shorten("abcdef", 5), "abcd…");
+        assert_eq!(shorten("abcde", 5), "abcde");
+        assert_eq!(shorten("ééééééé", 3), "éé…");
+    }
 
     #[test]
     fn markup_and_forbidden_characters_are_escaped() {

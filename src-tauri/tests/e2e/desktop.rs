@@ -316,8 +316,8 @@ async fn open_from_the_toolbar_takes_the_dialog_path_and_adds_it_to_recent_files
     app.quit().await;
 }
 
-/// A document whose view is over 1 MiB (the size from which the page takes a view as a script,
-/// `view::view_answer`): a chain of placeholder nodes, each with a sentence in its config.
+/// A document whose view is over 1 MiB: a chain of placeholder nodes, each with a sentence in
+/// its config.
 fn large_graph(nodes: usize) -> Value {
     let ids: Vec<String> = (0..nodes).map(|i| format!("step{i}")).collect();
     // About 500 bytes a node: few nodes (the debug build lays them out) and a view over 1 MiB.
@@ -339,17 +339,10 @@ fn large_graph(nodes: usize) -> Value {
     })
 }
 
-/// How many views came to the page as scripts so far.
-async fn views_by_script(app: &Desktop) -> i64 {
-    let n = app.js("return window.__trellisPerf?.viewsByScript?.() ?? -1;").await.as_i64().unwrap_or(-1);
-    assert!(n >= 0, "the page counts the views that came as scripts");
-    n
-}
-
 /// Waits for the page to show the large document named `name` (`spec.name`), then checks that
-/// its view came as a script (the `nth` to) and that it is, field by field, what Rust answers
-/// a plain call for the same document. Answers the document's id.
-async fn page_holds_the_large_view(app: &Desktop, name: &str, nth: i64) -> String {
+/// the view it holds is, field by field, what Rust answers for the same document. Answers the
+/// document's id.
+async fn page_holds_the_large_view(app: &Desktop, name: &str) -> String {
     app.wait_js(
         &format!(
             "const P = window.__trellisPerf; return P?.nodeCount() === 2500 && P.activeView()?.spec.name === {};",
@@ -359,18 +352,16 @@ async fn page_holds_the_large_view(app: &Desktop, name: &str, nth: i64) -> Strin
     )
     .await;
     let id = app.doc_named("large.json").await;
-    let held =
-        app.js("return [window.__trellisPerf.viewsByScript(), window.__trellisPerf.activeView()];").await;
-    assert_eq!(held[0].as_i64(), Some(nth), "the view came as a script");
+    let held = app.js("return window.__trellisPerf.activeView();").await;
     let view = app.view(&id).await;
     assert!(view["spec"].to_string().len() > 1 << 20, "the document's view is large enough");
     // (The viewport is the page's own: it tells Rust where it looks after the first frame.)
     for key in ["/id", "/spec", "/layout/positions", "/edgeLabels", "/diagnostics", "/registry", "/collapsed"]
     {
-        let (page, rust) = (held[1].pointer(key), view.pointer(key));
+        let (page, rust) = (held.pointer(key), view.pointer(key));
         assert!(rust.is_some() && page == rust, "the page's {key} is not Rust's");
     }
-    let findings = held[1]["diagnostics"].as_array().cloned().unwrap_or_default();
+    let findings = held["diagnostics"].as_array().cloned().unwrap_or_default();
     assert!(
         findings
             .iter()
@@ -381,30 +372,29 @@ async fn page_holds_the_large_view(app: &Desktop, name: &str, nth: i64) -> Strin
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_large_document_opened_from_the_toolbar_comes_to_the_page_whole_as_a_script() {
+async fn a_large_document_opened_from_the_toolbar_comes_to_the_page_whole() {
     let dir = tempfile::tempdir().expect("tmp");
     let path = write_spec(dir.path(), "large.json", &large_graph(2_500));
     let app = Desktop::launch(Launch { dialog_path: Some(path.clone()), ..Launch::default() }).await;
-    let before = views_by_script(&app).await;
     app.visible("[data-testid=\"btn-open\"]").await.click().await.expect("Open");
-    page_holds_the_large_view(&app, "large", before + 1).await;
+    page_holds_the_large_view(&app, "large").await;
     app.quit().await;
 }
 
-/// Changed on disk, the document's new view comes in a `document-changed` event, which Tauri
-/// writes as script code the page compiles in full (seconds for a large view): the event
-/// carries the number of a script that brings the view, and the page pairs the two.
+/// Changed on disk, the document's new view is named by a `document-changed` event (an event's
+/// payload is written into a script the page runs: no place for tens of megabytes), and the
+/// page asks for it (`document_view`).
 #[tokio::test(flavor = "multi_thread")]
-async fn a_large_document_changed_outside_comes_to_the_page_again_whole_as_a_script() {
+async fn a_large_document_changed_outside_comes_to_the_page_again_whole() {
     let dir = tempfile::tempdir().expect("tmp");
     let mut spec = large_graph(2_500);
     let path = write_spec(dir.path(), "large.json", &spec);
     let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
     // Listed at start, it is asked for with `get_document` (the start page's own are small).
-    page_holds_the_large_view(&app, "large", 1).await;
+    page_holds_the_large_view(&app, "large").await;
     spec["name"] = json!("large, renamed outside");
     replace_atomically(&path, &canonical(&spec));
-    page_holds_the_large_view(&app, "large, renamed outside", 2).await;
+    page_holds_the_large_view(&app, "large, renamed outside").await;
     app.quit().await;
 }
 

@@ -199,9 +199,8 @@ pub async fn open_to_drawn(app: &Desktop, n: usize, limit_ms: u64) -> Value {
 }
 
 /// Where an open's time goes past Rust's own work: the whole document view asked for again
-/// (`get_document`: the view built, written as JSON, carried over IPC and read by the page),
-/// the page's `JSON.parse` of the same text alone, and the view asked for as a script (as the
-/// UI does: `script_ms`).
+/// (`get_document`: the view built, written as JSON, carried over IPC and read by the page), and
+/// the page's `JSON.parse` of the same text alone.
 pub async fn view_over_ipc(app: &Desktop) -> Value {
     app.driver
         .execute_async(
@@ -214,19 +213,8 @@ pub async fn view_over_ipc(app: &Desktop) -> Value {
                const t1 = performance.now();
                JSON.parse(text);
                const parse = performance.now() - t1;
-               // The same view handed over as a script (what the UI asks for): until both the
-               // script and the answer came. The page's receiver is set aside meanwhile.
-               const receiver = window.__TRELLIS_DELIVER__, partReceiver = window.__TRELLIS_PART__;
-               const s0 = performance.now();
-               let partNodes = 0, parts = 0;
-               window.__TRELLIS_PART__ = ([_n, key, list]) => { parts += 1; if (key === 'nodes') partNodes += list.length; };
-               const scripted = new Promise((res) => { window.__TRELLIS_DELIVER__ = ([_n, got, spec]) => res(spec ? spec.nodes.length + partNodes : got.spec.nodes.length); });
-               const [answer, nodes] = await Promise.all([I.invoke('get_document', { docId: docs[docs.length - 1].id, byScript: true }), scripted]);
-               const script = performance.now() - s0;
-               window.__TRELLIS_DELIVER__ = receiver;
-               window.__TRELLIS_PART__ = partReceiver;
                done({ ms: Math.round(ipc), parse_ms: Math.round(parse), mb: Math.round(text.length / 1e5) / 10,
-                      script_ms: Math.round(script), script_answer: answer, script_nodes: nodes, script_parts: parts });
+                      nodes: v.spec.nodes.length });
              }, (e) => done({ error: String(e) }));",
             vec![],
         )

@@ -239,6 +239,12 @@ async fn real_files_without_a_sidecar() {
         let layout_ms = t.elapsed().as_secs_f64() * 1000.0;
         // For the baseline to draw when elkjs cannot lay the graph out.
         let trellis_positions = serde_json::to_value(&session.layout().positions).expect("positions");
+        // What each edge says (Rust's words), for elkjs to leave room for the labels.
+        let labels: Vec<String> = trellis_doc::view::DocumentView::of(&session)
+            .edge_labels
+            .into_iter()
+            .map(|l| l.map(|l| l.text).unwrap_or_default())
+            .collect();
         drop(session);
 
         let data = tempfile::tempdir().expect("data dir");
@@ -306,6 +312,7 @@ async fn real_files_without_a_sidecar() {
                 "nodes": spec["nodes"].as_array().map(|a| a.iter().map(|x| json!({"id": x["id"]})).collect::<Vec<_>>()),
                 "edges": spec["edges"],
                 "positions": trellis_positions,
+                "labels": labels,
             });
             let origin =
                 app.driver.execute("return location.origin", vec![]).await.expect("origin").json().clone();

@@ -2,7 +2,8 @@
 // notes and frames). Every change is one edit Rust applies and answers (crates/doc
 // annotations.rs); the selection of notes and groups is UI state, beside the node selection.
 import { create } from "zustand";
-import { canvasController, edit, registerAction, setAnnotationDelete, setAnnotationFragment } from "../actions";
+import { edit, registerAction, setAnnotationDelete, setAnnotationFragment } from "../actions";
+import { canvasController } from "../canvas/canvasController";
 import { withAnnotations } from "../lib/clipboard";
 import { END, START } from "../lib/ids";
 import { ui, useUi } from "../store";

@@ -3,7 +3,7 @@
 // drawn to it once per outside neighbour, labelled with how many edges they stand for.
 import type { DocumentView, End, Point } from "../bindings";
 import type { FlowEdge, FlowNode } from "../canvas/buildFlow";
-import type { SceneInput, Underlay } from "../canvas/overview";
+import type { SceneInput, Underlay } from "../canvas/scene";
 import { type Box, boxId, colorOf, framesOf } from "./frames";
 import type { GroupBoxData } from "./GroupBox";
 

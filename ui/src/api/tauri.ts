@@ -20,8 +20,8 @@ import type {
   RegistryEdit,
   RegistrySource,
 } from "../bindings";
+import type { DocumentRef } from "../bindings/DocumentRef";
 import type { LayoutProgress } from "../bindings/LayoutProgress";
-import { installReceiver, settle } from "./delivery";
 import {
   type Backend,
   type BackendEvent,
@@ -35,16 +35,11 @@ import {
 export class TauriBackend implements Backend {
   readonly kind = "tauri" as const;
 
-  constructor() {
-    // A large view comes as a script calling this (./delivery.ts).
-    installReceiver();
-  }
-
   listDocuments() {
     return invoke<DocumentSummary[]>("list_documents");
   }
   getDocument(docId: string) {
-    return invoke<unknown>("get_document", { docId, byScript: true }).then((a) => settle<DocumentView>(a));
+    return invoke<DocumentView>("get_document", { docId });
   }
   applyEdit(docId: string, edit: Edit) {
     return invoke<ViewDelta>("apply_edit", { docId, edit });
@@ -65,7 +60,7 @@ export class TauriBackend implements Backend {
     return invoke<DocumentView>("new_document", { example });
   }
   openDialog() {
-    return invoke<unknown>("open_document_dialog", { byScript: true }).then((a) => settle<DocumentView | null>(a));
+    return invoke<DocumentView | null>("open_document_dialog");
   }
   exportDocument(docId: string, format: ExportFormat, confirm: boolean) {
     return invoke<ExportAnswer>("export_document", { docId, format, confirm });
@@ -126,9 +121,9 @@ export class TauriBackend implements Backend {
   }
   subscribe(handler: (e: BackendEvent) => void) {
     const offs: Promise<() => void>[] = [
-      // A large view's event stands for a script that brings it (./delivery.ts).
-      listen<unknown>("document-changed", (e) => viewEvent(e.payload, (view) => handler({ type: "changed", view }), handler)),
-      listen<unknown>("document-opened", (e) => viewEvent(e.payload, (view) => handler({ type: "opened", view }), handler)),
+      // The event names the document; its view is the answer of `document_view`.
+      listen<DocumentRef>("document-changed", (e) => viewEvent(e.payload.id, (view) => handler({ type: "changed", view }), handler)),
+      listen<DocumentRef>("document-opened", (e) => viewEvent(e.payload.id, (view) => handler({ type: "opened", view }), handler)),
       listen<DocumentClosed>("document-closed", (e) => handler({ type: "closed", id: e.payload.id })),
       listen<JournalState>("journal", (e) => handler({ type: "problems", diagnostics: e.payload.problems })),
       listen<string>("menu", (e) => handler({ type: "menu", action: e.payload })),
@@ -139,9 +134,10 @@ export class TauriBackend implements Backend {
   }
 }
 
-/** Gives an event's view to `take` once it is here; one that never comes is told as a problem. */
-function viewEvent(payload: unknown, take: (view: DocumentView) => void, handler: (e: BackendEvent) => void) {
-  settle<DocumentView>(payload).then(take, (err: unknown) =>
+/** Asks for the view of the document an event names and gives it to `take`; one that does not
+ * come (the document closed meanwhile) is told as a problem. */
+function viewEvent(docId: string, take: (view: DocumentView) => void, handler: (e: BackendEvent) => void) {
+  invoke<DocumentView>("document_view", { docId }).then(take, (err: unknown) =>
     handler({ type: "problems", diagnostics: [{ code: "ui/view-lost", severity: "error", message: errorMessage(err), pointer: "" }] }),
   );
 }

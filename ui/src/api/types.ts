@@ -1,5 +1,6 @@
 // The one interface between the UI and whatever owns the document: Rust through Tauri in the
-// app, an in-memory fake in the browser demo mode. Every type is generated from Rust.
+// app; in the UI tests and the browser preview, a replay of answers Rust recorded. Every type
+// is generated from Rust.
 import type {
   ConflictChoice,
   Diagnostic,
@@ -47,8 +48,8 @@ export type BackendEvent =
   | { type: "problems"; diagnostics: Diagnostic[] };
 
 export interface Backend {
-  /** `recorded`: the UI tests' replay of Rust's answers (src/test/recorded.ts). */
-  readonly kind: "tauri" | "fake" | "recorded";
+  /** `recorded`: a replay of Rust's answers (the UI tests and the browser preview). */
+  readonly kind: "tauri" | "recorded";
   listDocuments(): Promise<DocumentSummary[]>;
   getDocument(docId: string): Promise<DocumentView>;
   /** Applies one edit and answers what changed in the view; rejects with the reason when Rust

@@ -4,7 +4,7 @@
 import { useReactFlow, useStoreApi } from "@xyflow/react";
 import { useEffect, useRef } from "react";
 import type { Rect } from "../lib/geometry";
-import type { Scene } from "./overview";
+import type { Scene } from "./scene";
 import { traceMark } from "../perf/editTrace";
 
 const W = 200;

@@ -4,139 +4,23 @@
 // even where the webview paints in software. Also answers hit tests and box queries, through a
 // uniform grid, for the interactions the canvas mode handles itself.
 import type { Point } from "../bindings";
-import { NODE_H, NODE_W, type Rect, TERMINAL, isTerminal } from "../lib/geometry";
-import { configSummary, edgeFont, labelWidth, nodeText } from "./overviewText";
+import type { Rect } from "../lib/geometry";
 import { timed, traceMark } from "../perf/editTrace";
+import { edgeFont, labelWidth } from "./overviewText";
+import type { Scene } from "./scene";
 import { sceneChanges, union } from "./sceneChanges";
 import { sceneQuery } from "./sceneIndex";
-import type { NodeIndex } from "./nodeIndex";
-
-export { edgeFont, nodeText };
-
-export type Scene = {
-  ids: string[];
-  x: Float64Array;
-  y: Float64Array;
-  w: Float64Array;
-  h: Float64Array;
-  color: string[];
-  problem: Uint8Array; // 0 none, 1 warning, 2 error
-  edgeFrom: Int32Array;
-  edgeTo: Int32Array;
-  guarded: Uint8Array;
-  /** Drawn dashed (a GRAPH.md judge's fallback route). */
-  dashed: Uint8Array;
-  /** The document edge each drawn edge is (-1: drawn only, never selected). */
-  edgeIndex: Int32Array;
-  /** Each edge's label ("" for none). */
-  edgeLabel: string[];
-  /** The document's object each edge stands for, when there is one (to tell after an edit
-   * which edges are still the same, `sceneChanges.ts`). */
-  edgeRef: (object | undefined)[];
-  /** Per node: its type ("" for none) and its config (its summary: `configSummary`), drawn
-   * as the zoom grows. */
-  nodeType: string[];
-  config: unknown[];
-  /** The name drawn on each node (its id; a collapsed group's box: the group's name). */
-  names: string[];
-  /** Per node: 0 a plain node, 1 a subgraph node, 2 one whose reference cannot be used. */
-  subgraph: Uint8Array;
-  index: NodeIndex;
-  /** Drawn under everything, into the cached bitmap: group frames and notes (issue 16). */
-  underlay: Underlay[];
-};
-
-/** A group frame (a title bar in `line` with `title`) or a note (its first line as `title`). */
-export type Underlay = { kind: "frame" | "note"; x: number; y: number; w: number; h: number; fill: string; line: string; title: string };
-
-export type SceneInput = {
-  order: string[];
-  positions: Record<string, Point>;
-  /** `at`: as for `type`. */
-  color: (id: string, at?: number) => string;
-  problem: (id: string) => 0 | 1 | 2;
-  edges: { from: string; to: string; guarded: boolean; label?: string; dashed?: boolean; index?: number; ref?: object }[];
-  /** `at`: the node's place in `order` (lets the input find the node without a lookup). */
-  type?: (id: string, at?: number) => string;
-  config?: (id: string, at?: number) => unknown;
-  name?: (id: string) => string;
-  subgraph?: (id: string) => 0 | 1 | 2;
-  underlay?: Underlay[];
-};
-
-/** The lists of a scene that hold strings or objects (a patch gives them already copied). */
-export type SceneLists = Pick<Scene, "color" | "nodeType" | "config" | "names" | "edgeLabel" | "edgeRef">;
-
-/** A scene of `n` nodes and `m` edges, every field still to be filled (`lists`: but those). */
-export function emptyScene(ids: string[], m: number, underlay: Underlay[], lists?: SceneLists): Scene {
-  const n = ids.length;
-  return {
-    ids,
-    x: new Float64Array(n),
-    y: new Float64Array(n),
-    w: new Float64Array(n),
-    h: new Float64Array(n),
-    color: lists?.color ?? new Array(n),
-    problem: new Uint8Array(n),
-    edgeFrom: new Int32Array(m),
-    edgeTo: new Int32Array(m),
-    guarded: new Uint8Array(m),
-    dashed: new Uint8Array(m),
-    edgeIndex: new Int32Array(m),
-    edgeLabel: lists?.edgeLabel ?? new Array(m),
-    edgeRef: lists?.edgeRef ?? new Array(m),
-    nodeType: lists?.nodeType ?? new Array(n),
-    config: lists?.config ?? new Array(n),
-    names: lists?.names ?? new Array(n),
-    subgraph: new Uint8Array(n),
-    index: new Map(),
-    underlay,
-  };
-}
-
-/** Node `i` of the scene (`s.ids[i]`), from the input: where it is and what it shows. */
-export function fillNode(s: Scene, i: number, inp: SceneInput) {
-  const id = s.ids[i];
-  const p = inp.positions[id] ?? ORIGIN;
-  const terminal = isTerminal(id);
-  s.x[i] = p.x;
-  s.y[i] = p.y;
-  s.w[i] = terminal ? TERMINAL : NODE_W;
-  s.h[i] = terminal ? TERMINAL : NODE_H;
-  s.problem[i] = inp.problem(id);
-  s.names[i] = inp.name?.(id) ?? id;
-  // A terminal is drawn as a circle, with no type or config (and is no node to look up: the
-  // input would search the node list for it).
-  s.color[i] = terminal ? "terminal" : inp.color(id, i);
-  s.nodeType[i] = terminal ? "" : (inp.type?.(id, i) ?? "");
-  s.config[i] = terminal ? undefined : inp.config?.(id, i);
-  s.subgraph[i] = terminal ? 0 : (inp.subgraph?.(id) ?? 0);
-}
-
-/** Edge `k` of the scene, its ends found in the scene's index. */
-export function fillEdge(s: Scene, k: number, e: SceneInput["edges"][number]) {
-  s.edgeFrom[k] = s.index.get(e.from) ?? -1;
-  s.edgeTo[k] = s.index.get(e.to) ?? -1;
-  s.guarded[k] = e.guarded || e.label ? 1 : 0;
-  s.dashed[k] = e.dashed ? 1 : 0;
-  s.edgeIndex[k] = e.index ?? k;
-  s.edgeLabel[k] = e.label ?? "";
-  s.edgeRef[k] = e.ref;
-}
-
-const ORIGIN = { x: 0, y: 0 };
-
-export function buildScene(inp: SceneInput): Scene {
-  const s = emptyScene(inp.order, inp.edges.length, inp.underlay ?? []);
-  const index = new Map<string, number>();
-  for (let i = 0; i < s.ids.length; i++) {
-    fillNode(s, i, inp);
-    index.set(s.ids[i], i);
-  }
-  s.index = index;
-  for (let k = 0; k < inp.edges.length; k++) fillEdge(s, k, inp.edges[k]);
-  return s;
-}
+import {
+  type DragOffset,
+  type Painted,
+  type Theme,
+  paintEdgeLabels,
+  paintEdges,
+  paintLabels,
+  paintNodes,
+  paintOverlays,
+  paintUnderlay,
+} from "./scenePaint";
 
 // Both canvases raster on the CPU (`willReadFrequently`): where WebKit composites through
 // software GL (llvmpipe under Xvfb, no GPU) an accelerated canvas defers its raster into the
@@ -147,22 +31,12 @@ const gpu = typeof location !== "undefined" && new URLSearchParams(location.sear
 const CPU_BITMAP: CanvasRenderingContext2DSettings | undefined = gpu ? undefined : { willReadFrequently: true };
 const CPU_SCREEN = CPU_BITMAP;
 
-export type Theme = {
-  edge: string;
-  guarded: string;
-  selected: string;
-  error: string;
-  warning: string;
-  terminal: string;
-  text: string;
-  nodeBg: string;
-};
-
 export class OverviewRenderer {
   private scene: Scene | null = null;
-  private selected = new Set<number>();
-  private offset: { ids: Set<number>; dx: number; dy: number } | null = null;
-  private box: Rect | null = null;
+  /** Live: drawn over the cached picture each frame (`scenePaint.ts`). */
+  selected = new Set<number>();
+  private offset: DragOffset | null = null;
+  box: Rect | null = null;
   private cache: Bitmap | null = null;
   /** The next bitmap, painted a slice at a time between frames (see `draw`). */
   private job: Job | null = null;
@@ -250,7 +124,7 @@ export class OverviewRenderer {
     ctx.restore();
   }
 
-  private selectedEdges = new Set<number>();
+  selectedEdges = new Set<number>();
   /** Node ids whose names the current drawing shows (what the end-to-end test reads). */
   drawnNames = new Set<string>();
 
@@ -412,7 +286,7 @@ export class OverviewRenderer {
       ctx.setTransform(dpr * zoom, 0, 0, dpr * zoom, dpr * tx, dpr * ty);
     }
     this.lastView = [view.x, view.y, zoom];
-    this.paintOverlays(ctx, view, zoom);
+    if (this.scene) paintOverlays(ctx, this.painted(this.scene), view, zoom, this);
     this.lastDrawMs = performance.now() - t0;
   }
 
@@ -521,331 +395,47 @@ export class OverviewRenderer {
   private *paintSteps(ctx: CanvasRenderingContext2D, view: Rect, zoom: number, done: (drawn: number) => void): Generator<void, void, void> {
     const s = this.scene;
     if (!s) return;
+    const p = this.painted(s);
     const visible = this.query(view);
-    this.paintUnderlay(ctx, view, zoom);
+    paintUnderlay(ctx, s, view, zoom);
     const slice = 600;
     for (let from = 0; ; from += slice) {
-      const edgesLeft = this.paintEdges(ctx, view, zoom, visible, from, from + slice);
+      const edgesLeft = paintEdges(ctx, p, view, zoom, visible, from, from + slice);
       if (!edgesLeft) break;
       yield;
     }
     for (let from = 0; from < visible.length; from += slice) {
-      this.paintNodes(ctx, zoom, visible.slice(from, from + slice));
+      paintNodes(ctx, p, zoom, visible.slice(from, from + slice));
       yield;
     }
     this.drawnNames = new Set();
     for (let from = 0; from < visible.length; from += 150) {
-      this.paintLabels(ctx, zoom, visible.slice(from, from + 150));
+      paintLabels(ctx, p, zoom, visible.slice(from, from + 150), this.drawnNames);
       yield;
     }
-    this.paintEdgeLabels(ctx, view, zoom, visible);
+    paintEdgeLabels(ctx, p, view, zoom, visible);
     done(visible.length);
   }
 
   /** Paints edges, nodes, problem outlines and ids inside `view` (flow coordinates) on a
    * context already transformed to flow coordinates. Returns how many nodes it drew. */
   private paint(ctx: CanvasRenderingContext2D, view: Rect, zoom: number, whole = true): number {
-    if (!this.scene) return 0;
+    const s = this.scene;
+    if (!s) return 0;
+    const p = this.painted(s);
     const visible = this.query(view);
-    this.paintUnderlay(ctx, view, zoom);
-    this.paintEdges(ctx, view, zoom, visible, 0, Infinity);
-    this.paintNodes(ctx, zoom, visible);
+    paintUnderlay(ctx, s, view, zoom);
+    paintEdges(ctx, p, view, zoom, visible, 0, Infinity);
+    paintNodes(ctx, p, zoom, visible);
     // A part painted again keeps the names drawn elsewhere.
     if (whole) this.drawnNames = new Set();
-    this.paintLabels(ctx, zoom, visible);
-    this.paintEdgeLabels(ctx, view, zoom, visible);
+    paintLabels(ctx, p, zoom, visible, this.drawnNames);
+    paintEdgeLabels(ctx, p, view, zoom, visible);
     return visible.length;
   }
 
-  /** Group frames and notes in view: filled boxes, outlined, with their title when readable. */
-  private paintUnderlay(ctx: CanvasRenderingContext2D, view: Rect, zoom: number) {
-    const u = this.scene?.underlay;
-    if (!u?.length) return;
-    const px = 1 / zoom;
-    const vx1 = view.x + view.w;
-    const vy1 = view.y + view.h;
-    const font = Math.min(40, Math.max(13, 9 / zoom));
-    const readable = font * zoom >= 8;
-    for (const r of u) {
-      if (r.x > vx1 || r.y > vy1 || r.x + r.w < view.x || r.y + r.h < view.y) continue;
-      ctx.fillStyle = r.fill;
-      ctx.fillRect(r.x, r.y, r.w, r.h);
-      ctx.strokeStyle = r.line;
-      ctx.lineWidth = (r.kind === "frame" ? 2 : 1) * px;
-      ctx.strokeRect(r.x, r.y, r.w, r.h);
-      const bar = r.kind === "frame" ? Math.max(26, font * 1.4) : 0;
-      if (bar) {
-        ctx.fillStyle = r.line;
-        ctx.fillRect(r.x, r.y, r.w, Math.min(bar, r.h));
-      }
-      if (readable && r.title) {
-        ctx.fillStyle = r.kind === "frame" ? "#ffffff" : "#1f2937";
-        ctx.font = `600 ${font}px system-ui, sans-serif`;
-        ctx.fillText(r.title, r.x + 8, r.y + (bar ? bar * 0.72 : font + 6), Math.max(0, r.w - 16));
-      }
-    }
-  }
-
-  private X(i: number) {
-    const off = this.offset;
-    return (this.scene as Scene).x[i] + (off?.ids.has(i) ? off.dx : 0);
-  }
-
-  private Y(i: number) {
-    const off = this.offset;
-    return (this.scene as Scene).y[i] + (off?.ids.has(i) ? off.dy : 0);
-  }
-
-  /** Edges with index in [from, to): plain and guarded paths, stroked in chunks (one huge
-   * self-crossing path is slow to rasterize in software). Drawn when an end is in view or the
-   * segment's box crosses it. Answers whether edges remain past `to`. */
-  private paintEdges(ctx: CanvasRenderingContext2D, view: Rect, zoom: number, visible: number[], from: number, to: number): boolean {
-    const s = this.scene;
-    if (!s) return false;
-    const th = this.theme();
-    const vis = new Uint8Array(s.ids.length);
-    for (const i of visible) vis[i] = 1;
-    const vx1 = view.x + view.w;
-    const vy1 = view.y + view.h;
-    const end = Math.min(to, s.edgeFrom.length);
-    // One device pixel: a hairline, which software rasterizers draw far faster than a stroke.
-    const dpr = ctx.getTransform().a / zoom;
-    ctx.lineWidth = 1 / (zoom * (dpr || 1));
-    // The edges in view, found in one walk over them (a repaint after an edit looks at every
-    // edge once, not once per style), by style: 0 plain, 1 guarded or labelled, 2 dashed
-    // (drawn-only routes such as a fallback).
-    const byPass: number[][] = [[], [], []];
-    for (let k = from; k < end; k++) {
-      const a = s.edgeFrom[k];
-      const b = s.edgeTo[k];
-      if (a < 0 || b < 0) continue;
-      if (!vis[a] && !vis[b]) {
-        const ax = this.X(a) + s.w[a];
-        const bx = this.X(b);
-        if (Math.max(ax, bx) < view.x || Math.min(ax, bx) > vx1) continue;
-        const ay = this.Y(a) + s.h[a] / 2;
-        const by = this.Y(b) + s.h[b] / 2;
-        if (Math.max(ay, by) < view.y || Math.min(ay, by) > vy1) continue;
-      }
-      byPass[s.dashed[k] ? 2 : s.guarded[k] ? 1 : 0].push(k);
-    }
-    for (const pass of [0, 1, 2]) {
-      ctx.strokeStyle = pass === 0 ? th.edge : th.guarded;
-      ctx.setLineDash(pass === 2 ? [6 / zoom, 4 / zoom] : []);
-      let n = 0;
-      ctx.beginPath();
-      for (const k of byPass[pass]) {
-        const a = s.edgeFrom[k];
-        const b = s.edgeTo[k];
-        ctx.moveTo(this.X(a) + s.w[a], this.Y(a) + s.h[a] / 2);
-        ctx.lineTo(this.X(b), this.Y(b) + s.h[b] / 2);
-        if (++n % 256 === 0) {
-          ctx.stroke();
-          ctx.beginPath();
-        }
-      }
-      ctx.stroke();
-    }
-    ctx.setLineDash([]);
-    return end < s.edgeFrom.length;
-  }
-
-  /** Node bodies by colour bucket (few fill calls); when big enough, a card with a colour
-   * bar; then the problem outlines. */
-  private paintNodes(ctx: CanvasRenderingContext2D, zoom: number, nodes: number[]) {
-    const s = this.scene;
-    if (!s) return;
-    const th = this.theme();
-    const px = 1 / zoom;
-    const X = (i: number) => this.X(i);
-    const Y = (i: number) => this.Y(i);
-    const buckets = new Map<string, number[]>();
-    const terminals: number[] = [];
-    for (const i of nodes) {
-      if (s.color[i] === "terminal") {
-        terminals.push(i);
-        continue;
-      }
-      const b = buckets.get(s.color[i]);
-      if (b) b.push(i);
-      else buckets.set(s.color[i], [i]);
-    }
-    const detailed = zoom * 60 >= 10;
-    const subgraphs = nodes.filter((i) => s.subgraph[i]);
-    if (subgraphs.length) {
-      // Subgraph nodes: two cards stacked behind the node (another graph inside).
-      for (const d of [6, 3]) {
-        ctx.beginPath();
-        for (const i of subgraphs) ctx.rect(X(i) + d, Y(i) + d, s.w[i], s.h[i]);
-        ctx.fillStyle = th.nodeBg;
-        ctx.fill();
-        ctx.lineWidth = px;
-        ctx.strokeStyle = th.edge;
-        ctx.stroke();
-      }
-    }
-    if (detailed) {
-      ctx.beginPath();
-      for (const idx of buckets.values()) for (const i of idx) ctx.rect(X(i), Y(i), s.w[i], s.h[i]);
-      ctx.fillStyle = th.nodeBg;
-      ctx.fill();
-    }
-    for (const [color, idx] of buckets) {
-      ctx.beginPath();
-      for (const i of idx) {
-        if (detailed) ctx.rect(X(i), Y(i), 10, s.h[i]);
-        else ctx.rect(X(i), Y(i), s.w[i], s.h[i]);
-      }
-      ctx.fillStyle = color;
-      ctx.fill();
-    }
-    if (terminals.length) {
-      ctx.beginPath();
-      for (const i of terminals) {
-        const r = s.w[i] / 2;
-        ctx.moveTo(X(i) + 2 * r, Y(i) + r);
-        ctx.arc(X(i) + r, Y(i) + r, r, 0, Math.PI * 2);
-      }
-      ctx.fillStyle = th.terminal;
-      ctx.fill();
-    }
-    this.outline(ctx, nodes, (i) => s.problem[i] === 1, th.warning, 2 * px);
-    this.outline(ctx, nodes, (i) => s.problem[i] === 2, th.error, 2.5 * px);
-    // A reference that cannot be used: a red corner mark whatever the problem count says.
-    const broken = subgraphs.filter((i) => s.subgraph[i] === 2);
-    if (broken.length) {
-      ctx.beginPath();
-      for (const i of broken) {
-        const r = Math.min(14, s.h[i] / 3);
-        ctx.moveTo(X(i) + s.w[i], Y(i));
-        ctx.lineTo(X(i) + s.w[i], Y(i) + r);
-        ctx.lineTo(X(i) + s.w[i] - r, Y(i));
-        ctx.closePath();
-      }
-      ctx.fillStyle = th.error;
-      ctx.fill();
-    }
-  }
-
-  /** Node names whenever they would be at least ~8 px tall on screen (the font grows in
-   * flow units as the zoom shrinks, up to what the box holds), then the type, then the config
-   * summary as the zoom grows (`nodeText`). */
-  private paintLabels(ctx: CanvasRenderingContext2D, zoom: number, nodes: number[]) {
-    const s = this.scene;
-    const lines = nodeText(zoom);
-    if (!s || !lines) return;
-    ctx.fillStyle = this.theme().text;
-    ctx.textBaseline = "middle";
-    const drawn = this.drawnNames;
-    const font = (weight: number, px: number) => `${weight} ${px}px system-ui, sans-serif`;
-    ctx.font = font(600, lines.name);
-    for (const i of nodes) {
-      if (s.color[i] === "terminal") continue;
-      ctx.fillText(s.names[i], this.X(i) + 16, this.Y(i) + lines.nameY, s.w[i] - 22);
-      drawn.add(s.ids[i]);
-    }
-    if (lines.type) {
-      ctx.font = font(400, lines.type);
-      ctx.globalAlpha = 0.75;
-      for (const i of nodes) if (s.nodeType[i]) ctx.fillText(s.nodeType[i], this.X(i) + 16, this.Y(i) + lines.typeY, s.w[i] - 22);
-      ctx.globalAlpha = 1;
-    }
-    if (lines.summary) {
-      ctx.font = font(400, lines.summary);
-      ctx.globalAlpha = 0.6;
-      for (const i of nodes) {
-        const text = configSummary(s.config[i]);
-        if (text) ctx.fillText(text, this.X(i) + 16, this.Y(i) + lines.summaryY, s.w[i] - 22);
-      }
-      ctx.globalAlpha = 1;
-    }
-  }
-
-  /** Condition labels at the middle of their edges, on a plate, when legible (at most a few
-   * hundred: beyond that they would cover each other). */
-  private paintEdgeLabels(ctx: CanvasRenderingContext2D, view: Rect, zoom: number, visible: number[]) {
-    const s = this.scene;
-    const fe = edgeFont(zoom);
-    if (!s || !fe) return;
-    const vis = new Uint8Array(s.ids.length);
-    for (const i of visible) vis[i] = 1;
-    const th = this.theme();
-    ctx.font = `500 ${fe}px ui-monospace, monospace`;
-    ctx.textBaseline = "middle";
-    ctx.textAlign = "center";
-    let n = 0;
-    for (let k = 0; k < s.edgeFrom.length && n < 400; k++) {
-      const label = s.edgeLabel[k];
-      const a = s.edgeFrom[k];
-      const b = s.edgeTo[k];
-      if (!label || a < 0 || b < 0 || (!vis[a] && !vis[b])) continue;
-      const mx = (this.X(a) + s.w[a] + this.X(b)) / 2;
-      const my = (this.Y(a) + s.h[a] / 2 + this.Y(b) + s.h[b] / 2) / 2;
-      if (mx < view.x || mx > view.x + view.w || my < view.y || my > view.y + view.h) continue;
-      const text = label.length > 40 ? `${label.slice(0, 39)}…` : label;
-      const w = labelWidth(text, fe);
-      ctx.fillStyle = th.nodeBg;
-      ctx.fillRect(mx - w / 2 - 3, my - fe * 0.7, w + 6, fe * 1.4);
-      ctx.fillStyle = th.text;
-      ctx.fillText(text, mx, my, w);
-      n++;
-    }
-    ctx.textAlign = "start";
-  }
-
-  private outline(ctx: CanvasRenderingContext2D, among: Iterable<number>, pred: (i: number) => boolean, color: string, width: number) {
-    const s = this.scene;
-    if (!s) return;
-    const off = this.offset;
-    ctx.beginPath();
-    let any = false;
-    for (const i of among)
-      if (pred(i)) {
-        const dx = off?.ids.has(i) ? off.dx : 0;
-        const dy = off?.ids.has(i) ? off.dy : 0;
-        ctx.rect(s.x[i] + dx, s.y[i] + dy, s.w[i], s.h[i]);
-        any = true;
-      }
-    if (!any) return;
-    ctx.strokeStyle = color;
-    ctx.lineWidth = width;
-    ctx.stroke();
-  }
-
-  /** Selection outlines and the selection box: live, on top of the (cached) scene. */
-  private paintOverlays(ctx: CanvasRenderingContext2D, view: Rect, zoom: number) {
-    const s = this.scene;
-    if (!s) return;
-    const th = this.theme();
-    const px = 1 / zoom;
-    if (this.selectedEdges.size) {
-      ctx.beginPath();
-      for (const k of this.selectedEdges) {
-        const a = s.edgeFrom[k];
-        const b = s.edgeTo[k];
-        if (a < 0 || b < 0) continue;
-        ctx.moveTo(this.X(a) + s.w[a], this.Y(a) + s.h[a] / 2);
-        ctx.lineTo(this.X(b), this.Y(b) + s.h[b] / 2);
-      }
-      ctx.strokeStyle = th.selected;
-      ctx.lineWidth = 3 * px;
-      ctx.stroke();
-    }
-    if (this.selected.size) {
-      const inView = [...this.selected].filter(
-        (i) => s.x[i] < view.x + view.w && s.x[i] + s.w[i] > view.x && s.y[i] < view.y + view.h && s.y[i] + s.h[i] > view.y,
-      );
-      this.outline(ctx, inView, () => true, th.selected, 3 * px);
-    }
-    if (this.box) {
-      ctx.beginPath();
-      ctx.rect(this.box.x, this.box.y, this.box.w, this.box.h);
-      ctx.fillStyle = "rgba(80,130,255,0.10)";
-      ctx.fill();
-      ctx.strokeStyle = th.selected;
-      ctx.lineWidth = px;
-      ctx.stroke();
-    }
+  private painted(s: Scene): Painted {
+    return { s, off: this.offset, th: this.theme() };
   }
 }
 

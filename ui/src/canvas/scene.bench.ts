@@ -6,7 +6,7 @@ import type { DocumentView, TypeInfo, ViewDelta } from "../bindings";
 import { resolvePositions } from "../lib/geometry";
 import { generateGraph } from "../perf/generate";
 import { problemsOf } from "./buildFlow";
-import { buildScene } from "./overview";
+import { buildScene } from "./scene";
 import { nodeFields, sceneInput } from "./sceneInput";
 import { gridOf } from "./sceneIndex";
 import { patchScene } from "./scenePatch";

@@ -3,7 +3,7 @@
 // places of its cached bitmap instead of the whole graph (at 10,000 nodes a whole repaint is
 // most of an edit's time on screen). Null when so much changed that a whole repaint is as cheap.
 import type { Rect } from "../lib/geometry";
-import type { Scene } from "./overview";
+import type { Scene } from "./scene";
 import { edgeFont, labelWidth } from "./overviewText";
 import { type PatchOrigin, patchOrigin } from "./sceneOrigin";
 

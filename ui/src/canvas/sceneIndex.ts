@@ -3,7 +3,7 @@
 // DOM drawing's window), so a scene built during a render can be queried before the
 // renderer has been given it.
 import type { Rect } from "../lib/geometry";
-import type { Scene } from "./overview";
+import type { Scene } from "./scene";
 
 const CELL = 512;
 

@@ -4,7 +4,7 @@
 import type { DocumentView, NodeSpec, Point, TypeInfo } from "../bindings";
 import { terminalsInUse } from "../lib/geometry";
 import type { Problems } from "./buildFlow";
-import type { SceneInput } from "./overview";
+import type { SceneInput } from "./scene";
 import { marksOf } from "../subgraphs/mark";
 
 /** What the scene shows of each node of the view (everything but the order and the edges). */

@@ -1,7 +1,7 @@
 // What `patchScene` knows of the scene it made: which element came from which of the scene
 // before. Its own module: the renderer (overview.ts, through sceneChanges.ts) reads it, and
 // the patch, which writes it, imports the renderer's scene helpers.
-import type { Scene } from "./overview";
+import type { Scene } from "./scene";
 
 /** How a patched scene's elements correspond to the scene it was patched from: the new index
  * of each old node (-1: gone), the old edge each new edge is a copy of (-1: added, replaced or

@@ -6,8 +6,7 @@
 // what `buildScene` would (groups, notes, unplaced nodes, duplicate ids, a large edit): the
 // caller builds.
 import type { DocumentView, ListEdit, ViewDelta } from "../bindings";
-import type { Scene } from "./overview";
-import { emptyScene, fillEdge, fillNode } from "./overview";
+import { type Scene, emptyScene, fillEdge, fillNode } from "./scene";
 import { type NodeFields, docEdge } from "./sceneInput";
 import { carryGrid, shareGrid } from "./sceneIndex";
 import { patchedIndex, uniqueIds } from "./nodeIndex";

@@ -1,11 +1,10 @@
 // The document's own viewport: on open, the stored one (else a readable opening view, else
-// fit) and the automatic layout for a document without positions; the canvas counts as ready
-// once the first frame is drawn. Pan and zoom afterwards are kept by Rust in the layout
+// fit); the canvas counts as ready once the first frame is drawn (Rust lays out a document that
+// came without positions before its first view, so it is drawn once, at its final place). Pan and zoom afterwards are kept by Rust in the layout
 // sidecar (not an undo step, not dirty).
 import { type MutableRefObject, useEffect, useRef } from "react";
 import type { Viewport as FlowViewport, useReactFlow, useStoreApi } from "@xyflow/react";
 import type { DocumentView, Point } from "../bindings";
-import { autoLayout } from "../actions";
 import { boundsOf } from "../lib/geometry";
 import { START } from "../lib/ids";
 import { nextFrames } from "../perf/hooks";
@@ -38,18 +37,11 @@ export function useDocumentViewport(
       else fitRef.current();
       updateMode();
       scheduleDraw();
-      // Rust lays out a document that came without positions before its first view, so it
-      // is drawn once, at its final place; only a backend that did not (the in-memory fake)
-      // leaves every node unplaced and gets the automatic layout here.
-      const placed = view.spec.nodes.some((n) => view.layout.positions[n.id]);
-      const needsLayout = view.spec.nodes.length > 0 && !placed;
       // Ready (`data-ready`, the open-time measurement) once the first real frame is drawn.
-      void (needsLayout ? autoLayout(view.id, true) : Promise.resolve())
-        .then(() => nextFrames(2))
-        .then(() => {
-          firstDrawn.current = performance.now();
-          ui.set({ readyDoc: view.id });
-        });
+      void nextFrames(2).then(() => {
+        firstDrawn.current = performance.now();
+        ui.set({ readyDoc: view.id });
+      });
     };
     if (ready()) go();
     else {

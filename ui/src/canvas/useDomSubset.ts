@@ -10,7 +10,7 @@ import type { DocumentView, Point } from "../bindings";
 import type { Rect } from "../lib/geometry";
 import { collapsedFlow } from "../annotations/collapsedCanvas";
 import { FlowCache, type FlowEdge, type FlowNode } from "./buildFlow";
-import type { Scene } from "./overview";
+import type { Scene } from "./scene";
 import { sceneIdsIn } from "./sceneIndex";
 import type { CanvasData } from "./useCanvasData";
 

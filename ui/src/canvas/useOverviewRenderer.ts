@@ -4,7 +4,8 @@ import { useCallback, useEffect, useRef } from "react";
 import type { useStoreApi } from "@xyflow/react";
 import { traceMark } from "../perf/editTrace";
 import { ui } from "../store";
-import { OverviewRenderer, type Theme } from "./overview";
+import { OverviewRenderer } from "./overview";
+import type { Theme } from "./scenePaint";
 
 /** Durations of the overview draws, read by the benchmarks (`__trellisPerf.drawLog`). */
 export const drawLog: number[] = [];

@@ -2,7 +2,6 @@
 // drive (frame sampling, what is drawn, where an edge or node is on screen, the viewport).
 import { type MutableRefObject, type RefObject, useEffect } from "react";
 import type { useReactFlow, useStoreApi } from "@xyflow/react";
-import { deliveredCount } from "../api/delivery";
 import { sizeOf } from "../lib/geometry";
 import { editTrace } from "../perf/editTrace";
 import { FrameSampler, nextFrames } from "../perf/hooks";
@@ -62,7 +61,6 @@ export function usePerfProbe(
         return out;
       },
       editTrace,
-      viewsByScript: () => deliveredCount(),
       activeView: () => ui.active(),
       getViewport: () => rf.getViewport(),
       setViewport: (v) => void rf.setViewport(v),

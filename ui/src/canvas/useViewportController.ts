@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useRef } from "react";
 import type { useReactFlow, useStoreApi } from "@xyflow/react";
 import type { Point } from "../bindings";
-import { setCanvasController } from "../actions";
+import { setCanvasController } from "./canvasController";
 import { type Rect, boundsOf } from "../lib/geometry";
 import { frameRect } from "./framing";
 

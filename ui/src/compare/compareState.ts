@@ -14,7 +14,7 @@ import type {
   Point,
   ViewDelta,
 } from "../bindings";
-import { canvasController } from "../actions";
+import { canvasController } from "../canvas/canvasController";
 import { errorMessage } from "../api/types";
 import { boundsOf } from "../lib/geometry";
 import { ui } from "../store";
@@ -164,6 +164,8 @@ export function frameChange(change: CompareChange, doc: DocumentView) {
 
 /** Reads the conflict report beside a document (once per document, and after a save). */
 export async function loadConflicts(docId: string) {
+  // Report files beside documents are read by the desktop app only.
+  if (ui.get().backend?.kind !== "tauri") return;
   try {
     const answer = await invoke<ConflictsAnswer>("conflict_report", { docId });
     useCompare.setState((s) => ({ conflicts: { ...s.conflicts, [docId]: answer.view ?? null } }));

@@ -3,7 +3,8 @@
 import { create } from "zustand";
 import { selectAnnotation } from "../annotations/actions";
 import type { Diagnostic, DocumentView, Viewport } from "../bindings";
-import { canvasController, registerAction } from "../actions";
+import { registerAction } from "../actions";
+import { canvasController } from "../canvas/canvasController";
 import { viewportAccess } from "../canvas/viewportAccess";
 import { type Rect, resolvePositions, sizeOf } from "../lib/geometry";
 import { type Selection, ui } from "../store";

@@ -9,7 +9,8 @@ import { setViewportAccess } from "../canvas/viewportAccess";
 import { FindHighlights } from "../find/FindHighlights";
 import { sizeOf } from "../lib/geometry";
 import { END } from "../lib/ids";
-import { announce, connectTo, installCanvasKeys, useFocus } from "./keyboardNav";
+import { useFocus } from "./focusStore";
+import { announce, connectTo, installCanvasKeys } from "./keyboardNav";
 import "./keyboard.css";
 
 export function CanvasOverlays({ view, positions }: { view: DocumentView; positions: Record<string, Point> }) {

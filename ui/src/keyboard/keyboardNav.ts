@@ -4,7 +4,6 @@
 // selected. Keys are taken only while the canvas itself has the keyboard focus.
 import { isSubgraphNode } from "../subgraphs/mark";
 import { openSubgraph } from "../subgraphs/open";
-import { create } from "zustand";
 import type { DocumentView, Point } from "../bindings";
 import { edit, editOrReason, registerAction } from "../actions";
 import { reveal } from "../canvas/viewportAccess";
@@ -12,9 +11,8 @@ import { problemsOf } from "../canvas/buildFlow";
 import { resolvePositions, sizeOf } from "../lib/geometry";
 import { END, START } from "../lib/ids";
 import { ui } from "../store";
+import { useFocus } from "./focusStore";
 import { type Dir, type Focus, alongEdges, centres, describeFocus, nearestInDirection, nextEdge } from "./focusModel";
-
-export const useFocus = create<{ focus: Focus; connecting: boolean }>(() => ({ focus: null, connecting: false }));
 
 const cache = new WeakMap<DocumentView, { positions: Record<string, Point>; centres: Map<string, Point> }>();
 function geometryOf(view: DocumentView) {

@@ -1,12 +1,10 @@
-// Automatic layout with elkjs (layered, left to right). The result is sent to Rust as one
-// `apply_layout` edit, so it is a single undo step. Large graphs run in a Web Worker so the
-// canvas stays responsive; tests call `layoutGraph` with the in-process engine.
+// The graph as elkjs takes it (layered, left to right), for the benchmark baseline: plain React
+// Flow laid out by elkjs in a worker (`perf/baseline.tsx`, `elkWorker.ts`), the way such apps
+// lay a graph out. The app's own layout is Rust's (`layout_document`).
 import type { ElkNode } from "elkjs/lib/elk-api";
-import type { GraphSpec, Point } from "../bindings";
+import type { GraphSpec } from "../bindings";
 import { sizeOf, terminalsInUse } from "./geometry";
 import { shortLabel } from "./shortLabel";
-
-export type ElkLike = { layout(graph: ElkNode): Promise<ElkNode> };
 
 export const LAYOUT_OPTIONS: Record<string, string> = {
   "elk.algorithm": "layered",
@@ -59,51 +57,4 @@ export function toElkGraph(spec: GraphSpec, labels: readonly string[] = []): Elk
     children,
     edges,
   };
-}
-
-export async function layoutGraph(spec: GraphSpec, elk: ElkLike, labels: readonly string[] = []): Promise<Record<string, Point>> {
-  const out = await elk.layout(toElkGraph(spec, labels));
-  const positions: Record<string, Point> = {};
-  for (const c of out.children ?? []) positions[c.id] = { x: Math.round(c.x ?? 0), y: Math.round(c.y ?? 0) };
-  return positions;
-}
-
-let engine: ElkLike | null = null;
-
-/** elkjs in a Web Worker, behind the same `layout()` call. */
-function workerElk(): ElkLike {
-  const w = new Worker(new URL("./elkWorker.ts", import.meta.url), { type: "module" });
-  let next = 1;
-  const pending = new Map<number, { resolve: (g: ElkNode) => void; reject: (e: Error) => void }>();
-  w.onmessage = (ev: MessageEvent<{ id: number; result?: ElkNode; error?: string }>) => {
-    const p = pending.get(ev.data.id);
-    if (!p) return;
-    pending.delete(ev.data.id);
-    if (ev.data.error !== undefined) p.reject(new Error(ev.data.error));
-    else p.resolve(ev.data.result as ElkNode);
-  };
-  w.onerror = (ev) => {
-    for (const p of pending.values()) p.reject(new Error(ev.message || "the layout worker failed"));
-    pending.clear();
-  };
-  return {
-    layout(graph) {
-      const id = next++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        w.postMessage({ id, graph });
-      });
-    },
-  };
-}
-
-/** The engine the app uses: a Web Worker when workers exist, in-process otherwise. */
-export async function appElk(): Promise<ElkLike> {
-  if (engine) return engine;
-  if (typeof Worker !== "undefined") engine = workerElk();
-  else {
-    const { default: ELK } = await import("elkjs/lib/elk.bundled.js");
-    engine = new ELK() as unknown as ElkLike;
-  }
-  return engine;
 }

@@ -17,12 +17,12 @@ import type { ElkNode } from "elkjs/lib/elk-api";
 import { createRoot } from "react-dom/client";
 import type { GraphSpec, Point } from "../bindings";
 import { toElkGraph } from "../lib/layout";
-import { fakeEdgeLabel } from "../api/fakeLabels";
 import { generateGraph } from "./generate";
 import { FrameSampler, nextFrames } from "./hooks";
 
-/** `positions`: where to draw the nodes when elkjs gives none (trellis-layout's). */
-type Graph = { nodes: { id: string }[]; edges: GraphSpec["edges"]; positions?: Record<string, Point> };
+/** `positions`: where to draw the nodes when elkjs gives none (trellis-layout's); `labels`: what
+ * each edge says (Rust's words, `DocumentView.edgeLabels`), for elkjs to leave room for. */
+type Graph = { nodes: { id: string }[]; edges: GraphSpec["edges"]; positions?: Record<string, Point>; labels?: string[] };
 /** `drawn`: whose layout React Flow drew; null when nothing was drawn. */
 type Loaded = {
   layout_ms: number | null;
@@ -89,7 +89,7 @@ function elkLayout(graph: Graph, limitMs: number): Promise<Record<string, Point>
       id: 1,
       graph: toElkGraph(
         spec,
-        spec.edges.map((e) => fakeEdgeLabel(e)?.text ?? ""),
+        spec.edges.map((_, i) => graph.labels?.[i] ?? ""),
       ),
     });
   });

@@ -83,8 +83,7 @@ export type PerfApi = {
   drawLog?(reset?: boolean): number[];
   /** The stages of the edits since the last call with `reset` (`perf/editTrace.ts`). */
   editTrace?(reset?: boolean): { stage: string; at: number; ms?: number }[];
-  /** How many views came as scripts (`api/delivery.ts`), and the view the page holds now. */
-  viewsByScript?(): number;
+  /** The view the page holds now. */
   activeView?(): unknown;
 };
 

@@ -2,9 +2,10 @@
 // back to its parent (the breadcrumb, the palette). Rust resolves and opens (`open_subgraph`);
 // the UI records which tab came from where, and the parent's viewport so it is shown again
 // where the user left it.
-import { activate, canvasController, registerAction } from "../actions";
+import { activate, registerAction } from "../actions";
+import { canvasController } from "../canvas/canvasController";
 import { errorMessage } from "../api/types";
-import { useFocus } from "../keyboard/keyboardNav";
+import { useFocus } from "../keyboard/focusStore";
 import { ui } from "../store";
 import { trail, useCrumbs, withOpened } from "./breadcrumbs";
 import { isSubgraphNode } from "./mark";

@@ -1,38 +1,9 @@
-import ELK from "elkjs/lib/elk.bundled.js";
 import { describe, expect, it } from "vitest";
 import type { GraphSpec } from "../bindings";
 import { everyNodeStored, overlappingPairs, resolvePositions } from "../lib/geometry";
-import { layoutGraph, toElkGraph } from "../lib/layout";
-import { generateGraph } from "../perf/generate";
+import { toElkGraph } from "../lib/layout";
 
-const elk = new ELK();
-
-describe("automatic layout", () => {
-  it("places no two nodes of a 200-node graph on top of each other", async () => {
-    const { spec } = generateGraph(200, 7);
-    const positions = await layoutGraph(spec, elk);
-    expect(Object.keys(positions).length).toBe(202); // nodes + __start__ + __end__
-    expect(overlappingPairs(positions)).toEqual([]);
-  }, 60000);
-  it("lays out left to right along the edges", async () => {
-    const spec: GraphSpec = {
-      name: null,
-      channels: {},
-      nodes: [
-        { id: "a", type: "x", config: {} },
-        { id: "b", type: "x", config: {} },
-      ],
-      edges: [
-        { from: "__start__", to: "a" },
-        { from: "a", to: "b" },
-        { from: "b", to: "__end__" },
-      ],
-    };
-    const p = await layoutGraph(spec, elk);
-    expect(p.__start__.x).toBeLessThan(p.a.x);
-    expect(p.a.x).toBeLessThan(p.b.x);
-    expect(p.b.x).toBeLessThan(p.__end__.x);
-  });
+describe("the baseline's graph for elkjs", () => {
   it("ignores edges to nodes that do not exist and duplicate ids", () => {
     const spec: GraphSpec = {
       name: null,

@@ -1,7 +1,9 @@
 // The overview canvas's bitmap cache: zoom and pan frames only scale/copy it; the next bitmap
 // is painted in slices between frames, and no more than two bitmaps hold pixels.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { OverviewRenderer, type Theme, buildScene, coverage } from "../canvas/overview";
+import { OverviewRenderer, coverage } from "../canvas/overview";
+import { buildScene } from "../canvas/scene";
+import type { Theme } from "../canvas/scenePaint";
 import { sceneChanges } from "../canvas/sceneChanges";
 import { generateGraph } from "../perf/generate";
 import { resolvePositions } from "../lib/geometry";

@@ -4,7 +4,10 @@
 import { describe, expect, it } from "vitest";
 import type { DocumentView } from "../bindings";
 import { MINIMAP, frameRect, openingView } from "../canvas/framing";
-import { OverviewRenderer, type Theme, buildScene, edgeFont, nodeText } from "../canvas/overview";
+import { OverviewRenderer } from "../canvas/overview";
+import { edgeFont, nodeText } from "../canvas/overviewText";
+import { buildScene } from "../canvas/scene";
+import type { Theme } from "../canvas/scenePaint";
 import { nodeFields, sceneInput } from "../canvas/sceneInput";
 import { configSummary } from "../canvas/overviewText";
 import { problemsOf } from "../canvas/buildFlow";

@@ -8,7 +8,7 @@ import type { Backend, ExportFormat, FixAnswer } from "../api/types";
 import text from "./fixtures/documents.json?raw";
 
 type Change = Edit | "undo" | "redo" | { fix: FixEdit };
-type Step = {
+export type Step = {
   change: Change;
   answer?: ViewDelta;
   /** What `apply_fix` answered: the whole view after the fix's edit. */
@@ -40,11 +40,14 @@ type Fixture = {
 /** What Rust wrote for the UI tests. */
 export const rust = JSON.parse(text) as Fixture;
 
-/** Positions depend on the canvas the test runs in; everything else must be what Rust saw. */
+/** Where things land (a node's `position`, a paste's `at`, the places of `positions`) depends on
+ * the canvas the test runs in; everything else must be what Rust saw, down to which nodes a move
+ * moves (the keys of `positions`). */
 function comparable(change: Change): string {
   if (typeof change === "string") return change;
-  const { position: _p, positions: _ps, ...rest } = change as Record<string, unknown>;
-  return JSON.stringify(sorted(rest));
+  const { position: _p, at: _a, positions, ...rest } = change as Record<string, unknown>;
+  const moved = positions && typeof positions === "object" ? { positions: Object.keys(positions).sort() } : {};
+  return JSON.stringify(sorted({ ...rest, ...moved }));
 }
 
 /** `v` with the keys of every object in sorted order, so key order never tells two changes

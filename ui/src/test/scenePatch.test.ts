@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Diagnostic, DocumentView, EdgeSpec, ListEdit, NodeSpec, Point, TypeInfo, ViewDelta } from "../bindings";
 import { applyDelta, deltaOf } from "../api/delta";
 import { problemsOf } from "../canvas/buildFlow";
-import { type Scene, buildScene } from "../canvas/overview";
+import { type Scene, buildScene } from "../canvas/scene";
 import { nodeFields, sceneInput } from "../canvas/sceneInput";
 import { patchScene, runsAfter } from "../canvas/scenePatch";
 import { changesMatched, sceneChanges } from "../canvas/sceneChanges";

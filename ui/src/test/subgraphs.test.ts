@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { DocumentView } from "../bindings";
 import { FlowCache, type GraphNodeData, problemsOf } from "../canvas/buildFlow";
-import { buildScene } from "../canvas/overview";
+import { buildScene } from "../canvas/scene";
 import { nodeFields, sceneInput } from "../canvas/sceneInput";
 import { type Crumbs, trail, withOpened } from "../subgraphs/breadcrumbs";
 import { isSubgraphNode, marksOf } from "../subgraphs/mark";

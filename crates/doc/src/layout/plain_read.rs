@@ -15,7 +15,7 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{Number, Value};
 
-use super::Sidecar;
+use super::sidecar::Sidecar;
 use crate::edit::{Position, Viewport};
 
 /// The sidecar read the fast way, or `None` for the general path to read it.
