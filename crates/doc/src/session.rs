@@ -114,6 +114,8 @@ pub struct Session {
     pub(crate) source_canonical: Option<bool>,
     /// A buffer for a large document's next canonical text (`crate::spare_text`).
     pub(crate) spare: crate::spare_text::SpareText,
+    /// The edges' routes at the last state they were worked out for (`crate::routes`).
+    pub(crate) routes: crate::routes::RoutesCache,
 }
 
 impl Session {
@@ -163,6 +165,7 @@ impl Session {
             source_state: None,
             source_canonical: None,
             spare: Default::default(),
+            routes: Default::default(),
         };
         if let Document::Weaveflow(d) = &s.document {
             (s.layout, s.layout_missing) = crate::formats::weaveflow::layout_of(d);
@@ -485,6 +488,11 @@ impl Session {
             can_undo: self.can_undo(),
             can_redo: self.can_redo(),
         }
+    }
+
+    /// The routes of the edges as they are drawn now (`crate::routes`).
+    pub fn routes(&self) -> std::sync::Arc<crate::routes::EdgeRoutes> {
+        self.routes.get(self.revision, || crate::routes::EdgeRoutes::of(&self.document, &self.layout))
     }
 
     pub(crate) fn touched(&mut self) {

@@ -136,8 +136,10 @@ impl Ctx<'_> {
         if items.is_empty() {
             return Ok(Size { w: 0.0, h: 0.0 });
         }
-        let index: std::collections::HashMap<Item, usize> = items.iter().enumerate().map(|(k, &it)| (it, k)).collect();
-        let item_of = |i: usize| if i < n { self.item(i, at).and_then(|it| index.get(&it).copied()) } else { None };
+        let index: std::collections::HashMap<Item, usize> =
+            items.iter().enumerate().map(|(k, &it)| (it, k)).collect();
+        let item_of =
+            |i: usize| if i < n { self.item(i, at).and_then(|it| index.get(&it).copied()) } else { None };
         let mut level = Graph { sizes: sizes.clone(), ..Graph::default() };
         for (e, &(a, b)) in self.graph.edges.iter().enumerate() {
             let (Some(a), Some(b)) = (item_of(a), item_of(b)) else { continue };

@@ -95,7 +95,12 @@ impl Dag {
 ///
 /// Also answers, per layer, the layer it was split from (its own number when not split, the
 /// first column's otherwise), so the columns of a split layer are known as one.
-pub(crate) fn assign(dag: &Dag, first: Option<usize>, last: Option<usize>, tall: usize) -> (Vec<usize>, Vec<usize>) {
+pub(crate) fn assign(
+    dag: &Dag,
+    first: Option<usize>,
+    last: Option<usize>,
+    tall: usize,
+) -> (Vec<usize>, Vec<usize>) {
     let n = dag.n;
     let topo = dag.topological();
     let mut layer = vec![0usize; n];
@@ -170,7 +175,12 @@ fn split_tall(layer: &mut [usize], topo: &[usize], tall: usize) -> Vec<usize> {
 mod tests {
     use super::*;
 
-    fn layers_of(n: usize, edges: &[(usize, usize)], first: Option<usize>, last: Option<usize>) -> Vec<usize> {
+    fn layers_of(
+        n: usize,
+        edges: &[(usize, usize)],
+        first: Option<usize>,
+        last: Option<usize>,
+    ) -> Vec<usize> {
         let back = crate::cycles::back_edges(n, edges, first);
         let dag = Dag::new(n, edges, &back);
         assign(&dag, first, last, 40).0

@@ -226,9 +226,11 @@ fn lay_component(
     let dag = layering::Dag::new(n, &graph.edges, &back);
     let (layer, split) = layering::assign(&dag, graph.first, graph.last, options.tall_layer);
     check(progress, Stage::Layers, 0.5)?;
-    let proper = proper::Proper::new(n, &graph.edges, &dag.back, &layer, &split, graph.first, options.route.long_span);
+    let proper =
+        proper::Proper::new(n, &graph.edges, &dag.back, &layer, &split, graph.first, options.route.long_span);
     check(progress, Stage::Order, 0.0)?;
-    let layers = order::minimise_crossings(&proper, options.sweeps, &mut |part| progress(Stage::Order, part))?;
+    let layers =
+        order::minimise_crossings(&proper, options.sweeps, &mut |part| progress(Stage::Order, part))?;
     check(progress, Stage::Place, 0.0)?;
     let positions = place::place(graph, &dag, &proper, &layers, &layer, options);
     check(progress, Stage::Route, 0.0)?;

@@ -35,7 +35,8 @@ pub(crate) fn minimise_crossings(
             break;
         }
         for down in [true, false] {
-            let order: Vec<usize> = if down { (1..depth).collect() } else { (0..depth.saturating_sub(1)).rev().collect() };
+            let order: Vec<usize> =
+                if down { (1..depth).collect() } else { (0..depth.saturating_sub(1)).rev().collect() };
             for l in order {
                 step += 1;
                 if step % report == 0 && !progress(step as f64 / steps as f64) {

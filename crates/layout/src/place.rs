@@ -14,7 +14,14 @@ use crate::{Graph, Options, Point};
 const ROUNDS: usize = 8;
 
 /// Top-left positions of the graph's nodes.
-pub(crate) fn place(graph: &Graph, dag: &Dag, p: &Proper, layers: &[Vec<usize>], layer: &[usize], o: &Options) -> Vec<Point> {
+pub(crate) fn place(
+    graph: &Graph,
+    dag: &Dag,
+    p: &Proper,
+    layers: &[Vec<usize>],
+    layer: &[usize],
+    o: &Options,
+) -> Vec<Point> {
     let n = graph.sizes.len();
     let items = p.layer.len();
     // Room over a node for its loops and their labels.
@@ -27,7 +34,8 @@ pub(crate) fn place(graph: &Graph, dag: &Dag, p: &Proper, layers: &[Vec<usize>],
     }
     // Extent of each item above and below its anchor (the middle of a node: where its edges
     // attach).
-    let above: Vec<f64> = (0..items).map(|v| if v < n { graph.sizes[v].h / 2.0 + loop_room[v] } else { 0.0 }).collect();
+    let above: Vec<f64> =
+        (0..items).map(|v| if v < n { graph.sizes[v].h / 2.0 + loop_room[v] } else { 0.0 }).collect();
     let below: Vec<f64> = (0..items).map(|v| if v < n { graph.sizes[v].h / 2.0 } else { 0.0 }).collect();
     let gap = |a: usize, b: usize| match (p.is_dummy(a), p.is_dummy(b)) {
         (false, false) => o.node_gap,
@@ -67,9 +75,11 @@ pub(crate) fn place(graph: &Graph, dag: &Dag, p: &Proper, layers: &[Vec<usize>],
     let depth = layers.len();
     for round in 0..=ROUNDS {
         // The last round looks both ways, so a node between two others sits between them.
-        let passes: &[(bool, bool)] = if round == ROUNDS { &[(true, true)] } else { &[(true, false), (false, true)] };
+        let passes: &[(bool, bool)] =
+            if round == ROUNDS { &[(true, true)] } else { &[(true, false), (false, true)] };
         for &(left, right) in passes {
-            let order: Vec<usize> = if right && !left { (0..depth).rev().collect() } else { (0..depth).collect() };
+            let order: Vec<usize> =
+                if right && !left { (0..depth).rev().collect() } else { (0..depth).collect() };
             for l in order {
                 let col = &layers[l];
                 desired.clear();
@@ -158,7 +168,12 @@ fn links(p: &Proper) -> Vec<Option<usize>> {
 
 /// Puts every chain of lined-up items (`links`) on one line, at its mean height, where that
 /// keeps every gap in every column it crosses; longest chains first.
-fn straighten(layers: &[Vec<usize>], linked: &[Option<usize>], y: &mut [f64], sep: &dyn Fn(usize, usize) -> f64) {
+fn straighten(
+    layers: &[Vec<usize>],
+    linked: &[Option<usize>],
+    y: &mut [f64],
+    sep: &dyn Fn(usize, usize) -> f64,
+) {
     let items = y.len();
     let mut next: Vec<Option<usize>> = vec![None; items];
     for (v, &u) in linked.iter().enumerate() {

@@ -90,7 +90,11 @@ fn first_order(
     let mut layers: Vec<Vec<usize>> = vec![Vec::new(); depth];
     let mut seen = vec![false; items];
     let mut stack: Vec<usize> = Vec::new();
-    let roots = first.filter(|&f| f < items).into_iter().chain((0..items).filter(|&v| pred.degree(v) == 0)).chain(0..items);
+    let roots = first
+        .filter(|&f| f < items)
+        .into_iter()
+        .chain((0..items).filter(|&v| pred.degree(v) == 0))
+        .chain(0..items);
     for root in roots {
         if seen[root] {
             continue;

@@ -49,7 +49,13 @@ pub struct Measures {
 }
 
 /// Our drawing: the positions and the routes, each curve cut into short segments.
-pub fn drawing(pos: &[Point], sizes: &[Size], edges: &[(usize, usize)], labels: &[Option<Size>], routes: &[Route]) -> Drawing {
+pub fn drawing(
+    pos: &[Point],
+    sizes: &[Size],
+    edges: &[(usize, usize)],
+    labels: &[Option<Size>],
+    routes: &[Route],
+) -> Drawing {
     let n = pos.len().min(sizes.len());
     let boxes = pos.iter().zip(sizes).map(|(&p, &s)| (p, s)).collect();
     let edges = edges
@@ -86,9 +92,9 @@ pub fn measure(d: &Drawing) -> Measures {
         .iter()
         .filter(|e| {
             e.line.windows(2).any(|w| {
-                nodes.near(w[0].x.min(w[1].x), w[0].y.min(w[1].y), w[0].x.max(w[1].x), w[0].y.max(w[1].y)).any(|i| {
-                    i != e.from && i != e.to && segment_hits_box(w[0], w[1], d.boxes[i], 2.0)
-                })
+                nodes
+                    .near(w[0].x.min(w[1].x), w[0].y.min(w[1].y), w[0].x.max(w[1].x), w[0].y.max(w[1].y))
+                    .any(|i| i != e.from && i != e.to && segment_hits_box(w[0], w[1], d.boxes[i], 2.0))
             })
         })
         .count();
@@ -112,10 +118,14 @@ pub fn measure(d: &Drawing) -> Measures {
         .iter()
         .enumerate()
         .map(|(i, l)| {
-            labels.near(l.0, l.1, l.2, l.3).filter(|&j| j > i).filter(|&j| {
-                let m = label_boxes[j];
-                l.0 < m.2 && m.0 < l.2 && l.1 < m.3 && m.1 < l.3
-            }).count()
+            labels
+                .near(l.0, l.1, l.2, l.3)
+                .filter(|&j| j > i)
+                .filter(|&j| {
+                    let m = label_boxes[j];
+                    l.0 < m.2 && m.0 < l.2 && l.1 < m.3 && m.1 < l.3
+                })
+                .count()
         })
         .sum();
     Measures {
@@ -144,7 +154,8 @@ pub fn bounds(pos: &[Point], sizes: &[Size]) -> Option<(f64, f64, f64, f64)> {
 
 /// Pairs of boxes that overlap (touching does not count).
 pub fn overlaps(pos: &[Point], sizes: &[Size]) -> Vec<(usize, usize)> {
-    let grid = Grid::of(pos.iter().zip(sizes).enumerate().map(|(i, (p, s))| (i, p.x, p.y, p.x + s.w, p.y + s.h)));
+    let grid =
+        Grid::of(pos.iter().zip(sizes).enumerate().map(|(i, (p, s))| (i, p.x, p.y, p.x + s.w, p.y + s.h)));
     let mut out = Vec::new();
     for (i, (p, s)) in pos.iter().zip(sizes).enumerate() {
         for j in grid.near(p.x, p.y, p.x + s.w, p.y + s.h) {
@@ -166,7 +177,9 @@ fn crossings(d: &Drawing) -> usize {
         }
     }
     let grid = Grid::of(
-        segs.iter().enumerate().map(|(i, &(_, a, b))| (i, a.x.min(b.x), a.y.min(b.y), a.x.max(b.x), a.y.max(b.y))),
+        segs.iter()
+            .enumerate()
+            .map(|(i, &(_, a, b))| (i, a.x.min(b.x), a.y.min(b.y), a.x.max(b.x), a.y.max(b.y))),
     );
     let mut seen: HashSet<(usize, usize)> = HashSet::new();
     for cell in grid.cells.values() {

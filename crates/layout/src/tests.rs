@@ -13,9 +13,14 @@ const TERMINAL: Size = Size { w: 44.0, h: 44.0 };
 /// `__start__` and `__end__`; a guarded edge labelled about as wide as the canvas writes it.
 fn fixture(name: &str) -> (Vec<String>, Graph) {
     let path = format!("{}/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
-    let spec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("JSON");
-    let mut ids: Vec<String> =
-        spec["nodes"].as_array().expect("nodes").iter().map(|n| n["id"].as_str().expect("id").to_owned()).collect();
+    let spec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("JSON");
+    let mut ids: Vec<String> = spec["nodes"]
+        .as_array()
+        .expect("nodes")
+        .iter()
+        .map(|n| n["id"].as_str().expect("id").to_owned())
+        .collect();
     ids.push("__start__".into());
     ids.push("__end__".into());
     let index = |id: &str| ids.iter().position(|x| x == id).expect("known id");
@@ -75,7 +80,8 @@ fn the_three_lane_pipeline_reads_left_to_right_in_three_straight_lanes() {
     // Each lane on one line, the three lanes apart.
     let mut lane_y = Vec::new();
     for lane in ["inv", "rcp", "ctr"] {
-        let ys: Vec<f64> = ids.iter().zip(&pos).filter(|(id, _)| id.starts_with(lane)).map(|(_, p)| p.y).collect();
+        let ys: Vec<f64> =
+            ids.iter().zip(&pos).filter(|(id, _)| id.starts_with(lane)).map(|(_, p)| p.y).collect();
         assert_eq!(ys.len(), 6);
         assert!(ys.iter().all(|&y| y == ys[0]), "lane {lane} is not straight: {ys:?}");
         lane_y.push(ys[0]);
@@ -87,7 +93,11 @@ fn the_three_lane_pipeline_reads_left_to_right_in_three_straight_lanes() {
     assert!(w > 2.0 * h, "{w} x {h}");
     let r = routes(&pos, &g.sizes, &g.edges, &g.labels, &RouteOptions::default());
     let m = measure(&drawing(&pos, &g.sizes, &g.edges, &g.labels, &r));
-    assert_eq!((m.crossings, m.backward, m.labels_under_nodes, m.labels_overlapping, m.edges_over_nodes), (0, 0, 0, 0, 0), "{m:?}");
+    assert_eq!(
+        (m.crossings, m.backward, m.labels_under_nodes, m.labels_overlapping, m.edges_over_nodes),
+        (0, 0, 0, 0, 0),
+        "{m:?}"
+    );
 }
 
 #[test]
@@ -100,12 +110,14 @@ fn the_hand_flow_draws_its_loops_around_and_over_and_no_label_under_a_node() {
     // review -> draft_reply is the one edge drawn back; the self-loop is over its node.
     assert_eq!(m.backward, 1, "{m:?}");
     assert_eq!((m.labels_under_nodes, m.labels_overlapping, m.edges_over_nodes), (0, 0, 0), "{m:?}");
-    let back = g.edges.iter().position(|&(a, b)| ids[a] == "review" && ids[b] == "draft_reply").expect("loop");
+    let back =
+        g.edges.iter().position(|&(a, b)| ids[a] == "review" && ids[b] == "draft_reply").expect("loop");
     assert_eq!(r[back].kind, RouteKind::Around);
     // Its lane runs outside every node of the columns it spans.
     let lane = r[back].points[1].y;
     let (x0, x1) = (r[back].points[2].x, r[back].points[1].x);
-    let spanned: Vec<usize> = (0..pos.len()).filter(|&i| pos[i].x + g.sizes[i].w > x0 && pos[i].x < x1).collect();
+    let spanned: Vec<usize> =
+        (0..pos.len()).filter(|&i| pos[i].x + g.sizes[i].w > x0 && pos[i].x < x1).collect();
     assert!(
         spanned.iter().all(|&i| lane > pos[i].y + g.sizes[i].h) || spanned.iter().all(|&i| lane < pos[i].y),
         "the lane at {lane} runs between nodes"
@@ -120,7 +132,11 @@ fn the_hand_flow_draws_its_loops_around_and_over_and_no_label_under_a_node() {
 #[test]
 fn a_long_flow_does_not_wrap() {
     let n = 100;
-    let g = Graph { first: Some(0), last: Some(n - 1), ..Graph::new(vec![node(); n], (1..n).map(|i| (i - 1, i)).collect()) };
+    let g = Graph {
+        first: Some(0),
+        last: Some(n - 1),
+        ..Graph::new(vec![node(); n], (1..n).map(|i| (i - 1, i)).collect())
+    };
     let pos = layout(&g);
     assert!(pos.iter().all(|p| p.y == pos[0].y));
     assert!(pos.windows(2).all(|w| w[1].x > w[0].x));
@@ -208,15 +224,16 @@ fn cancelling_stops_the_layout_and_progress_reaches_one() {
 
 /// A random acyclic graph: edges only from a lower index to a higher one.
 fn dag() -> impl Strategy<Value = Graph> {
-    (2usize..40).prop_flat_map(|n| {
-        let edge = (0..n, 0..n).prop_filter_map("forward", |(a, b)| (a < b).then_some((a, b)));
-        let labelled = proptest::option::of((20.0f64..240.0).prop_map(|w| Size { w, h: 18.0 }));
-        (Just(n), proptest::collection::vec((edge, labelled), 0..3 * n))
-    })
-    .prop_map(|(n, edges)| {
-        let (edges, labels) = edges.into_iter().unzip();
-        Graph { sizes: vec![node(); n], edges, labels, first: None, last: None }
-    })
+    (2usize..40)
+        .prop_flat_map(|n| {
+            let edge = (0..n, 0..n).prop_filter_map("forward", |(a, b)| (a < b).then_some((a, b)));
+            let labelled = proptest::option::of((20.0f64..240.0).prop_map(|w| Size { w, h: 18.0 }));
+            (Just(n), proptest::collection::vec((edge, labelled), 0..3 * n))
+        })
+        .prop_map(|(n, edges)| {
+            let (edges, labels) = edges.into_iter().unzip();
+            Graph { sizes: vec![node(); n], edges, labels, first: None, last: None }
+        })
 }
 
 proptest! {

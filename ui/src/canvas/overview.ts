@@ -3,13 +3,14 @@
 // elements per frame is what makes plain React Flow stall; a few batched canvas paths are cheap
 // even where the webview paints in software. Also answers hit tests and box queries, through a
 // uniform grid, for the interactions the canvas mode handles itself.
-import type { Point } from "../bindings";
+import type { DocumentView, EdgeRoute, Point } from "../bindings";
 import { NODE_H, NODE_W, type Rect, TERMINAL, isTerminal } from "../lib/geometry";
 import { configSummary, edgeFont, labelWidth, nodeText } from "./overviewText";
 import { timed, traceMark } from "../perf/editTrace";
 import { sceneChanges, union } from "./sceneChanges";
 import { sceneQuery } from "./sceneIndex";
 import type { NodeIndex } from "./nodeIndex";
+import { labelPoint, routePoints, traceRoute } from "./routePath";
 
 export { edgeFont, nodeText };
 
@@ -250,6 +251,61 @@ export class OverviewRenderer {
     ctx.restore();
   }
 
+  /** The routes Rust gave the edges (`DocumentView.routes`): by document edge index, and by
+   * the object of an edge drawn for the reader only. */
+  private routes: { doc: (EdgeRoute | null)[]; extra: Map<object, EdgeRoute | null> } = { doc: [], extra: new Map() };
+
+  /** Takes the view's routes; the places of those that changed are painted again. */
+  setRoutes(view: DocumentView) {
+    const before = this.routes;
+    const extra = new Map<object, EdgeRoute | null>();
+    for (const [i, e] of view.extraEdges.entries()) extra.set(e, view.routes.extra[i] ?? null);
+    this.routes = { doc: view.routes.edges, extra };
+    const s = this.scene;
+    const k = this.cache;
+    if (!s || !k || before.doc === view.routes.edges) return;
+    const places: Rect[] = [];
+    for (let e = 0; e < s.edgeFrom.length && places.length <= 400; e++) {
+      const i = s.edgeIndex[e];
+      if (i < 0 || before.doc[i] === this.routes.doc[i]) continue;
+      for (const r of [before.doc[i], this.routes.doc[i]]) if (r) places.push(this.routeBox(e, r));
+    }
+    if (places.length > 400) this.dropCache();
+    else if (places.length) this.repaintPlaces(k, places);
+  }
+
+  /** The route of scene edge `k`, if Rust gave it one. */
+  private routeOf(k: number): EdgeRoute | null {
+    const s = this.scene as Scene;
+    const i = s.edgeIndex[k];
+    if (i >= 0) return this.routes.doc[i] ?? null;
+    const ref = s.edgeRef[k];
+    return ref ? (this.routes.extra.get(ref) ?? null) : null;
+  }
+
+  /** The anchors of scene edge `k`: the middle of its source's right side, of its target's left. */
+  private anchors(k: number): [Point, Point] {
+    const s = this.scene as Scene;
+    const a = s.edgeFrom[k];
+    const b = s.edgeTo[k];
+    return [
+      { x: this.X(a) + s.w[a], y: this.Y(a) + s.h[a] / 2 },
+      { x: this.X(b), y: this.Y(b) + s.h[b] / 2 },
+    ];
+  }
+
+  /** The box a routed edge covers, its label's room included. */
+  private routeBox(k: number, r: EdgeRoute): Rect {
+    const [a, b] = this.anchors(k);
+    const pts = [...routePoints(a, b, r), ...(r.label ? [r.label] : [])];
+    const xs = pts.map((p) => p.x);
+    const ys = pts.map((p) => p.y);
+    const pad = 20 + (r.label ? 160 : 0);
+    const x = Math.min(...xs) - pad;
+    const y = Math.min(...ys) - pad;
+    return { x, y, w: Math.max(...xs) + pad - x, h: Math.max(...ys) + pad - y };
+  }
+
   private selectedEdges = new Set<number>();
   /** Node ids whose names the current drawing shows (what the end-to-end test reads). */
   drawnNames = new Set<string>();
@@ -275,22 +331,31 @@ export class OverviewRenderer {
       const a = s.edgeFrom[k];
       const b = s.edgeTo[k];
       if (a < 0 || b < 0 || s.edgeIndex[k] < 0) continue;
-      const ax = s.x[a] + s.w[a];
-      const ay = s.y[a] + s.h[a] / 2;
-      const bx = s.x[b];
-      const by = s.y[b] + s.h[b] / 2;
+      const sa = { x: s.x[a] + s.w[a], y: s.y[a] + s.h[a] / 2 };
+      const tb = { x: s.x[b], y: s.y[b] + s.h[b] / 2 };
+      const route = this.routeOf(k);
       if (s.edgeLabel[k] && fe) {
         const lw = labelWidth(s.edgeLabel[k], fe) / 2 + 4 / zoom;
-        const mx = (ax + bx) / 2;
-        const my = (ay + by) / 2;
-        if (Math.abs(p.x - mx) <= lw && Math.abs(p.y - my) <= fe * 0.8) return s.edgeIndex[k];
+        const m = labelPoint(sa, tb, route);
+        if (Math.abs(p.x - m.x) <= lw && Math.abs(p.y - m.y) <= fe * 0.8) return s.edgeIndex[k];
       }
-      if (p.x < Math.min(ax, bx) - tol || p.x > Math.max(ax, bx) + tol || p.y < Math.min(ay, by) - tol || p.y > Math.max(ay, by) + tol)
-        continue;
-      const d = segmentDistance(p.x, p.y, ax, ay, bx, by);
-      if (d <= tol && d < bestD) {
-        bestD = d;
-        best = k;
+      // Along the points the edge passes (its curves stay near the lines between them).
+      const pts = routePoints(sa, tb, route);
+      for (let j = 1; j < pts.length; j++) {
+        const u = pts[j - 1];
+        const v = pts[j];
+        if (
+          p.x < Math.min(u.x, v.x) - tol ||
+          p.x > Math.max(u.x, v.x) + tol ||
+          p.y < Math.min(u.y, v.y) - tol ||
+          p.y > Math.max(u.y, v.y) + tol
+        )
+          continue;
+        const d = segmentDistance(p.x, p.y, u.x, u.y, v.x, v.y);
+        if (d <= tol && d < bestD) {
+          bestD = d;
+          best = k;
+        }
       }
     }
     return best >= 0 ? s.edgeIndex[best] : null;
@@ -620,12 +685,18 @@ export class OverviewRenderer {
       const b = s.edgeTo[k];
       if (a < 0 || b < 0) continue;
       if (!vis[a] && !vis[b]) {
-        const ax = this.X(a) + s.w[a];
-        const bx = this.X(b);
-        if (Math.max(ax, bx) < view.x || Math.min(ax, bx) > vx1) continue;
-        const ay = this.Y(a) + s.h[a] / 2;
-        const by = this.Y(b) + s.h[b] / 2;
-        if (Math.max(ay, by) < view.y || Math.min(ay, by) > vy1) continue;
+        const route = this.routeOf(k);
+        if (route) {
+          const r = this.routeBox(k, route);
+          if (r.x > vx1 || r.x + r.w < view.x || r.y > vy1 || r.y + r.h < view.y) continue;
+        } else {
+          const ax = this.X(a) + s.w[a];
+          const bx = this.X(b);
+          if (Math.max(ax, bx) < view.x || Math.min(ax, bx) > vx1) continue;
+          const ay = this.Y(a) + s.h[a] / 2;
+          const by = this.Y(b) + s.h[b] / 2;
+          if (Math.max(ay, by) < view.y || Math.min(ay, by) > vy1) continue;
+        }
       }
       byPass[s.dashed[k] ? 2 : s.guarded[k] ? 1 : 0].push(k);
     }
@@ -637,8 +708,15 @@ export class OverviewRenderer {
       for (const k of byPass[pass]) {
         const a = s.edgeFrom[k];
         const b = s.edgeTo[k];
-        ctx.moveTo(this.X(a) + s.w[a], this.Y(a) + s.h[a] / 2);
-        ctx.lineTo(this.X(b), this.Y(b) + s.h[b] / 2);
+        const route = this.routeOf(k);
+        if (route) {
+          // Along Rust's route: around the columns, between their nodes, over a loop.
+          const [sa, tb] = this.anchors(k);
+          traceRoute(ctx, sa, tb, route);
+        } else {
+          ctx.moveTo(this.X(a) + s.w[a], this.Y(a) + s.h[a] / 2);
+          ctx.lineTo(this.X(b), this.Y(b) + s.h[b] / 2);
+        }
         if (++n % 256 === 0) {
           ctx.stroke();
           ctx.beginPath();
@@ -778,9 +856,9 @@ export class OverviewRenderer {
       const label = s.edgeLabel[k];
       const a = s.edgeFrom[k];
       const b = s.edgeTo[k];
-      if (!label || a < 0 || b < 0 || (!vis[a] && !vis[b])) continue;
-      const mx = (this.X(a) + s.w[a] + this.X(b)) / 2;
-      const my = (this.Y(a) + s.h[a] / 2 + this.Y(b) + s.h[b] / 2) / 2;
+      if (!label || a < 0 || b < 0 || (!vis[a] && !vis[b] && !this.routeOf(k))) continue;
+      const [sa, tb] = this.anchors(k);
+      const { x: mx, y: my } = labelPoint(sa, tb, this.routeOf(k));
       if (mx < view.x || mx > view.x + view.w || my < view.y || my > view.y + view.h) continue;
       const text = label.length > 40 ? `${label.slice(0, 39)}…` : label;
       const w = labelWidth(text, fe);

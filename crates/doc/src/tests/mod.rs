@@ -7,6 +7,7 @@ mod delta;
 mod drawn_edges;
 mod fixes;
 mod journal;
+mod routes;
 mod save;
 mod session;
 mod subgraphs;

@@ -38,7 +38,8 @@ impl MaxTree {
             return self.max[node];
         }
         let mid = (a + b) / 2;
-        let inner = self.query_in(2 * node, a, mid, lo, hi).max(self.query_in(2 * node + 1, mid + 1, b, lo, hi));
+        let inner =
+            self.query_in(2 * node, a, mid, lo, hi).max(self.query_in(2 * node + 1, mid + 1, b, lo, hi));
         inner.max(self.raise[node]).min(self.max[node])
     }
 

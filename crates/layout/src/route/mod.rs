@@ -237,7 +237,8 @@ fn lanes_around(
         o.stub + o.stub_step * (*k - 1) as f64
     };
     for ((b, side, _), (lo, hi, members)) in order {
-        let lh = members.iter().filter_map(|&e| labels.get(e).copied().flatten()).map(|s| s.h).fold(0.0, f64::max);
+        let lh =
+            members.iter().filter_map(|&e| labels.get(e).copied().flatten()).map(|s| s.h).fold(0.0, f64::max);
         let room = lh.max(o.edge_gap) / 2.0;
         let lane = match side {
             Side::Below => {
@@ -318,7 +319,8 @@ pub fn extent(
     labels: &[Option<Size>],
     routes: &[Route],
 ) -> Option<(f64, f64, f64, f64)> {
-    let (mut x0, mut y0, mut x1, mut y1) = (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
+    let (mut x0, mut y0, mut x1, mut y1) =
+        (f64::INFINITY, f64::INFINITY, f64::NEG_INFINITY, f64::NEG_INFINITY);
     let mut grow = |x: f64, y: f64, w: f64, h: f64| {
         if x.is_finite() && y.is_finite() {
             x0 = x0.min(x);
