@@ -13,7 +13,7 @@ use std::fmt::Write;
 use trellis_layout::route::draw::{self, Piece};
 use trellis_layout::Point;
 
-use crate::scene::{Item, Mark, Scene, Wire};
+use crate::scene::{Mark, Scene, Wire};
 use crate::svg_annotations;
 use crate::theme::Palette;
 use crate::xml::{escape, escape_into, num};
