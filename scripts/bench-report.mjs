@@ -373,6 +373,35 @@ if (real.length || realFail.length) {
 }
 realLines.push("", REAL_END);
 
+// ---- the automatic layout: time, and readability beside ELK layered (scripts/bench.sh step 4) ----
+const LAYOUT_BEGIN = "<!-- bench.sh: layout from here -->";
+const LAYOUT_END = "<!-- bench.sh: layout up to here -->";
+const layoutQuality = existsSync(join(outDir, "layout-quality.md")) ? readFileSync(join(outDir, "layout-quality.md"), "utf8").trim() : null;
+const layoutLines = [LAYOUT_BEGIN, ""];
+layoutLines.push(
+  "Time of `trellis-layout` (criterion, crates/layout/benches/layout.rs, release profile) on graphs of the peer harness's shape",
+  "(a chain with long jumps, fan-outs, loops back, early exits and labelled guarded branches; the start first, the end last):",
+  "",
+  "| | 1,000 nodes | 10,000 nodes | 100,000 nodes |",
+  "|---|---|---|---|",
+  `| layout | ${[1000, 10000, 100000].map((k) => critCell(crit(`layout/${k}`))).join(" | ")} |`,
+  `| routes (from positions) | ${[1000, 10000, 100000].map((k) => critCell(crit(`routes/${k}`))).join(" | ")} |`,
+  "",
+);
+if (layoutQuality) {
+  layoutLines.push(
+    "Readability, Trellis beside ELK's layered algorithm (elkjs, the options the app used before; cheaper ones above 1,500 nodes)",
+    "on the same graphs, both drawings measured alike (`trellis_layout::quality`; crates/bench/examples/layout_quality.rs): every",
+    "document of the corpus (third-party included), the layout fixtures and the peer harness's generated specs. Edges are",
+    "measured as drawn: Trellis's routes, ELK's bend points; labels at each engine's place for them.",
+    "",
+    layoutQuality,
+  );
+} else {
+  layoutLines.push("The readability comparison was not run (`BENCH_SKIP_LAYOUT=1`, or it failed).");
+}
+layoutLines.push("", LAYOUT_END);
+
 // ---- merge into the document ------------------------------------------------------------------
 let doc = existsSync(docPath) ? readFileSync(docPath, "utf8") : "";
 const replaceBlock = (text, begin, end, block, heading) => {
@@ -385,6 +414,9 @@ if (process.env.BENCH_ONLY_REAL !== "1") {
 }
 if (real.length || realFail.length || !doc.includes(REAL_BEGIN)) {
   doc = replaceBlock(doc, REAL_BEGIN, REAL_END, realLines.join("\n"), "## Issue 13: real files in the app (no sidecar), against React Flow + elkjs");
+}
+if (process.env.BENCH_ONLY_REAL !== "1" && process.env.BENCH_SKIP_LAYOUT !== "1") {
+  doc = replaceBlock(doc, LAYOUT_BEGIN, LAYOUT_END, layoutLines.join("\n"), "## Automatic layout: time, and readability beside ELK layered");
 }
 writeFileSync(docPath, doc);
 console.log(`wrote ${docPath}`);

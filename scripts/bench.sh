@@ -11,11 +11,16 @@
 #      WEBKIT_DISABLE_COMPOSITING_MODE=1 and with WebKit's compositing kept on (=0; the app turns
 #      it off itself when there is no GPU, src-tauri/src/webkit_env.rs); the open of
 #      100,000 nodes (open + memory only, given up after BENCH_SCALE_LIMIT seconds);
-#   3. the release binary's size.
+#   3. the release binary's size;
+#   4. the automatic layout: time at 1,000 / 10,000 / 100,000 nodes (criterion,
+#      crates/layout/benches/layout.rs) and readability beside ELK layered on the corpus, the
+#      layout fixtures and the peer harness's specs (crates/bench/examples/layout_quality.rs:
+#      the table is printed and written to target/bench/layout-quality.md and .json).
 #
 # Environment: BENCH_SIZES (default 1000,3000,5000), BENCH_SCALE (default 100000; empty: none),
 # BENCH_SCALE_LIMIT (seconds, default 600), BENCH_SKIP_CORE=1, BENCH_SKIP_APP=1,
-# BENCH_SKIP_UI_BUILD=1 (ui/dist already built), BENCH_SKIP_FUZZ=1, BENCH_REAL_SIZES (issue 13's
+# BENCH_SKIP_UI_BUILD=1 (ui/dist already built), BENCH_SKIP_FUZZ=1, BENCH_SKIP_LAYOUT=1,
+# TRELLIS_SHARED (the shared folder with corpus/ and peer-bench/, default ../shared), BENCH_REAL_SIZES (issue 13's
 # real files, default 1000,10000,100000), BENCH_ELK_LIMIT (s, default 300: the elkjs baseline is
 # given up after it), BENCH_ONLY_REAL=1 (of the app figures, only the real files), BENCH_FUZZ_SECONDS (default 60
 # per fuzz target, scripts/fuzz.sh), CARGO_TARGET_DIR (default ./target), ILMEK_GIT_DIR (a Git
@@ -53,6 +58,23 @@ if [[ "${BENCH_SKIP_CORE:-}" != 1 ]]; then
   cargo bench --profile release -p trellis-bench --bench document
   cargo bench --profile release -p trellis-spec --bench pipeline
   cut -d' ' -f1-3 /proc/loadavg >"$OUT/core-load-after.txt"
+fi
+
+if [[ "${BENCH_SKIP_LAYOUT:-}" != 1 ]]; then
+  # The automatic layout: its time at 1,000 / 10,000 / 100,000 nodes (criterion), and how
+  # readable it is beside ELK's layered algorithm on real graphs (the corpus with its
+  # third-party documents, the layout fixtures, the peer harness's generated specs).
+  echo "== layout: time (criterion) and readability against ELK layered"
+  cargo bench --profile release -p trellis-layout --bench layout
+  SHARED="${TRELLIS_SHARED:-../shared}"
+  mkdir -p "$OUT/layout-specs"
+  for n in 1000 10000; do
+    node "$SHARED/peer-bench/gen-spec.mjs" "$n" "$OUT/layout-specs/peer-$n.json" >/dev/null
+  done
+  cargo run --profile release -q -p trellis-bench --example layout_quality -- \
+    --elk --elk-limit "${BENCH_ELK_LIMIT:-300}" --out "$OUT" \
+    "$SHARED/corpus" crates/layout/fixtures "$OUT/layout-specs" ||
+    echo "bench: the layout comparison failed (see above); its table is left out" >&2
 fi
 
 if [[ "${BENCH_SKIP_PEER:-}" != 1 ]]; then

@@ -251,7 +251,15 @@ pub fn open_path(app: &AppHandle, path: &std::path::Path) -> Answer<DocId> {
 /// reported (a notice with the file name and reason).
 fn begin_open(app: &AppHandle, path: &std::path::Path) -> Answer<Begun> {
     let state = app.state::<AppState>();
-    let begun = open_progress::with_progress(app, path, |progress| state.ws().begin_open(path, progress));
+    // The workspace is held only to take what the open needs: reading and laying out a large
+    // file take seconds, and the window goes on answering meanwhile.
+    let begun = open_progress::with_progress(app, path, |progress| {
+        let start = state.ws().start_open(path);
+        match start {
+            trellis_doc::Starting::AlreadyOpen(id) => Ok(Begun::AlreadyOpen(id)),
+            trellis_doc::Starting::Ready(start) => start.read(progress).map(Begun::Read),
+        }
+    });
     Ok(begun.inspect_err(|ds| {
         // Stopped by the user: nothing to report.
         if !ds.iter().any(|d| d.code == trellis_doc::workspace::codes::OPEN_CANCELLED) {

@@ -105,9 +105,9 @@ pub fn run() {
             app.manage(menu::RecentMenu(recent));
             app.set_menu(bar)?;
             menu::refresh_recent(&handle);
-            open_at_start(&handle, &files);
-            // The window is created after the documents are open, so the UI's first
-            // `list_documents` already sees them.
+            open_at_start(&handle, files.is_empty());
+            // The window comes first: the files named on the command line are read and laid
+            // out after it, with their progress shown as any open's, and come in as tabs.
             let config =
                 app.config().app.windows.iter().find(|w| w.label == main_window::MAIN_WINDOW).cloned();
             if let Some(config) = config {
@@ -119,6 +119,7 @@ pub fn run() {
                 let ws = st.ws();
                 ui_sync::refresh_title(&handle, &ws);
             }
+            open_files(&handle, files.clone());
             housekeeping::start(handle);
             Ok(())
         })
@@ -132,9 +133,10 @@ pub fn run() {
     }
 }
 
-/// At start: unsaved work from the last run comes back first (nothing typed is lost), then
-/// the files named on the command line; with neither, the built-in example.
-fn open_at_start(app: &tauri::AppHandle, files: &[PathBuf]) {
+/// At start: unsaved work from the last run comes back (nothing typed is lost); with no file
+/// named on the command line (`example`) and nothing restored, the built-in example (with
+/// files named, `open_files` opens it when none of them opens).
+fn open_at_start(app: &tauri::AppHandle, example: bool) {
     let state = app.state::<AppState>();
     let mut ws = state.ws();
     let (pending, problems) = ws.pending_recovery();
@@ -148,28 +150,53 @@ fn open_at_start(app: &tauri::AppHandle, files: &[PathBuf]) {
             }
         }
     }
-    for path in files {
-        match ws.open(path) {
-            Ok(id) => state.set_active(Some(id)),
-            // No tab (its problems in an empty document would mislead): a notice in the
-            // window names the file, the reason and the place.
-            Err(ds) => open_failures::report(app, path, &ds),
-        }
-    }
-    if ws.ids().is_empty() {
-        match ws.new_from_example() {
-            Ok(id) => state.set_active(Some(id)),
-            Err(ds) => {
-                for d in ds {
-                    eprintln!("trellis: the built-in example does not open: {}", d.message);
-                }
-                let id = ws.new_empty();
-                state.set_active(Some(id));
-            }
-        }
+    if example {
+        open_example(&state, &mut ws);
     }
     drop(ws);
     menu::refresh_recent(app);
+}
+
+/// The built-in example, when nothing is open (an empty document if it does not open).
+fn open_example(state: &AppState, ws: &mut trellis_doc::Workspace) -> Option<trellis_doc::DocId> {
+    if !ws.ids().is_empty() {
+        return None;
+    }
+    let id = match ws.new_from_example() {
+        Ok(id) => id,
+        Err(ds) => {
+            for d in ds {
+                eprintln!("trellis: the built-in example does not open: {}", d.message);
+            }
+            ws.new_empty()
+        }
+    };
+    state.set_active(Some(id));
+    Some(id)
+}
+
+/// Opens the files named on the command line once the window is there, off the main thread
+/// and as the Open dialog does (progress, Stop, a notice naming a file that does not open):
+/// each that opens becomes a tab, the last one shown.
+fn open_files(app: &tauri::AppHandle, files: Vec<PathBuf>) {
+    if files.is_empty() {
+        return;
+    }
+    let app = app.clone();
+    tauri::async_runtime::spawn_blocking(move || {
+        for path in &files {
+            if let Ok(id) = commands::open_path(&app, path) {
+                ui_sync::announce_opened(&app, id);
+            }
+        }
+        let state = app.state::<AppState>();
+        let example = open_example(&state, &mut state.ws());
+        if let Some(id) = example {
+            ui_sync::announce_opened(&app, id);
+            let ws = state.ws();
+            ui_sync::refresh_title(&app, &ws);
+        }
+    });
 }
 
 #[cfg(test)]

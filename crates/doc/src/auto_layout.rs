@@ -1,6 +1,6 @@
 //! Automatic layout of a document's canvas with `trellis-layout`: what a document opened
-//! without positions is drawn at (once, before the first view), and what the "Auto layout"
-//! action computes. Node sizes are the canvas's (`ui/src/lib/geometry.ts`: nodes 200 x 60,
+//! without positions is drawn at (once, before the first view: on open, while the window
+//! shows the open's progress), and what the "Auto layout" action computes. Node sizes are the canvas's (`ui/src/lib/geometry.ts`: nodes 200 x 60,
 //! the `__start__` and `__end__` circles 44 across); both terminals are always laid out, as
 //! the canvas always draws both.
 
@@ -15,6 +15,7 @@ use crate::document::Document;
 use crate::drawn_edges::DrawnEdges;
 use crate::formats::view::display_spec;
 use crate::layout::Layout;
+use crate::routes::label_size;
 use crate::session::Session;
 use crate::Position;
 
@@ -53,15 +54,28 @@ impl CanvasGraph {
             }
         }
         let sizes = ids.iter().map(|id| if id == START || id == END { TERMINAL } else { NODE }).collect();
-        let ends = spec.edges.iter().map(|e| (e.from.as_str(), e.to.as_str()));
         // The edges drawn for the reader only (entry, finish, exits, fallbacks) are laid out
-        // with the rest, so the marks sit next to what they point at.
-        let extra = DrawnEdges::of(document, spec).extra;
-        let edges = ends
-            .chain(extra.iter().map(|e| (e.from.as_str(), e.to.as_str())))
-            .filter_map(|(a, b)| Some((*index.get(a)?, *index.get(b)?)))
-            .collect();
-        CanvasGraph { ids, graph: Graph { sizes, edges }, clusters: Clusters::default() }
+        // with the rest, so the marks sit next to what they point at. Labels get room in the
+        // gap after their edge's source, so none lies under a node.
+        let drawn = DrawnEdges::of(document, spec);
+        let labelled = spec
+            .edges
+            .iter()
+            .zip(&drawn.labels)
+            .map(|(e, l)| (e.from.as_str(), e.to.as_str(), l.as_ref().map(|l| label_size(&l.text))))
+            .chain(drawn.extra.iter().map(|x| {
+                (x.from.as_str(), x.to.as_str(), (!x.label.is_empty()).then(|| label_size(&x.label)))
+            }));
+        let mut graph = Graph { sizes, ..Graph::default() };
+        for (a, b, label) in labelled {
+            if let (Some(&a), Some(&b)) = (index.get(a), index.get(b)) {
+                graph.edges.push((a, b));
+                graph.labels.push(label);
+            }
+        }
+        graph.first = index.get(START).copied();
+        graph.last = index.get(END).copied();
+        CanvasGraph { ids, graph, clusters: Clusters::default() }
     }
 
     /// The same, with the layout's groups as clusters: the automatic layout keeps each group's

@@ -18,6 +18,7 @@ use crate::edit::{Changed, Edit, EditOutcome, Position, Viewport};
 use crate::formats::view::canvas_spec;
 use crate::formats::view::{GraphMdView, WeaveflowView};
 use crate::list_edit::ListEdit;
+use crate::routes::RoutesDelta;
 use crate::session::Session;
 use crate::subgraphs::SubgraphLink;
 use crate::view::{id_string, Notice};
@@ -51,6 +52,8 @@ pub struct ViewDelta {
     pub annotations: Option<Annotations>,
     /// `collapsed` now, when it may have changed (absent: unchanged).
     pub collapsed: Option<CollapsedView>,
+    /// How `routes` changed (absent: unchanged).
+    pub routes: Option<RoutesDelta>,
     pub layout_missing: bool,
     /// The change of `diagnostics`, if any.
     pub diagnostics: Option<ListEdit<Diagnostic>>,
@@ -88,12 +91,19 @@ impl Session {
     pub fn answer(&mut self, change: Change<'_>) -> Result<ViewDelta, Diagnostic> {
         let before = self.diagnostics().to_vec();
         let links_before = self.subgraph_links().to_vec();
+        // The routes the UI holds: known already, from the view or the answer before.
+        let (revision, routes_before) = (self.revision(), self.routes());
         let outcome = match change {
             Change::Edit(edit) => self.apply(edit)?,
             Change::Undo => self.undo(),
             Change::Redo => self.redo(),
         };
         let mut delta = ViewDelta::of(self, &outcome, &before);
+        if crate::routes::may_change(&outcome.changed) {
+            delta.routes = RoutesDelta::between(&routes_before, &self.routes(), &outcome.changed);
+        } else {
+            self.routes.carry(revision, self.revision());
+        }
         if let Change::Edit(Edit::AddNode { .. } | Edit::Paste { .. }) = change {
             // Both only append nodes: what the node list gained is what they made.
             delta.created =
@@ -151,6 +161,7 @@ impl ViewDelta {
                 || !changed.node_edits.is_empty()
                 || !changed.edge_edits.is_empty())
             .then(|| CollapsedView::of(&spec, layout)),
+            routes: None,
             layout_missing: session.layout_missing(),
             diagnostics: ListEdit::between(before, session.diagnostics()).map(|e| e.shifted(offset)),
             dirty: session.is_dirty(),

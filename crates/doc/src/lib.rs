@@ -12,6 +12,7 @@
 //! - [`watch`]: a notify watcher on the folders of the open files.
 //! - [`auto_layout`]: the automatic layout of a document's canvas (open without positions,
 //!   the Auto layout action).
+//! - [`routes`]: the routes the canvas draws the edges along, and where their labels sit.
 //! - [`discovery`]: which registries are in force for a document.
 //! - [`subgraphs`]: subgraph nodes' references resolved to files (or why not).
 //! - [`compare`]: "Compare with...": the diff against another version as canvas marks and a
@@ -49,6 +50,7 @@ mod reformat;
 mod refusal;
 pub mod registries;
 pub mod registry_editor;
+pub mod routes;
 pub mod save;
 pub mod session;
 pub mod subgraphs;
@@ -66,7 +68,9 @@ pub use layout::Layout;
 pub use registries::Registries;
 pub use session::{Conflict, Session, SessionInfo};
 pub use watch::Watcher;
-pub use workspace::{Begun, DocEvent, FsChange, OpenStage, Opening, RegistryLoader, Workspace};
+pub use workspace::{
+    Begun, DocEvent, FsChange, OpenStage, OpenStart, Opening, RegistryLoader, Starting, Workspace,
+};
 
 #[cfg(test)]
 mod tests;

@@ -112,6 +112,8 @@ pub struct Session {
     /// known ([`Session::learn_source_form`]): the first save then need not read it again to
     /// count what it reformats.
     pub(crate) source_canonical: Option<bool>,
+    /// The edges' routes at the last state they were worked out for (`crate::routes`).
+    pub(crate) routes: crate::routes::RoutesCache,
 }
 
 impl Session {
@@ -160,6 +162,7 @@ impl Session {
             subgraphs: Default::default(),
             source_state: None,
             source_canonical: None,
+            routes: Default::default(),
         };
         if let Document::Weaveflow(d) = &s.document {
             (s.layout, s.layout_missing) = crate::formats::weaveflow::layout_of(d);
@@ -482,6 +485,11 @@ impl Session {
             can_undo: self.can_undo(),
             can_redo: self.can_redo(),
         }
+    }
+
+    /// The routes of the edges as they are drawn now (`crate::routes`).
+    pub fn routes(&self) -> std::sync::Arc<crate::routes::EdgeRoutes> {
+        self.routes.get(self.revision, || crate::routes::EdgeRoutes::of(&self.document, &self.layout))
     }
 
     pub(crate) fn touched(&mut self) {

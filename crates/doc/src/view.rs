@@ -12,6 +12,7 @@ use crate::document::DocFormat;
 use crate::drawn_edges::{DrawnEdges, EdgeLabel, ExtraEdge};
 use crate::formats::view::{display_spec, GraphMdView, WeaveflowView};
 use crate::layout::Layout;
+use crate::routes::EdgeRoutes;
 use crate::session::{Conflict, Session};
 use crate::subgraphs::SubgraphLink;
 
@@ -46,6 +47,8 @@ pub struct DocumentView {
     /// entry, exits and judge fallbacks.
     pub extra_edges: Vec<ExtraEdge>,
     pub layout: Layout,
+    /// How each drawn edge runs and where its label sits (`crate::routes`).
+    pub routes: EdgeRoutes,
     /// What collapsed groups hide and the edges drawn for them (`crate::collapse`).
     pub collapsed: CollapsedView,
     /// No layout file was found: Rust laid the graph out before this first view (not an undo
@@ -123,6 +126,7 @@ impl DocumentView {
             edge_labels: drawn.labels,
             extra_edges: drawn.extra,
             layout: session.layout().clone(),
+            routes: (*session.routes()).clone(),
             collapsed: CollapsedView::of(&canvas, session.layout()),
             layout_missing: session.layout_missing(),
             diagnostics,

@@ -254,6 +254,66 @@ impl Opening {
     }
 }
 
+/// What [`Workspace::start_open`] found.
+#[derive(Debug)]
+pub enum Starting {
+    /// The file is open already (as this document).
+    AlreadyOpen(DocId),
+    /// Ready to be read: see [`OpenStart::read`].
+    Ready(OpenStart),
+}
+
+/// An open taken from the workspace, to read and lay out without it.
+pub struct OpenStart {
+    path: PathBuf,
+    fs: Arc<dyn FileSystem>,
+    registries: Registries,
+    id: DocId,
+    clock: Arc<dyn Clock>,
+}
+
+impl std::fmt::Debug for OpenStart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenStart").field("path", &self.path).field("id", &self.id).finish()
+    }
+}
+
+impl OpenStart {
+    /// Reads the file and lays out a document that has no layout of its own, telling
+    /// `progress` where it is; `progress` answers whether to go on. Stopped, nothing is
+    /// opened and the answer is a `doc/open-cancelled` diagnostic.
+    pub fn read(self, progress: &mut dyn FnMut(OpenStage) -> bool) -> Result<Box<Opening>, Vec<Diagnostic>> {
+        let path = self.path.as_path();
+        let cancelled = || {
+            let name = path.file_name().unwrap_or(path.as_os_str()).to_string_lossy();
+            vec![Diagnostic::info(
+                codes::OPEN_CANCELLED,
+                format!("opening {name} was stopped; nothing was opened"),
+            )]
+        };
+        if !progress(OpenStage::Reading) {
+            return Err(cancelled());
+        }
+        let mut session = Session::read(self.fs.as_ref(), self.id, path, self.registries, self.clock)?;
+        let nodes = session.document().node_ids().len();
+        // Only a document without a layout of its own is laid out (placing terminals is quick).
+        let laid_out = if session.layout_missing() && nodes > 0 {
+            progress(OpenStage::LayingOut { nodes, fraction: 0.0 })
+                && session.lay_out_if_missing_with(&mut |fraction| {
+                    progress(OpenStage::LayingOut { nodes, fraction })
+                })
+        } else {
+            session.lay_out_if_missing_with(&mut |_| true)
+        };
+        if !laid_out {
+            return Err(cancelled());
+        }
+        // What the subgraph nodes refer to is part of what is shown.
+        session.attach_fs(self.fs);
+        Ok(Box::new(Opening { session, checked: false }))
+    }
+}
+
 impl Workspace {
     /// A workspace keeping its recent list and journal in `data_dir`.
     pub fn new(
@@ -406,43 +466,37 @@ impl Workspace {
         path: &Path,
         progress: &mut dyn FnMut(OpenStage) -> bool,
     ) -> Result<Begun, Vec<Diagnostic>> {
-        if let Some(id) = self.find_by_path(path) {
-            return Ok(Begun::AlreadyOpen(id));
+        match self.start_open(path) {
+            Starting::AlreadyOpen(id) => Ok(Begun::AlreadyOpen(id)),
+            Starting::Ready(start) => Ok(Begun::Read(start.read(progress)?)),
         }
-        let cancelled = || {
-            let name = path.file_name().unwrap_or(path.as_os_str()).to_string_lossy();
-            vec![Diagnostic::info(
-                codes::OPEN_CANCELLED,
-                format!("opening {name} was stopped; nothing was opened"),
-            )]
-        };
-        if !progress(OpenStage::Reading) {
-            return Err(cancelled());
+    }
+
+    /// What an open needs of the workspace, taken at once: the shell then reads and lays the
+    /// file out ([`OpenStart::read`]) without holding the workspace, so the window goes on
+    /// answering while a large file opens, and adds it with [`Workspace::finish_open`].
+    pub fn start_open(&mut self, path: &Path) -> Starting {
+        if let Some(id) = self.find_by_path(path) {
+            return Starting::AlreadyOpen(id);
         }
         let registries = self.load_registries(Some(path));
         let id = self.next_doc_id();
-        let mut session = Session::read(self.fs.as_ref(), id, path, registries, self.clock.clone())?;
-        let nodes = session.document().node_ids().len();
-        // Only a document without a layout of its own is laid out (placing terminals is quick).
-        let laid_out = if session.layout_missing() && nodes > 0 {
-            progress(OpenStage::LayingOut { nodes, fraction: 0.0 })
-                && session.lay_out_if_missing_with(&mut |fraction| {
-                    progress(OpenStage::LayingOut { nodes, fraction })
-                })
-        } else {
-            session.lay_out_if_missing_with(&mut |_| true)
-        };
-        if !laid_out {
-            return Err(cancelled());
-        }
-        // What the subgraph nodes refer to is part of what is shown.
-        session.attach_fs(self.fs.clone());
-        Ok(Begun::Read(Box::new(Opening { session, checked: false })))
+        Starting::Ready(OpenStart {
+            path: path.to_path_buf(),
+            fs: self.fs.clone(),
+            registries,
+            id,
+            clock: self.clock.clone(),
+        })
     }
 
     /// The last step of an open in two ([`Workspace::begin_open`]): the document checked (if
-    /// [`Opening::check`] was not called), added, and first in the recent list.
+    /// [`Opening::check`] was not called), added, and first in the recent list. A file opened
+    /// meanwhile by another way in (read without the workspace) is not opened twice.
     pub fn finish_open(&mut self, mut opening: Box<Opening>) -> DocId {
+        if let Some(id) = opening.session.path().and_then(|p| self.find_by_path(p)) {
+            return id;
+        }
         opening.check();
         if let Some(path) = opening.session.path().map(Path::to_path_buf) {
             self.push_recent(&path);

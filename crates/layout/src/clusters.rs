@@ -29,7 +29,7 @@ impl Default for Frame {
 }
 
 /// An item at one level: a node, or a child cluster's box.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Item {
     Node(usize),
     Cluster(usize),
@@ -136,16 +136,22 @@ impl Ctx<'_> {
         if items.is_empty() {
             return Ok(Size { w: 0.0, h: 0.0 });
         }
-        let index = |it: Item| items.iter().position(|x| *x == it);
-        let edges: Vec<(usize, usize)> = self
-            .graph
-            .edges
-            .iter()
-            .filter(|&&(a, b)| a < n && b < n)
-            .filter_map(|&(a, b)| Some((index(self.item(a, at)?)?, index(self.item(b, at)?)?)))
-            .filter(|(a, b)| a != b)
-            .collect();
-        let placed = layout_with(&Graph { sizes: sizes.clone(), edges }, self.options, progress)?;
+        let index: std::collections::HashMap<Item, usize> =
+            items.iter().enumerate().map(|(k, &it)| (it, k)).collect();
+        let item_of =
+            |i: usize| if i < n { self.item(i, at).and_then(|it| index.get(&it).copied()) } else { None };
+        let mut level = Graph { sizes: sizes.clone(), ..Graph::default() };
+        for (e, &(a, b)) in self.graph.edges.iter().enumerate() {
+            let (Some(a), Some(b)) = (item_of(a), item_of(b)) else { continue };
+            // An edge inside one child cluster is that cluster's; a node's loop stays a loop.
+            if a != b || matches!(items[a], Item::Node(_)) {
+                level.edges.push((a, b));
+                level.labels.push(self.graph.label(e));
+            }
+        }
+        level.first = self.graph.first.and_then(item_of);
+        level.last = self.graph.last.and_then(item_of);
+        let placed = layout_with(&level, self.options, progress)?;
         let (mut w, mut h) = (0.0f64, 0.0f64);
         for (k, p) in placed.iter().enumerate() {
             w = w.max(p.x + sizes[k].w);
@@ -163,7 +169,7 @@ mod tests {
     use super::*;
 
     fn chain_graph(n: usize) -> Graph {
-        Graph { sizes: vec![Size { w: 200.0, h: 60.0 }; n], edges: (1..n).map(|i| (i - 1, i)).collect() }
+        Graph::new(vec![Size { w: 200.0, h: 60.0 }; n], (1..n).map(|i| (i - 1, i)).collect())
     }
 
     fn bbox(points: &[Point], ids: &[usize]) -> (f64, f64, f64, f64) {

@@ -1,46 +1,58 @@
-//! Connected components (edge direction ignored), largest first, each with its edges in
-//! local indices: components are laid out separately and packed side by side.
+//! Connected components (edge direction ignored), largest first, each as a graph of its own
+//! in local indices: components are laid out separately and packed side by side.
+
+use petgraph::unionfind::UnionFind;
+
+use crate::Graph;
 
 pub(crate) struct Component {
     /// Global node indices, ascending.
     pub(crate) nodes: Vec<usize>,
-    /// Edges in local indices (positions in `nodes`).
-    pub(crate) edges: Vec<(usize, usize)>,
+    /// The component's graph: nodes, edges (valid ones only), labels, start and end in local
+    /// indices.
+    pub(crate) graph: Graph,
 }
 
-fn find(parent: &mut [usize], mut i: usize) -> usize {
-    while parent[i] != i {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
-    }
-    i
-}
-
-pub(crate) fn split(n: usize, edges: &[(usize, usize)]) -> Vec<Component> {
-    let mut parent: Vec<usize> = (0..n).collect();
-    for &(a, b) in edges {
-        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-        if ra != rb {
-            parent[ra.max(rb)] = ra.min(rb);
+pub(crate) fn split(graph: &Graph) -> Vec<Component> {
+    let n = graph.sizes.len();
+    let mut sets = UnionFind::<usize>::new(n);
+    for &(a, b) in &graph.edges {
+        if a < n && b < n {
+            sets.union(a, b);
         }
     }
+    let roots = sets.into_labeling();
     // Component number by root, in order of first node; local index of every node.
     let mut comp_of_root = vec![usize::MAX; n];
     let mut comps: Vec<Component> = Vec::new();
     let mut local = vec![0usize; n];
     for (i, slot) in local.iter_mut().enumerate() {
-        let r = find(&mut parent, i);
+        let r = roots[i];
         if comp_of_root[r] == usize::MAX {
             comp_of_root[r] = comps.len();
-            comps.push(Component { nodes: Vec::new(), edges: Vec::new() });
+            comps.push(Component { nodes: Vec::new(), graph: Graph::default() });
         }
         let c = &mut comps[comp_of_root[r]];
         *slot = c.nodes.len();
         c.nodes.push(i);
+        c.graph.sizes.push(graph.sizes[i]);
     }
-    for &(a, b) in edges {
-        let c = comp_of_root[find(&mut parent, a)];
-        comps[c].edges.push((local[a], local[b]));
+    for (e, &(a, b)) in graph.edges.iter().enumerate() {
+        if a >= n || b >= n {
+            continue;
+        }
+        let g = &mut comps[comp_of_root[roots[a]]].graph;
+        g.edges.push((local[a], local[b]));
+        g.labels.push(graph.label(e));
+    }
+    for (pin, global) in [(0, graph.first), (1, graph.last)] {
+        let Some(v) = global.filter(|&v| v < n) else { continue };
+        let g = &mut comps[comp_of_root[roots[v]]].graph;
+        if pin == 0 {
+            g.first = Some(local[v]);
+        } else {
+            g.last = Some(local[v]);
+        }
     }
     // Largest first (stable: equal sizes keep document order).
     comps.sort_by_key(|c| std::cmp::Reverse(c.nodes.len()));

@@ -1,160 +1,273 @@
-//! Coordinates. Each layer is a column, left to right. A graph that is long (thousands of
-//! layers of one node: a pipeline) or tall (one layer of thousands: a fan-out) would be a
-//! sliver that Fit shows at 1 %, so two wraps are chosen together, by trying row counts:
-//! - a layer of more than `rows` nodes is split into several adjacent columns;
-//! - the sequence of columns is cut into bands stacked top to bottom, like lines of text;
-//!
-//! keeping the pair whose result fits the smallest box of the wanted aspect ratio (16:10),
-//! and no wrap at all unless wrapping makes that box clearly smaller. Within its column a node
-//! sits near the mean height of its neighbours placed already (in earlier columns of its
-//! band), without overlapping and in the order the sweeps chose.
+//! Coordinates. Each layer is a column, left to right; the gap after a column is wide enough
+//! for the labels that sit in it (a label sits in the gap after its edge's source, so it
+//! never lies under a node). Within a column every node and bend point keeps the order the
+//! sweeps chose and sits as near the mean height of its neighbours as the gaps allow: a few
+//! sweeps right and left, each column solved exactly by pool-adjacent-violators (the least
+//! squares positions in that order, gaps kept). Bend points weigh most, so an edge that
+//! passes several columns runs straight, and chains of nodes (lanes) line up.
 
 use crate::layering::Dag;
-use crate::{Options, Point, Size};
+use crate::proper::Proper;
+use crate::{Graph, Options, Point};
 
-/// Positions (top-left) and the size of the box they fill.
-pub(crate) fn columns(layers: &[Vec<usize>], sizes: &[Size], dag: &Dag, o: &Options) -> (Vec<Point>, Size) {
-    let n = sizes.len();
-    let mut pos = vec![Point::default(); n];
-    if n == 0 {
-        return (pos, Size { w: 0.0, h: 0.0 });
-    }
-    let row_h = sizes.iter().map(|s| s.h).fold(0.0, f64::max) + o.node_gap;
-    let layer_w: Vec<f64> =
-        layers.iter().map(|l| l.iter().map(|&v| sizes[v].w).fold(0.0, f64::max)).collect();
-    let (rows, bands) = choose_wrap(layers, &layer_w, row_h, o);
+/// Rounds of sweeps (one right, one left each).
+const ROUNDS: usize = 8;
 
-    // The columns: each layer split evenly into ceil(len / rows) parts.
-    let mut cols: Vec<(&[usize], f64)> = Vec::new();
-    for (layer, &w) in layers.iter().zip(&layer_w) {
-        let parts = layer.len().div_ceil(rows);
-        for k in 0..parts {
-            let (a, b) = (k * layer.len() / parts, (k + 1) * layer.len() / parts);
-            cols.push((&layer[a..b], w));
+/// Top-left positions of the graph's nodes.
+pub(crate) fn place(
+    graph: &Graph,
+    dag: &Dag,
+    p: &Proper,
+    layers: &[Vec<usize>],
+    layer: &[usize],
+    o: &Options,
+) -> Vec<Point> {
+    let n = graph.sizes.len();
+    let items = p.layer.len();
+    // Room over a node for its loops and their labels.
+    let mut loop_room = vec![0.0f64; n];
+    for (e, &(a, b)) in graph.edges.iter().enumerate() {
+        if a == b && a < n {
+            let label = graph.label(e).map_or(0.0, |s| s.h);
+            loop_room[a] = loop_room[a].max(o.route.loop_rise + label / 2.0 + o.edge_gap / 2.0);
         }
     }
-    let per_band = cols.len().div_ceil(bands);
-    let tight = |col: &[usize]| col.iter().map(|&v| sizes[v].h + o.node_gap).sum::<f64>() - o.node_gap;
-    let cap = rows as f64 * row_h - o.node_gap;
+    // Extent of each item above and below its anchor (the middle of a node: where its edges
+    // attach).
+    let above: Vec<f64> =
+        (0..items).map(|v| if v < n { graph.sizes[v].h / 2.0 + loop_room[v] } else { 0.0 }).collect();
+    let below: Vec<f64> = (0..items).map(|v| if v < n { graph.sizes[v].h / 2.0 } else { 0.0 }).collect();
+    let gap = |a: usize, b: usize| match (p.is_dummy(a), p.is_dummy(b)) {
+        (false, false) => o.node_gap,
+        (true, true) => o.edge_gap,
+        _ => (o.node_gap + o.edge_gap) / 2.0,
+    };
+    let sep = |a: usize, b: usize| below[a] + above[b] + gap(a, b);
 
-    let mut placed = vec![false; n];
-    let mut band_y = 0.0;
-    let mut width: f64 = 0.0;
+    // First: every column stacked tightly, its middle at 0.
+    let mut y = vec![0.0f64; items];
+    for layer in layers {
+        let mut at = 0.0;
+        for (i, &v) in layer.iter().enumerate() {
+            if i > 0 {
+                at += sep(layer[i - 1], v);
+            }
+            y[v] = at;
+        }
+        for &v in layer {
+            y[v] -= at / 2.0;
+        }
+    }
+    let linked = links(p);
+    let weight = |a: usize, b: usize| {
+        if linked[b] == Some(a) || linked[a] == Some(b) {
+            64.0
+        } else if p.is_dummy(a) || p.is_dummy(b) {
+            2.0
+        } else {
+            1.0
+        }
+    };
     let mut desired = Vec::new();
-    for band in cols.chunks(per_band.max(1)) {
-        let band_h = band.iter().map(|(c, _)| tight(c)).fold(cap, f64::max);
-        let mut x = 0.0;
-        let mut bottom: f64 = 0.0;
-        for &(col, w) in band {
-            // Where the neighbours placed already would like each node (its centre), or its
-            // slot in the column stacked tightly and centred when it has none.
-            let start = (band_h - tight(col)) / 2.0;
-            let mut slot = start;
-            desired.clear();
-            for &v in col {
-                let (mut sum, mut count) = (0.0, 0usize);
-                for u in dag.pred.of(v).chain(dag.succ.of(v)) {
-                    if placed[u] {
-                        sum += pos[u].y - band_y + sizes[u].h / 2.0;
-                        count += 1;
+    let mut weights = Vec::new();
+    let mut seps = Vec::new();
+    let mut solved = Vec::new();
+    let depth = layers.len();
+    for round in 0..=ROUNDS {
+        // The last round looks both ways, so a node between two others sits between them.
+        let passes: &[(bool, bool)] =
+            if round == ROUNDS { &[(true, true)] } else { &[(true, false), (false, true)] };
+        for &(left, right) in passes {
+            let order: Vec<usize> =
+                if right && !left { (0..depth).rev().collect() } else { (0..depth).collect() };
+            for l in order {
+                let col = &layers[l];
+                desired.clear();
+                weights.clear();
+                seps.clear();
+                for (i, &v) in col.iter().enumerate() {
+                    if i > 0 {
+                        seps.push(sep(col[i - 1], v));
+                    }
+                    let (mut sum, mut total) = (0.0, 0.0);
+                    let neighbours = left.then(|| p.pred.of(v)).into_iter().flatten();
+                    let neighbours = neighbours.chain(right.then(|| p.succ.of(v)).into_iter().flatten());
+                    for u in neighbours {
+                        let w = weight(u, v);
+                        sum += w * y[u];
+                        total += w;
+                    }
+                    if total > 0.0 {
+                        desired.push(sum / total);
+                        weights.push(total);
+                    } else {
+                        // Nothing to follow: stay, but give way easily.
+                        desired.push(y[v]);
+                        weights.push(0.25);
                     }
                 }
-                let centre = if count > 0 { sum / count as f64 } else { slot + sizes[v].h / 2.0 };
-                desired.push(centre - sizes[v].h / 2.0);
-                slot += sizes[v].h + o.node_gap;
+                pool_adjacent(&desired, &weights, &seps, &mut solved);
+                for (&v, &at) in col.iter().zip(&solved) {
+                    y[v] = at;
+                }
             }
-            let heights: Vec<f64> = col.iter().map(|&v| sizes[v].h).collect();
-            let ys = spread(&desired, &heights, o.node_gap, 0.0, band_h);
-            for (&v, y) in col.iter().zip(ys) {
-                pos[v] = Point { x: x + (w - sizes[v].w) / 2.0, y: band_y + y };
-                placed[v] = true;
-                bottom = bottom.max(y + sizes[v].h);
-            }
-            x += w + o.layer_gap;
         }
-        width = width.max(x - o.layer_gap);
-        band_y += bottom + o.band_gap;
     }
-    (pos, Size { w: width, h: band_y - o.band_gap })
+
+    straighten(layers, &linked, &mut y, &sep);
+
+    // Columns left to right, each gap as wide as the widest label in it.
+    let mut width = vec![0.0f64; depth];
+    let mut need = vec![o.layer_gap; depth];
+    for v in 0..n {
+        width[layer[v]] = width[layer[v]].max(graph.sizes[v].w);
+    }
+    for (e, &(a, b)) in graph.edges.iter().enumerate() {
+        let Some(label) = graph.label(e) else { continue };
+        if a >= n || b >= n || a == b || dag.back[e] {
+            continue;
+        }
+        let span = layer[b].saturating_sub(layer[a]);
+        if (1..=o.route.long_span).contains(&span) {
+            need[layer[a]] = need[layer[a]].max(label.w + 2.0 * o.label_pad);
+        }
+    }
+    let mut column_x = vec![0.0f64; depth];
+    for l in 1..depth {
+        column_x[l] = column_x[l - 1] + width[l - 1] + need[l - 1];
+    }
+    let top = (0..n).map(|v| y[v] - above[v]).fold(f64::INFINITY, f64::min);
+    let top = if top.is_finite() { top } else { 0.0 };
+    (0..n)
+        .map(|v| {
+            let s = graph.sizes[v];
+            let l = layer[v];
+            Point { x: column_x[l] + (width[l] - s.w) / 2.0, y: y[v] - s.h / 2.0 - top }
+        })
+        .collect()
 }
 
-/// Tops for boxes of `heights`, in this order, each `gap` below the previous, within
-/// [lo, hi] when they fit, as near `desired` as two greedy passes get: one pushing down from
-/// the top, one pushing up from the bottom, averaged (both keep the gaps, so their mean does).
-fn spread(desired: &[f64], heights: &[f64], gap: f64, lo: f64, hi: f64) -> Vec<f64> {
+/// Which item each item is lined up with in the layer before (its chain): a bend point with the
+/// bend point before it (an edge crossing columns runs straight), and a node with a node when
+/// each is the other's only node neighbour on that side (a lane: edges leaving or joining it
+/// from further away do not break it). A split, a join or a fan-out is lined up with none.
+fn links(p: &Proper) -> Vec<Option<usize>> {
+    let items = p.layer.len();
+    let real = |it: &mut dyn Iterator<Item = usize>| it.filter(|&u| !p.is_dummy(u)).count();
+    (0..items)
+        .map(|v| {
+            if p.is_dummy(v) {
+                return p.pred.of(v).next().filter(|&u| p.is_dummy(u));
+            }
+            let mut preds = p.pred.of(v).filter(|&u| !p.is_dummy(u));
+            let u = preds.next()?;
+            (preds.next().is_none() && real(&mut p.succ.of(u)) == 1).then_some(u)
+        })
+        .collect()
+}
+
+/// Puts every chain of lined-up items (`links`) on one line, at its mean height, where that
+/// keeps every gap in every column it crosses; longest chains first.
+fn straighten(
+    layers: &[Vec<usize>],
+    linked: &[Option<usize>],
+    y: &mut [f64],
+    sep: &dyn Fn(usize, usize) -> f64,
+) {
+    let items = y.len();
+    let mut next: Vec<Option<usize>> = vec![None; items];
+    for (v, &u) in linked.iter().enumerate() {
+        if let Some(u) = u {
+            next[u] = Some(v);
+        }
+    }
+    let mut chains: Vec<Vec<usize>> = (0..items)
+        .filter(|&v| linked[v].is_none() && next[v].is_some())
+        .map(|root| {
+            let mut chain = vec![root];
+            while let Some(v) = next[*chain.last().unwrap_or(&root)] {
+                chain.push(v);
+            }
+            chain
+        })
+        .collect();
+    chains.sort_by_key(|c| std::cmp::Reverse(c.len()));
+    // Each item's neighbours in its column.
+    let mut above = vec![None; items];
+    let mut below = vec![None; items];
+    for layer in layers {
+        for w in layer.windows(2) {
+            below[w[0]] = Some(w[1]);
+            above[w[1]] = Some(w[0]);
+        }
+    }
+    for chain in chains {
+        let fits = |line: f64, y: &[f64]| {
+            chain.iter().all(|&v| {
+                above[v].is_none_or(|a| y[a] + sep(a, v) <= line + 1e-6)
+                    && below[v].is_none_or(|b| line + sep(v, b) <= y[b] + 1e-6)
+            })
+        };
+        // The mean height, else the height of one of its items nearest the mean.
+        let mean = chain.iter().map(|&v| y[v]).sum::<f64>() / chain.len() as f64;
+        let mut heights: Vec<f64> = chain.iter().map(|&v| y[v]).collect();
+        heights.sort_by(|a, b| (a - mean).abs().total_cmp(&(b - mean).abs()));
+        if let Some(line) = std::iter::once(mean).chain(heights).find(|&line| fits(line, y)) {
+            for &v in &chain {
+                y[v] = line;
+            }
+        }
+    }
+}
+
+/// Positions for items in this order nearest `desired` (least squares, by `weights`) with
+/// item `i + 1` at least `seps[i]` after item `i`: pool-adjacent-violators on the positions
+/// less the gaps before them, which turns the gaps into plain order constraints.
+pub(crate) fn pool_adjacent(desired: &[f64], weights: &[f64], seps: &[f64], out: &mut Vec<f64>) {
     let k = desired.len();
-    let mut down = vec![0.0; k];
-    let mut up = vec![0.0; k];
-    // Push down, then pull back up from the bottom limit.
-    let mut next = lo;
+    out.clear();
+    // Blocks of pooled items: (weighted sum, weight, count).
+    let mut blocks: Vec<(f64, f64, usize)> = Vec::with_capacity(k);
+    let mut offset = 0.0;
+    let mut offsets = Vec::with_capacity(k);
     for i in 0..k {
-        down[i] = desired[i].max(next);
-        next = down[i] + heights[i] + gap;
+        if i > 0 {
+            offset += seps[i - 1];
+        }
+        offsets.push(offset);
+        let w = weights[i].max(1e-6);
+        blocks.push((w * (desired[i] - offset), w, 1));
+        while blocks.len() > 1 {
+            let (s1, w1, c1) = blocks[blocks.len() - 1];
+            let (s0, w0, c0) = blocks[blocks.len() - 2];
+            if s0 / w0 < s1 / w1 {
+                break;
+            }
+            blocks.pop();
+            let last = blocks.len() - 1;
+            blocks[last] = (s0 + s1, w0 + w1, c0 + c1);
+        }
     }
-    let mut limit = hi;
-    for i in (0..k).rev() {
-        down[i] = down[i].min(limit - heights[i]);
-        limit = down[i] - gap;
+    for (s, w, c) in blocks {
+        let z = s / w;
+        for _ in 0..c {
+            out.push(z + offsets[out.len()]);
+        }
     }
-    // Push up, then push back down from the top limit.
-    let mut limit = hi;
-    for i in (0..k).rev() {
-        up[i] = desired[i].min(limit - heights[i]);
-        limit = up[i] - gap;
-    }
-    let mut next = lo;
-    for i in 0..k {
-        up[i] = up[i].max(next);
-        next = up[i] + heights[i] + gap;
-    }
-    down.iter().zip(&up).map(|(a, b)| (a + b) / 2.0).collect()
 }
 
-/// The row count (longest column) and the band count whose layout fits the smallest box of
-/// the wanted aspect, estimated from column counts (linear in the layers per candidate).
-fn choose_wrap(layers: &[Vec<usize>], layer_w: &[f64], row_h: f64, o: &Options) -> (usize, usize) {
-    let tallest = layers.iter().map(Vec::len).max().unwrap_or(1).max(1);
-    let cost = |rows: usize, bands: usize| -> f64 {
-        let mut cols = 0usize;
-        let mut widths = 0.0;
-        for (l, &w) in layers.iter().zip(layer_w) {
-            let c = l.len().div_ceil(rows);
-            cols += c;
-            widths += c as f64 * (w + o.layer_gap);
-        }
-        let per_band = cols.div_ceil(bands);
-        let w = widths / cols as f64 * per_band as f64 - o.layer_gap;
-        let h =
-            bands as f64 * (rows.min(tallest) as f64 * row_h - o.node_gap) + (bands - 1) as f64 * o.band_gap;
-        (w / o.aspect).max(h)
-    };
-    let unwrapped = cost(tallest, 1);
-    if unwrapped <= o.wrap_above {
-        return (tallest, 1);
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pooling_keeps_the_gaps_and_the_nearest_positions() {
+        let mut out = Vec::new();
+        // Both want 0: they share the gap around 0.
+        pool_adjacent(&[0.0, 0.0], &[1.0, 1.0], &[100.0], &mut out);
+        assert_eq!(out, vec![-50.0, 50.0]);
+        // The first is free; the last two pool, the heavier one moving less.
+        pool_adjacent(&[0.0, 300.0, 310.0], &[1.0, 1.0, 3.0], &[100.0, 20.0], &mut out);
+        assert_eq!(out, vec![0.0, 292.5, 312.5]);
     }
-    let mut best = (unwrapped, tallest, 1);
-    let mut candidates: Vec<usize> = (1..=tallest.min(64)).collect();
-    let mut r = 64.0f64;
-    while (r as usize) < tallest {
-        r *= 1.15;
-        candidates.push((r as usize).min(tallest));
-    }
-    for rows in candidates {
-        let cols: usize = layers.iter().map(|l| l.len().div_ceil(rows)).sum();
-        // The band count that balances width and height, and its neighbours.
-        let mean_w = layer_w.iter().sum::<f64>() / layer_w.len().max(1) as f64 + o.layer_gap;
-        let ideal = ((cols as f64 * mean_w) / (o.aspect * (rows as f64 * row_h + o.band_gap))).sqrt();
-        let centre = ideal.round() as usize;
-        for bands in centre.saturating_sub(2).max(1)..=(centre + 2).min(cols.max(1)) {
-            let c = cost(rows, bands);
-            if c < best.0 {
-                best = (c, rows, bands);
-            }
-        }
-    }
-    // Wrapping reads worse than a plain left-to-right flow: only when it pays clearly.
-    if best.0 > unwrapped * 0.85 {
-        return (tallest, 1);
-    }
-    (best.1, best.2)
 }

@@ -21,6 +21,10 @@ use trellis_doc::formats::view::display_spec;
 use trellis_doc::{Document, Session};
 use trellis_spec::{Diagnostic, GraphSpec, END, START};
 
+use trellis_doc::routes::label_size;
+use trellis_layout::route::{self, Route, RouteOptions};
+use trellis_layout::{Point, Size};
+
 use crate::annotations::{tint, Frame, Groups, Members, NoteBox, Tint, BOX_H, BOX_W};
 use crate::codes;
 use crate::theme::category_color;
@@ -73,6 +77,9 @@ pub struct Wire {
     pub guarded: bool,
     /// Drawn dashed (a route drawn for the reader only, such as a judge's fallback).
     pub dashed: bool,
+    /// How it runs among the picture's boxes and where its label sits, as on the canvas
+    /// (`trellis_layout::route`).
+    pub route: Route,
 }
 
 /// A picture's content, in canvas coordinates.
@@ -312,15 +319,23 @@ impl Scene {
         for (from, to, label, guarded, dashed) in wanted {
             // An edge to a node that does not exist is the validator's to report: not drawn.
             let (Some(&a), Some(&b)) = (index.get(from.as_str()), index.get(to.as_str())) else { continue };
-            scene.wires.push(Wire { from: a, to: b, label, guarded, dashed });
+            scene.wires.push(Wire { from: a, to: b, label, guarded, dashed, route: Route::direct() });
         }
         // The edges a box stands for, drawn once per outside neighbour and direction.
         for e in &collapsed.edges {
             let (Some(a), Some(b)) = (end_of(&e.from, &index), end_of(&e.to, &index)) else { continue };
             let n = e.edges.len();
             let label = if n > 1 { format!("×{n}") } else { String::new() };
-            scene.wires.push(Wire { from: a, to: b, label, guarded: false, dashed: false });
+            scene.wires.push(Wire {
+                from: a,
+                to: b,
+                label,
+                guarded: false,
+                dashed: false,
+                route: Route::direct(),
+            });
         }
+        scene.route_wires();
 
         let members = KeptMembers { keep: &keep, collapsed: &collapsed };
         scene.frames = groups.frames(&positions, &members);
@@ -341,6 +356,21 @@ impl Scene {
             ));
         }
         Ok(scene)
+    }
+
+    /// Routes every wire among the boxes drawn, as the canvas routes its edges: curves into
+    /// the next column, between the nodes of the columns passed, lanes around them for loops
+    /// back; labels in the gaps.
+    fn route_wires(&mut self) {
+        let pos: Vec<Point> = self.items.iter().map(|i| Point { x: i.x, y: i.y }).collect();
+        let sizes: Vec<Size> = self.items.iter().map(|i| Size { w: i.w, h: i.h }).collect();
+        let edges: Vec<(usize, usize)> = self.wires.iter().map(|w| (w.from, w.to)).collect();
+        let labels: Vec<Option<Size>> =
+            self.wires.iter().map(|w| (!w.label.is_empty()).then(|| label_size(&w.label))).collect();
+        let routes = route::routes(&pos, &sizes, &edges, &labels, &RouteOptions::default());
+        for (w, r) in self.wires.iter_mut().zip(routes) {
+            w.route = r;
+        }
     }
 
     /// Nodes drawn (start and end marks not counted).

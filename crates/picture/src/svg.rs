@@ -10,7 +10,10 @@
 
 use std::fmt::Write;
 
-use crate::scene::{Item, Mark, Scene, Wire};
+use trellis_layout::route::draw::{self, Piece};
+use trellis_layout::Point;
+
+use crate::scene::{Mark, Scene, Wire};
 use crate::svg_annotations;
 use crate::theme::Palette;
 use crate::xml::{escape, escape_into, num, shorten};
@@ -24,7 +27,8 @@ const LABEL_SIZE: f64 = 11.0;
 /// Sans Bold averages about 0.62 em, the monospace label font is 0.6 em).
 const NAME_CHARS: usize = 22;
 const TYPE_CHARS: usize = 30;
-const LABEL_CHARS: usize = 40;
+/// As on the canvas (`trellis_doc::routes::LABEL_CHARS`), whose plates the routes make room for.
+const LABEL_CHARS: usize = trellis_doc::routes::LABEL_CHARS;
 /// Fonts by name, most likely first; every system has one of the generic families.
 const SANS: &str = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif";
 const MONO: &str = "DejaVu Sans Mono, Liberation Mono, Menlo, Consolas, monospace";
@@ -38,46 +42,48 @@ pub struct Frame {
     pub h: f64,
 }
 
-/// Where an edge starts, bends and ends: from the middle of the source's right side into the
-/// middle of the target's left side, as the canvas draws it (a loop on one node goes over it).
+/// How an edge is drawn: along its route (`trellis_layout::route::draw`, the canvas's rules)
+/// from the middle of the source's right side into the middle of the target's left side.
 struct Curve {
     d: String,
-    /// The middle of the curve, where the label sits.
+    /// Where the label sits.
     mid: (f64, f64),
+    /// Every point the path's pieces name (ends and controls): the picture's frame holds them.
+    reach: Vec<(f64, f64)>,
 }
 
-fn curve(a: &Item, b: &Item, same: bool) -> Curve {
-    let (ax, ay) = (a.x + a.w, a.y + a.h / 2.0);
-    let (bx, by) = (b.x, b.y + b.h / 2.0);
-    if same {
-        let top = a.y - 50.0;
-        let d = format!(
-            "M{} {}C{} {} {} {} {} {}",
-            num(ax),
-            num(ay),
-            num(ax + 60.0),
-            num(top),
-            num(bx - 60.0),
-            num(top),
-            num(bx),
-            num(by)
-        );
-        return Curve { d, mid: ((ax + bx) / 2.0, (ay + 3.0 * top + by) / 4.0 - (ay + by) / 8.0) };
+fn curve(scene: &Scene, w: &Wire) -> Curve {
+    let (a, b) = (&scene.items[w.from], &scene.items[w.to]);
+    let s = Point { x: a.x + a.w, y: a.y + a.h / 2.0 };
+    let t = Point { x: b.x, y: b.y + b.h / 2.0 };
+    let mut d = String::new();
+    let mut reach = Vec::new();
+    let at = |p: Point| format!("{} {}", num(p.x), num(p.y));
+    for (k, piece) in draw::pieces(&w.route, s, t).into_iter().enumerate() {
+        let first = match piece {
+            Piece::Line(p, _) | Piece::Quad(p, _, _) | Piece::Cubic(p, _, _, _) => p,
+        };
+        if k == 0 {
+            let _ = write!(d, "M{}", at(first));
+        }
+        let named: Vec<Point> = match piece {
+            Piece::Line(_, q) => {
+                let _ = write!(d, "L{}", at(q));
+                vec![first, q]
+            }
+            Piece::Quad(_, c, q) => {
+                let _ = write!(d, "Q{} {}", at(c), at(q));
+                vec![first, c, q]
+            }
+            Piece::Cubic(_, c1, c2, q) => {
+                let _ = write!(d, "C{} {} {}", at(c1), at(c2), at(q));
+                vec![first, c1, c2, q]
+            }
+        };
+        reach.extend(named.into_iter().map(|p| (p.x, p.y)));
     }
-    let dx = ((bx - ax).abs() / 2.0).max(40.0);
-    let d = format!(
-        "M{} {}C{} {} {} {} {} {}",
-        num(ax),
-        num(ay),
-        num(ax + dx),
-        num(ay),
-        num(bx - dx),
-        num(by),
-        num(bx),
-        num(by)
-    );
-    // A cubic with these control points passes through the midpoint of its ends at t = 0.5.
-    Curve { d, mid: ((ax + bx) / 2.0, (ay + by) / 2.0) }
+    let mid = w.route.label.map_or(((s.x + t.x) / 2.0, (s.y + t.y) / 2.0), |p| (p.x, p.y));
+    Curve { d, mid, reach }
 }
 
 /// The width of a label's plate.
@@ -107,12 +113,11 @@ pub fn frame(scene: &Scene) -> Frame {
         grow(n.x, n.y, n.w, n.h);
     }
     for w in &scene.wires {
-        let (a, b) = (&scene.items[w.from], &scene.items[w.to]);
-        if w.from == w.to {
-            grow(a.x, a.y - 50.0, a.w, 50.0);
+        let c = curve(scene, w);
+        for &(x, y) in &c.reach {
+            grow(x, y, 0.0, 0.0);
         }
         if !w.label.is_empty() {
-            let c = curve(a, b, w.from == w.to);
             let pw = plate_width(&shorten(&w.label, LABEL_CHARS));
             grow(c.mid.0 - pw / 2.0, c.mid.1 - LABEL_SIZE, pw, 2.0 * LABEL_SIZE);
         }
@@ -188,7 +193,7 @@ fn edges(out: &mut String, scene: &Scene, p: &Palette) {
     let _ = writeln!(out, "<g class=\"edges\" fill=\"none\" stroke-width=\"1.5\">");
     for w in &scene.wires {
         let (a, b) = (&scene.items[w.from], &scene.items[w.to]);
-        let c = curve(a, b, w.from == w.to);
+        let c = curve(scene, w);
         let (color, opacity, marker) = if w.guarded {
             (p.guarded, p.guarded_opacity, "arrow-guarded")
         } else {
@@ -292,8 +297,7 @@ fn labels(out: &mut String, scene: &Scene, p: &Palette) {
         "<g class=\"edge-labels\" font-family=\"{MONO}\" font-size=\"{LABEL_SIZE}\" text-anchor=\"middle\">"
     );
     for w in labelled {
-        let (a, b) = (&scene.items[w.from], &scene.items[w.to]);
-        let c = curve(a, b, w.from == w.to);
+        let c = curve(scene, w);
         let text = shorten(&w.label, LABEL_CHARS);
         let pw = plate_width(&text);
         out.push_str("<g class=\"edge-label\"><title>");

@@ -19,7 +19,7 @@ pub use crate::config::Config;
 pub use crate::id::Id;
 pub use condition::{Entries, Predicate};
 
-mod condition;
+pub(crate) mod condition;
 
 /// The implicit entry node.
 pub const START: &str = "__start__";

@@ -8,10 +8,8 @@
 
 use serde_json::{Number, Value};
 
+pub use crate::model::condition::OPERATORS;
 use crate::model::Predicate;
-
-/// The operator names in precedence order.
-pub const OPERATORS: [&str; 6] = ["eq", "neq", "in", "gt", "lt", "truthy"];
 
 /// The operator a predicate uses, borrowing its operand.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -56,6 +56,9 @@ pub struct Launch {
     /// test's elkjs baseline is one asynchronous script that answers when elkjs has laid the
     /// graph out or been given up (`TRELLIS_BENCH_ELK_LIMIT_S`, 300 s by default).
     pub request_timeout: Option<Duration>,
+    /// Answer as soon as the window's page is up, without waiting for a document to show (a
+    /// test that watches a large file open).
+    pub early: bool,
 }
 
 /// Processes started for one app session, stopped on drop (SIGTERM, then wait).
@@ -205,8 +208,39 @@ impl Desktop {
             }
         };
         let desktop = Desktop { driver, display, _log_tmp: log_tmp, _data_tmp: data_tmp, procs };
+        if opts.early {
+            desktop.wait_js("return !!document.querySelector('[data-testid=app]');", "the page").await;
+            return desktop;
+        }
         desktop.wait_ready().await;
+        desktop.wait_files(&opts.files).await;
         desktop
+    }
+
+    /// Waits until every file named on the command line has opened or been refused (the
+    /// window comes first; the files are opened after it, one by one).
+    pub async fn wait_files(&self, files: &[PathBuf]) {
+        let names: Vec<String> =
+            files.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect();
+        let deadline = Instant::now() + PATIENCE;
+        loop {
+            let docs = self.documents().await;
+            let refused = self
+                .js("return [...document.querySelectorAll('[data-testid=open-failure]')].map((e) => e.dataset.file);")
+                .await;
+            let settled = names.iter().all(|n| {
+                docs.iter().any(|d| d["fileName"] == n.as_str())
+                    || refused.as_array().is_some_and(|r| r.iter().any(|f| f == n.as_str()))
+            });
+            if settled {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the files {names:?} did not open: {docs:?}, refused {refused}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     /// Waits until the UI shows its active document (`data-ready="true"` on the `app` element:

@@ -11,6 +11,7 @@ mod find;
 mod formats;
 mod harness;
 mod keyboard;
+mod layout;
 mod notes;
 mod overview;
 mod registry;

@@ -71,6 +71,7 @@ export function applyDelta(view: DocumentView, d: ViewDelta): DocumentView {
     spec: { name: d.name, channels: d.channels, nodes, edges: edited(view.spec.edges, d.edges) },
     edgeLabels: edited(view.edgeLabels, d.edgeLabels),
     extraEdges: d.extraEdges ?? view.extraEdges,
+    routes: d.routes ? { edges: edited(view.routes.edges, d.routes.edges), extra: d.routes.extra ?? view.routes.extra } : view.routes,
     layout,
     collapsed: d.collapsed ?? view.collapsed,
     layoutMissing: d.layoutMissing,

@@ -4,6 +4,7 @@ import type { Conflict } from "./Conflict";
 import type { Diagnostic } from "./Diagnostic";
 import type { DocFormat } from "./DocFormat";
 import type { EdgeLabel } from "./EdgeLabel";
+import type { EdgeRoutes } from "./EdgeRoutes";
 import type { ExtraEdge } from "./ExtraEdge";
 import type { GraphMdView } from "./GraphMdView";
 import type { GraphSpec } from "./GraphSpec";
@@ -53,6 +54,10 @@ edgeLabels: Array<EdgeLabel | null>,
  * entry, exits and judge fallbacks.
  */
 extraEdges: Array<ExtraEdge>, layout: Layout, 
+/**
+ * How each drawn edge runs and where its label sits (`crate::routes`).
+ */
+routes: EdgeRoutes, 
 /**
  * What collapsed groups hide and the edges drawn for them (`crate::collapse`).
  */

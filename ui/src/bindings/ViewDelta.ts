@@ -11,6 +11,7 @@ import type { ListEdit } from "./ListEdit";
 import type { NodeSpec } from "./NodeSpec";
 import type { Notice } from "./Notice";
 import type { Position } from "./Position";
+import type { RoutesDelta } from "./RoutesDelta";
 import type { SubgraphLink } from "./SubgraphLink";
 import type { Viewport } from "./Viewport";
 import type { WeaveflowView } from "./WeaveflowView";
@@ -64,7 +65,11 @@ annotations: Annotations | null,
 /**
  * `collapsed` now, when it may have changed (absent: unchanged).
  */
-collapsed: CollapsedView | null, layoutMissing: boolean, 
+collapsed: CollapsedView | null, 
+/**
+ * How `routes` changed (absent: unchanged).
+ */
+routes: RoutesDelta | null, layoutMissing: boolean, 
 /**
  * The change of `diagnostics`, if any.
  */

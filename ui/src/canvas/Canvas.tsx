@@ -33,6 +33,7 @@ import { useDomSubset } from "./useDomSubset";
 import { useFlowChanges } from "./useFlowChanges";
 import { useOverviewGestures } from "./useOverviewGestures";
 import { useOverviewRenderer } from "./useOverviewRenderer";
+import { useOverviewRoutes } from "./useOverviewRoutes";
 import { useOverviewScene, useScene } from "./useOverviewScene";
 import { usePerfProbe } from "./usePerfProbe";
 import { useRenderMode } from "./useRenderMode";
@@ -66,6 +67,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
   const { win, updateMode } = useRenderMode(store, renderer, scheduleDraw, mode);
   const scene = useScene(view, data);
   useOverviewScene(scene, data, renderer, updateMode, scheduleDraw);
+  useOverviewRoutes(view, renderer, scheduleDraw);
   const { drag, dragged, onNodeDragStop } = useDomDrag(view, data);
   const flow = useDomSubset(view, data, mode, win, scene, drag);
 

@@ -1,17 +1,20 @@
-// An edge; a guarded one is dashed and carries its condition in the Mermaid label style. A
-// route drawn for the reader only (a GRAPH.md judge's fallback) bows below the straight line:
-// it usually skips nodes of a chain, and drawn straight it ran under them, label and all.
-import { BaseEdge, EdgeLabelRenderer, type EdgeProps, getBezierPath } from "@xyflow/react";
+// An edge; a guarded one carries its condition in the Mermaid label style. It runs along the
+// route Rust worked out (`routePath.ts`): into the next column as a curve, between the nodes
+// of the columns it passes, around the columns on a lane when it loops back; its label sits
+// where Rust placed it, in a gap between columns, never under a node.
+import { BaseEdge, EdgeLabelRenderer, type EdgeProps } from "@xyflow/react";
 import { memo } from "react";
 import { shortLabel } from "../lib/shortLabel";
 import { ui } from "../store";
 import type { FlowEdge } from "./buildFlow";
+import { labelPoint, routeSvg } from "./routePath";
 
 export const GuardEdge = memo(function GuardEdge(props: EdgeProps<FlowEdge>) {
-  const { sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, data, selected, markerEnd } = props;
-  const [path, lx, ly] = data?.dashed
-    ? bowedPath(sourceX, sourceY, targetX, targetY)
-    : getBezierPath({ sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition });
+  const { sourceX, sourceY, targetX, targetY, data, selected, markerEnd } = props;
+  const s = { x: sourceX, y: sourceY };
+  const t = { x: targetX, y: targetY };
+  const path = routeSvg(s, t, data?.route);
+  const { x: lx, y: ly } = labelPoint(s, t, data?.route);
   const cls = `te${data?.guarded ? " te-guarded" : ""}${data?.dashed ? " te-dashed" : ""}${data?.errors ? " te-error" : ""}${selected ? " te-selected" : ""}`;
   return (
     <>
@@ -22,6 +25,7 @@ export const GuardEdge = memo(function GuardEdge(props: EdgeProps<FlowEdge>) {
             className={`te-label${data.errors ? " te-label-error" : ""}${selected ? " te-label-selected" : ""}`}
             style={{ transform: `translate(-50%, -50%) translate(${lx}px, ${ly}px)` }}
             data-testid={`edge-label-${data.index}`}
+            data-edge={props.id}
             title={data.firstProblem ?? data.label}
             onClick={(e) => {
               e.stopPropagation();
@@ -35,18 +39,3 @@ export const GuardEdge = memo(function GuardEdge(props: EdgeProps<FlowEdge>) {
     </>
   );
 });
-
-/** A cubic from the source to the target whose middle runs `bow` below both ends (more for a
- * longer edge), and the point halfway along it (the label's place). */
-export function bowedPath(sx: number, sy: number, tx: number, ty: number): [string, number, number] {
-  const dx = tx - sx;
-  const bow = Math.min(160, Math.max(60, Math.abs(dx) * 0.25));
-  const c1x = sx + dx * 0.25;
-  const c2x = tx - dx * 0.25;
-  const c1y = sy + bow;
-  const c2y = ty + bow;
-  // The cubic at t = 1/2.
-  const mx = (sx + 3 * c1x + 3 * c2x + tx) / 8;
-  const my = (sy + 3 * c1y + 3 * c2y + ty) / 8;
-  return [`M ${sx},${sy} C ${c1x},${c1y} ${c2x},${c2y} ${tx},${ty}`, mx, my];
-}

@@ -1,7 +1,7 @@
 // DocumentView -> React Flow nodes and edges, reusing the objects of elements that did not
 // change, so React Flow (which compares by identity) re-renders only what an edit touched.
 import { type Edge, type Node, Position } from "@xyflow/react";
-import type { Diagnostic, DocumentView, Fix, Point, TypeInfo } from "../bindings";
+import type { Diagnostic, DocumentView, EdgeRoute, Fix, Point, TypeInfo } from "../bindings";
 import { categoryColor } from "../lib/colors";
 import { typeTitle } from "../lib/fuzzy";
 import { NODE_H, NODE_W, TERMINAL, isTerminal, terminalsInUse } from "../lib/geometry";
@@ -39,7 +39,16 @@ export function rolesOf(view: DocumentView, id: string): string[] {
 }
 export type TerminalData = { id: string };
 /** `index` -1: an edge drawn for the reader only (entry/finish mark, fallback route). */
-export type GuardEdgeData = { index: number; label: string; guarded: boolean; errors: number; firstProblem?: string; dashed?: boolean };
+export type GuardEdgeData = {
+  index: number;
+  label: string;
+  guarded: boolean;
+  errors: number;
+  firstProblem?: string;
+  dashed?: boolean;
+  /** How it runs and where its label sits (Rust's `routes`; none: the plain curve). */
+  route?: EdgeRoute | null;
+};
 
 /** Handles declared up front (React Flow's SSR form): edges to a node that is not rendered
  * (outside the view) still know where to attach, with no DOM measurement. */
@@ -183,7 +192,8 @@ export class FlowCache {
       const label = view.edgeLabels[index]?.text ?? "";
       const pr = problems.edges.get(index);
       const sel = selected.has(index);
-      const key = `${e.from}|${e.to}|${label}|${pr?.errors ?? 0}|${pr?.first}|${sel}`;
+      const route = view.routes.edges[index] ?? null;
+      const key = `${e.from}|${e.to}|${label}|${pr?.errors ?? 0}|${pr?.first}|${sel}|${routeKey(route)}`;
       const prev = this.edges.get(id);
       const value: FlowEdge =
         prev && prev.key === key
@@ -194,7 +204,7 @@ export class FlowCache {
               target: e.to,
               type: "guard",
               selected: sel,
-              data: { index, label, guarded: !!e.when || !!label, errors: pr?.errors ?? 0, firstProblem: pr?.first },
+              data: { index, label, guarded: !!e.when || !!label, errors: pr?.errors ?? 0, firstProblem: pr?.first, route },
             };
       next.set(id, { key, value });
       out.push(value);
@@ -202,7 +212,8 @@ export class FlowCache {
     view.extraEdges.forEach((e, k) => {
       if (keep && !keep(e)) return;
       const id = `x${k}`;
-      const key = `${e.from}|${e.to}|${e.label}|${e.dashed}`;
+      const route = view.routes.extra[k] ?? null;
+      const key = `${e.from}|${e.to}|${e.label}|${e.dashed}|${routeKey(route)}`;
       const prev = this.edges.get(id);
       const value: FlowEdge =
         prev && prev.key === key
@@ -213,7 +224,7 @@ export class FlowCache {
               target: e.to,
               type: "guard",
               selectable: false,
-              data: { index: -1, label: e.label, guarded: false, errors: 0, dashed: e.dashed },
+              data: { index: -1, label: e.label, guarded: false, errors: 0, dashed: e.dashed, route },
             };
       next.set(id, { key, value });
       out.push(value);
@@ -221,6 +232,11 @@ export class FlowCache {
     this.edges = next;
     return out;
   }
+}
+
+/** A route as part of an edge's cache key (only the few edges React Flow draws ask). */
+function routeKey(route: EdgeRoute | null): string {
+  return route ? JSON.stringify(route) : "";
 }
 
 export { isTerminal };

@@ -3,10 +3,11 @@
 // elements per frame is what makes plain React Flow stall; a few batched canvas paths are cheap
 // even where the webview paints in software. Also answers hit tests and box queries, through a
 // uniform grid, for the interactions the canvas mode handles itself.
-import type { Point } from "../bindings";
+import type { DocumentView, EdgeRoute, Point } from "../bindings";
 import type { Rect } from "../lib/geometry";
 import { timed, traceMark } from "../perf/editTrace";
 import { edgeFont, labelWidth } from "./overviewText";
+import { labelPoint, routePoints } from "./routePath";
 import type { Scene } from "./scene";
 import { sceneChanges, union } from "./sceneChanges";
 import { sceneQuery } from "./sceneIndex";
@@ -20,6 +21,7 @@ import {
   paintNodes,
   paintOverlays,
   paintUnderlay,
+  routeBox,
 } from "./scenePaint";
 
 // Both canvases raster on the CPU (`willReadFrequently`): where WebKit composites through
@@ -136,6 +138,39 @@ export class OverviewRenderer {
     if (s) for (let k = 0; k < s.edgeIndex.length; k++) if (want.has(s.edgeIndex[k])) this.selectedEdges.add(k);
   }
 
+  /** The routes Rust gave the edges (`DocumentView.routes`): by document edge index, and by
+   * the object of an edge drawn for the reader only. */
+  private routes: { doc: (EdgeRoute | null)[]; extra: Map<object, EdgeRoute | null> } = { doc: [], extra: new Map() };
+
+  /** Takes the view's routes; the places of those that changed are painted again. */
+  setRoutes(view: DocumentView) {
+    const before = this.routes;
+    const extra = new Map<object, EdgeRoute | null>();
+    for (const [i, e] of view.extraEdges.entries()) extra.set(e, view.routes.extra[i] ?? null);
+    this.routes = { doc: view.routes.edges, extra };
+    const s = this.scene;
+    const k = this.cache;
+    if (!s || !k || before.doc === view.routes.edges) return;
+    const places: Rect[] = [];
+    for (let e = 0; e < s.edgeFrom.length && places.length <= 400; e++) {
+      const i = s.edgeIndex[e];
+      if (i < 0 || before.doc[i] === this.routes.doc[i]) continue;
+      for (const r of [before.doc[i], this.routes.doc[i]]) if (r) places.push(routeBox(this.painted(s), e, r));
+    }
+    if (places.length > 400) this.dropCache();
+    else if (places.length) this.repaintPlaces(k, places);
+  }
+
+  /** The route of scene edge `k`, if Rust gave it one. */
+  private routeOf = (k: number): EdgeRoute | null => {
+    const s = this.scene;
+    if (!s) return null;
+    const i = s.edgeIndex[k];
+    if (i >= 0) return this.routes.doc[i] ?? null;
+    const ref = s.edgeRef[k];
+    return ref ? (this.routes.extra.get(ref) ?? null) : null;
+  };
+
   /** The document edge under `p` (flow coordinates) at this zoom: its label, or its line
    * within a few screen pixels; the nearest wins. Drawn-only edges are never hit. */
   hitEdge(p: Point, zoom: number): number | null {
@@ -149,22 +184,26 @@ export class OverviewRenderer {
       const a = s.edgeFrom[k];
       const b = s.edgeTo[k];
       if (a < 0 || b < 0 || s.edgeIndex[k] < 0) continue;
-      const ax = s.x[a] + s.w[a];
-      const ay = s.y[a] + s.h[a] / 2;
-      const bx = s.x[b];
-      const by = s.y[b] + s.h[b] / 2;
+      const sa = { x: s.x[a] + s.w[a], y: s.y[a] + s.h[a] / 2 };
+      const tb = { x: s.x[b], y: s.y[b] + s.h[b] / 2 };
+      const route = this.routeOf(k);
       if (s.edgeLabel[k] && fe) {
         const lw = labelWidth(s.edgeLabel[k], fe) / 2 + 4 / zoom;
-        const mx = (ax + bx) / 2;
-        const my = (ay + by) / 2;
-        if (Math.abs(p.x - mx) <= lw && Math.abs(p.y - my) <= fe * 0.8) return s.edgeIndex[k];
+        const m = labelPoint(sa, tb, route);
+        if (Math.abs(p.x - m.x) <= lw && Math.abs(p.y - m.y) <= fe * 0.8) return s.edgeIndex[k];
       }
-      if (p.x < Math.min(ax, bx) - tol || p.x > Math.max(ax, bx) + tol || p.y < Math.min(ay, by) - tol || p.y > Math.max(ay, by) + tol)
-        continue;
-      const d = segmentDistance(p.x, p.y, ax, ay, bx, by);
-      if (d <= tol && d < bestD) {
-        bestD = d;
-        best = k;
+      // Along the points the edge passes (its curves stay near the lines between them).
+      const pts = routePoints(sa, tb, route);
+      for (let j = 1; j < pts.length; j++) {
+        const u = pts[j - 1];
+        const v = pts[j];
+        if (p.x < Math.min(u.x, v.x) - tol || p.x > Math.max(u.x, v.x) + tol || p.y < Math.min(u.y, v.y) - tol || p.y > Math.max(u.y, v.y) + tol)
+          continue;
+        const d = segmentDistance(p.x, p.y, u.x, u.y, v.x, v.y);
+        if (d <= tol && d < bestD) {
+          bestD = d;
+          best = k;
+        }
       }
     }
     return best >= 0 ? s.edgeIndex[best] : null;
@@ -435,7 +474,7 @@ export class OverviewRenderer {
   }
 
   private painted(s: Scene): Painted {
-    return { s, off: this.offset, th: this.theme() };
+    return { s, off: this.offset, th: this.theme(), routeOf: this.routeOf };
   }
 }
 

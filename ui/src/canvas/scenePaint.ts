@@ -1,8 +1,10 @@
 // Painting a scene onto a 2D context already transformed to flow coordinates, layer by layer:
 // group frames and notes, edges, node bodies, texts, condition labels; and on top, live, the
 // selection and the selection box. Nodes being dragged are painted moved by the drag's offset.
+import type { EdgeRoute } from "../bindings";
 import type { Rect } from "../lib/geometry";
 import { configSummary, edgeFont, labelWidth, nodeText } from "./overviewText";
+import { type Pt, labelPoint, routePoints, traceRoute } from "./routePath";
 import type { Scene } from "./scene";
 
 export type Theme = {
@@ -19,8 +21,9 @@ export type Theme = {
 /** The nodes a drag in progress moves (scene places) and by how much (flow units). */
 export type DragOffset = { ids: Set<number>; dx: number; dy: number };
 
-/** What a paint reads: the scene, the drag in progress and the colours. */
-export type Painted = { s: Scene; off: DragOffset | null; th: Theme };
+/** What a paint reads: the scene, the drag in progress, the colours and the route Rust gave
+ * each scene edge (none: the plain curve). */
+export type Painted = { s: Scene; off: DragOffset | null; th: Theme; routeOf: (k: number) => EdgeRoute | null };
 
 /** What is drawn live over the cached picture: selected nodes (scene places) and edges (scene
  * edge places), and the selection box. */
@@ -32,6 +35,29 @@ function xOf(p: Painted, i: number) {
 
 function yOf(p: Painted, i: number) {
   return p.s.y[i] + (p.off?.ids.has(i) ? p.off.dy : 0);
+}
+
+/** The anchors of scene edge `k`: the middle of its source's right side, of its target's left. */
+function anchors(p: Painted, k: number): [Pt, Pt] {
+  const s = p.s;
+  const a = s.edgeFrom[k];
+  const b = s.edgeTo[k];
+  return [
+    { x: xOf(p, a) + s.w[a], y: yOf(p, a) + s.h[a] / 2 },
+    { x: xOf(p, b), y: yOf(p, b) + s.h[b] / 2 },
+  ];
+}
+
+/** The box a routed edge covers, its label's room included. */
+export function routeBox(p: Painted, k: number, r: EdgeRoute): Rect {
+  const [a, b] = anchors(p, k);
+  const pts = [...routePoints(a, b, r), ...(r.label ? [r.label] : [])];
+  const xs = pts.map((q) => q.x);
+  const ys = pts.map((q) => q.y);
+  const pad = 20 + (r.label ? 160 : 0);
+  const x = Math.min(...xs) - pad;
+  const y = Math.min(...ys) - pad;
+  return { x, y, w: Math.max(...xs) + pad - x, h: Math.max(...ys) + pad - y };
 }
 
 /** Group frames and notes in view: filled boxes, outlined, with their title when readable. */
@@ -94,12 +120,18 @@ export function paintEdges(
     const b = s.edgeTo[k];
     if (a < 0 || b < 0) continue;
     if (!vis[a] && !vis[b]) {
-      const ax = xOf(p, a) + s.w[a];
-      const bx = xOf(p, b);
-      if (Math.max(ax, bx) < view.x || Math.min(ax, bx) > vx1) continue;
-      const ay = yOf(p, a) + s.h[a] / 2;
-      const by = yOf(p, b) + s.h[b] / 2;
-      if (Math.max(ay, by) < view.y || Math.min(ay, by) > vy1) continue;
+      const route = p.routeOf(k);
+      if (route) {
+        const r = routeBox(p, k, route);
+        if (r.x > vx1 || r.x + r.w < view.x || r.y > vy1 || r.y + r.h < view.y) continue;
+      } else {
+        const ax = xOf(p, a) + s.w[a];
+        const bx = xOf(p, b);
+        if (Math.max(ax, bx) < view.x || Math.min(ax, bx) > vx1) continue;
+        const ay = yOf(p, a) + s.h[a] / 2;
+        const by = yOf(p, b) + s.h[b] / 2;
+        if (Math.max(ay, by) < view.y || Math.min(ay, by) > vy1) continue;
+      }
     }
     byPass[s.dashed[k] ? 2 : s.guarded[k] ? 1 : 0].push(k);
   }
@@ -109,10 +141,17 @@ export function paintEdges(
     let n = 0;
     ctx.beginPath();
     for (const k of byPass[pass]) {
-      const a = s.edgeFrom[k];
-      const b = s.edgeTo[k];
-      ctx.moveTo(xOf(p, a) + s.w[a], yOf(p, a) + s.h[a] / 2);
-      ctx.lineTo(xOf(p, b), yOf(p, b) + s.h[b] / 2);
+      const route = p.routeOf(k);
+      if (route) {
+        // Along Rust's route: around the columns, between their nodes, over a loop.
+        const [sa, tb] = anchors(p, k);
+        traceRoute(ctx, sa, tb, route);
+      } else {
+        const a = s.edgeFrom[k];
+        const b = s.edgeTo[k];
+        ctx.moveTo(xOf(p, a) + s.w[a], yOf(p, a) + s.h[a] / 2);
+        ctx.lineTo(xOf(p, b), yOf(p, b) + s.h[b] / 2);
+      }
       if (++n % 256 === 0) {
         ctx.stroke();
         ctx.beginPath();
@@ -250,9 +289,9 @@ export function paintEdgeLabels(ctx: CanvasRenderingContext2D, p: Painted, view:
     const label = s.edgeLabel[k];
     const a = s.edgeFrom[k];
     const b = s.edgeTo[k];
-    if (!label || a < 0 || b < 0 || (!vis[a] && !vis[b])) continue;
-    const mx = (xOf(p, a) + s.w[a] + xOf(p, b)) / 2;
-    const my = (yOf(p, a) + s.h[a] / 2 + yOf(p, b) + s.h[b] / 2) / 2;
+    if (!label || a < 0 || b < 0 || (!vis[a] && !vis[b] && !p.routeOf(k))) continue;
+    const [sa, tb] = anchors(p, k);
+    const { x: mx, y: my } = labelPoint(sa, tb, p.routeOf(k));
     if (mx < view.x || mx > view.x + view.w || my < view.y || my > view.y + view.h) continue;
     const text = label.length > 40 ? `${label.slice(0, 39)}…` : label;
     const w = labelWidth(text, fe);

@@ -51,6 +51,7 @@ function baseView(format: DocFormat, diagnostics: DocumentView["diagnostics"] = 
     spec: { name: null, channels: {}, nodes: [], edges: [] },
     edgeLabels: [],
     extraEdges: [],
+    routes: { edges: [], extra: [] },
     layout: { positions: {}, notes: [], groups: [] },
     collapsed: { boxes: {}, nodes: {}, notes: {}, groups: [], hiddenEdges: [], edges: [] },
     diagnostics,

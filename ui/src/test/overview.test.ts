@@ -7,7 +7,6 @@ import type { Theme } from "../canvas/scenePaint";
 import { sceneChanges } from "../canvas/sceneChanges";
 import { generateGraph } from "../perf/generate";
 import { resolvePositions } from "../lib/geometry";
-import { bowedPath } from "../canvas/GuardEdge";
 
 /** A canvas whose 2D context counts the calls that paint geometry. */
 function fakeCanvas(client = { w: 900, h: 600 }) {
@@ -262,20 +261,5 @@ describe("scene changes", () => {
   it("gives up (a whole repaint) when most of the graph changed", () => {
     const shifted = Object.fromEntries(Object.entries(pos).map(([id, p]) => [id, { x: p.x, y: p.y + 10 }]));
     expect(sceneChanges(sceneOf(spec, pos), sceneOf(spec, shifted), 0.5)).toBeNull();
-  });
-});
-
-describe("a route drawn for the reader only (a judge's fallback)", () => {
-  it("bows below the straight line between its ends, its label halfway along", () => {
-    // route (x 0) to close (x 700), answer between them on the same row.
-    const [path, lx, ly] = bowedPath(200, 30, 700, 30);
-    expect(path.startsWith("M 200,30 C ")).toBe(true);
-    expect(path.endsWith(" 700,30")).toBe(true);
-    // The label sits under the row (a node box is 60 px tall), not on the node between.
-    expect(ly).toBeGreaterThan(30 + 60);
-    expect(lx).toBeCloseTo(450);
-    // A short hop still leaves the row; a long one bows more, within a bound.
-    expect(bowedPath(0, 0, 100, 0)[2]).toBeGreaterThanOrEqual(45);
-    expect(bowedPath(0, 0, 5000, 0)[2]).toBeLessThanOrEqual(120);
   });
 });

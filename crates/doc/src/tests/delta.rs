@@ -184,6 +184,14 @@ fn apply_delta(view: &mut Value, delta: &Value) {
     if !delta["collapsed"].is_null() {
         view["collapsed"] = delta["collapsed"].clone();
     }
+    if let Some(routes) = delta["routes"].as_object() {
+        for e in routes["edges"].as_array().expect("route edits") {
+            edit_list(&mut view["routes"]["edges"], e);
+        }
+        if !routes["extra"].is_null() {
+            view["routes"]["extra"] = routes["extra"].clone();
+        }
+    }
     if !delta["diagnostics"].is_null() {
         edit_list(&mut view["diagnostics"], &delta["diagnostics"]);
     }

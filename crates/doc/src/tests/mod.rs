@@ -8,6 +8,7 @@ mod drawn_edges;
 mod fixes;
 mod journal;
 mod preview_fixtures;
+mod routes;
 mod save;
 mod session;
 mod subgraphs;

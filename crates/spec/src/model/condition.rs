@@ -14,7 +14,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 use ts_rs::TS;
 
-use crate::predicate::OPERATORS;
+/// The operator names in precedence order: the first present in a condition is the one it uses.
+pub const OPERATORS: [&str; 6] = ["eq", "neq", "in", "gt", "lt", "truthy"];
 
 /// A declarative guard, stored verbatim (key order and unknown keys kept) so that `to_spec`
 /// writes back exactly what was read (formats.md §1.2). Its meaning is read through
