@@ -100,10 +100,14 @@ const n = (x) => x.toLocaleString("en");
 const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
 const spread = (s) => (s ? `${fmtMs(s.median)} ms (${fmtMs(s.min)}–${fmtMs(s.max)}, ${s.frames} runs)` : "n/a");
 const frames = (s) => `${fmtMs(s.median)} / ${fmtMs(s.p95)} / ${fmtMs(s.max)}`;
+// The build the figures were taken on, as the records say (older records: release).
+const builds = [...new Set(app.map((r) => r.build ?? (r.release === false ? "dev profile" : "release")))];
+const appBuild = builds.length ? builds.join(", ") : "not run";
 push(
-  "### The app (release build, WebKitGTK under Xvfb, WebDriver harness)",
+  `### The app (${appBuild} build, WebKitGTK under Xvfb, WebDriver harness)`,
   "",
-  "Command: `TRELLIS_BENCH_SIZES=1000,3000,5000 TRELLIS_BENCH_OUT=<file> cargo test --release -p trellis-app --features e2e --test perf -- --test-threads=1`",
+  "The build is the one `npm start` runs (Cargo's dev profile: our crates at opt-level 1, every dependency optimised without debug assertions).",
+  "Command: `TRELLIS_BENCH_SIZES=1000,3000,5000 TRELLIS_BENCH_OUT=<file> cargo test -p trellis-app --features e2e --test perf -- --test-threads=1`",
   "(`src-tauri/tests/perf/`). Per size a fresh app (an empty document first, for the memory floor): Ctrl+O (dialog answered",
   "by the test bypass) to the new document's first drawn frame (the UI's `firstDrawnAt`: two frames after the fitted",
   "view's drawing was scheduled); memory per process; fit view; a real pointer drag of the pane (60 moves of (-6, -3) px,",
@@ -280,7 +284,7 @@ if (real.length || realFail.length) {
   };
   const editMed = (r, k) => r.edit?.[k]?.median;
   realLines.push(
-    `Measured ${machine.date ?? "?"} (${machine.nproc ?? "?"} cores, WebKitGTK ${machine.webkitgtk ?? "?"} under Xvfb), release build. ` +
+    `Measured ${machine.date ?? "?"} (${machine.nproc ?? "?"} cores, WebKitGTK ${machine.webkitgtk ?? "?"} under Xvfb), ${[...new Set(real.map((r) => r.build ?? "release"))].join(", ")} build. ` +
       "Documents: `trellis_bench::write_real_file` (the edge shape of the generated documents, 12 project types described by " +
       "`project.registry.json` beside the file, **no layout sidecar**). Layout: trellis-layout on the document in the test's " +
       "own process (the code the app runs before its first view). Open: Ctrl+O to the first drawn frame, layout included. " +

@@ -4,14 +4,15 @@
 #   1. core (criterion, crates/bench/benches/document.rs): open, save (whole pipeline with the
 #      atomic write into a temp dir) at 1,000 / 10,000 / 100,000 nodes, an edit + revalidation
 #      on 10,000 nodes; and the spec helper's pipeline bench (crates/spec/benches/pipeline.rs);
-#   2. the release app (feature e2e = embedded UI) under Xvfb through the e2e harness
+#   2. the app users run, the `npm start` build (Cargo's dev profile: our crates at opt-level 1,
+#      dependencies optimised; feature e2e = embedded UI), under Xvfb through the e2e harness
 #      (src-tauri/tests/perf): open, pan/zoom frame times vs the plain React Flow baseline page
 #      at 1,000 / 3,000 / 5,000 nodes (and an empty document for the memory floor), edit to
 #      screen, memory per process, start to first frame; the 5,000 figures again with
 #      WEBKIT_DISABLE_COMPOSITING_MODE=1 and with WebKit's compositing kept on (=0; the app turns
 #      it off itself when there is no GPU, src-tauri/src/webkit_env.rs); the open of
 #      100,000 nodes (open + memory only, given up after BENCH_SCALE_LIMIT seconds);
-#   3. the release binary's size;
+#   3. the release binary's size (the installable package's binary: `tauri build`);
 #   4. the automatic layout: time at 1,000 / 10,000 / 100,000 nodes (criterion,
 #      crates/layout/benches/layout.rs) and readability beside ELK layered on the corpus, the
 #      layout fixtures and the peer harness's specs (crates/bench/examples/layout_quality.rs:
@@ -92,7 +93,7 @@ if [[ "${BENCH_SKIP_APP:-}" != 1 ]]; then
     echo "== UI build (ui/dist, embedded in the binary)"
     npm run build --silent
   fi
-  echo "== release build of the app"
+  echo "== release build of the app (its size only: the figures below are taken on the npm start build)"
   cargo build --release -p trellis-app --features e2e
   BIN="$TARGET/release/trellis-app"
   strip -o "$OUT/trellis-app.stripped" "$BIN"
@@ -100,7 +101,11 @@ if [[ "${BENCH_SKIP_APP:-}" != 1 ]]; then
     "$BIN" "$(stat -c %s "$BIN")" "$(stat -c %s "$OUT/trellis-app.stripped")" >"$OUT/binary.json"
   rm -f "$OUT/trellis-app.stripped"
 
-  PERF=(cargo test --release -p trellis-app --features e2e --test perf -- --test-threads=1 --nocapture)
+  # The build `npm start` runs (scripts/start.sh): the same profile and features, so the app the
+  # figures are taken on is the one users run.
+  echo "== the npm start build of the app"
+  cargo build -p trellis-app --features e2e --all-targets --locked
+  PERF=(cargo test -p trellis-app --features e2e --test perf -- --test-threads=1 --nocapture)
   rm -f "$OUT/app-real.jsonl" "$OUT/app-real.status"
   echo "== issue 13's real files ($REAL_SIZES nodes, no sidecar, project types) against React Flow + elkjs"
   start=$(date +%s)

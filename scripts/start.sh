@@ -17,10 +17,11 @@ npm run build --silent
 
 # One cargo feature, `e2e`, turns on `tauri/custom-protocol` (the app serves ui/dist instead of
 # the Vite dev server URL). `--all-targets` resolves features as `npm test` does (with the test
-# dependencies), so the app binary here is the very one the end-to-end tests drive: one build of
-# the Tauri stack for both, not two.
+# dependencies), so the app binary here is the very one the end-to-end tests drive and the app
+# benchmarks measure: one build of the Tauri stack for all three, not two. The profile is the dev
+# one as Cargo.toml sets it (our crates at opt-level 1, every dependency fully optimised).
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$PWD/target}"
-echo "== building the app (cargo; the first build takes a few minutes)"
+echo "== building the app (Cargo's dev profile: our crates at opt-level 1, dependencies optimised; the first build takes a few minutes)"
 cargo build -p trellis-app --features e2e --all-targets --locked
 
 echo "== starting Trellis"

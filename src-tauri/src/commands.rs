@@ -156,10 +156,8 @@ pub async fn save_flow(app: &AppHandle, window: &WebviewWindow, id: DocId, ask: 
             }
         }
         Err(refused) => {
-            // In the editor's words, as the view's findings are: the errors behind "the document
-            // has N errors" are those findings, and the UI lists only the reasons it does not
-            // list already. (In the checker's words every error showed twice: a document with
-            // 9,196 unknown-type errors showed 17,748 problems after Save.)
+            // Why nothing was written (a conflict, a position no file can hold, a failed write),
+            // in the editor's words; the UI tells it as a message, never as a document finding.
             let told = refused.diagnostics.into_iter().map(crate::wording::for_editor).collect();
             SaveAnswer::not_saved(state.ws().session(id)?, &before, told, refused.conflict)
         }
@@ -529,33 +527,6 @@ mod tests {
         assert_eq!(parse_id("doc-12").ok().map(|d| d.0), Some(12));
         let err = parse_id("../etc/passwd").err().map(|e| e.diagnostics[0].code.clone());
         assert_eq!(err.as_deref(), Some(codes::BAD_ID));
-    }
-
-    #[test]
-    fn a_refused_save_is_told_in_the_words_of_the_documents_own_findings() {
-        // A document whose nodes have a type no registry describes: Save is refused with
-        // "N errors" and those N errors, which the document's findings already are. In the
-        // editor's words they are the view's findings exactly, so the UI (which lists only the
-        // reasons it does not list already) shows each error once; in the checker's words
-        // each showed twice.
-        let text = r#"{"name": "g", "channels": {}, "nodes": [{"id": "a", "type": "their_type", "config": {}}, {"id": "b", "type": "their_type", "config": {}}], "edges": [{"from": "__start__", "to": "a"}, {"from": "a", "to": "b"}, {"from": "b", "to": "__end__"}]}"#;
-        let fs = trellis_doc::FakeFs::new();
-        fs.put("/w/g.json", text);
-        let clock = std::sync::Arc::new(trellis_doc::ManualClock::new(0));
-        let registries = trellis_doc::Registries::new(trellis_spec::builtin::default_registry());
-        let path = std::path::Path::new("/w/g.json");
-        let mut s = trellis_doc::Session::open(&fs, DocId(1), path, registries, clock).expect("opens");
-        let refused = trellis_doc::save::save(&fs, &mut s).err().map(|r| r.diagnostics).unwrap_or_default();
-        let key = |d: &Diagnostic| format!("{}|{}|{}", d.code, d.pointer, d.message);
-        let listed: std::collections::HashSet<String> =
-            crate::view::document_view(&s).diagnostics.iter().map(key).collect();
-        let unlisted = |ds: &[Diagnostic]| ds.iter().filter(|d| !listed.contains(&key(d))).count();
-        assert_eq!(refused.iter().filter(|d| d.code == "spec/unknown-type").count(), 2, "{refused:#?}");
-        assert_eq!(unlisted(&refused), 3, "in the checker's words no error matches the view's");
-        let told: Vec<Diagnostic> = refused.into_iter().map(crate::wording::for_editor).collect();
-        let new: Vec<&Diagnostic> = told.iter().filter(|d| !listed.contains(&key(d))).collect();
-        assert_eq!(new.len(), 1, "{new:#?}");
-        assert_eq!(new[0].code, trellis_doc::save::codes::HAS_ERRORS);
     }
 
     #[test]

@@ -1,10 +1,12 @@
 // Everything the user can do, as functions the shortcuts, the menu events, the toolbar and the
 // panels share. Each document change is one `Edit` sent to the backend; the answer (what
 // changed) is applied to the document view held in the store.
-import type { ConflictChoice, Edit, Element, FixEdit, Position, SaveAnswer, TypeInfo, ViewDelta } from "./bindings";
+import type { ConflictChoice, Diagnostic, Edit, Element, FixEdit, Position, SaveAnswer, TypeInfo, ViewDelta, Viewport } from "./bindings";
 import { errorMessage, type ExportFormat } from "./api/types";
 import { type Fragment, buildFragment, fragmentText, parseFragment } from "./lib/clipboard";
-import { NODE_H, NODE_W, resolvePositions, boundsOf } from "./lib/geometry";
+import { freeSpot, occupiedBoxes } from "./lib/freeSpot";
+import { NODE_H, NODE_W, resolvePositions, type Rect, boundsOf } from "./lib/geometry";
+import { count } from "./lib/counts";
 import { END, START } from "./lib/ids";
 import { traceMark } from "./perf/editTrace";
 import { canvasController } from "./canvas/canvasController";
@@ -135,40 +137,39 @@ export async function save(as = false) {
     if (out.view) ui.putDoc(out.view);
     else if (out.delta) ui.applyDelta(out.delta);
     const now = ui.get().docs[v.id] ?? v;
-    // Reasons that are not already among the document's own diagnostics (the refusal itself).
-    const known = new Set(now.diagnostics.map((d) => `${d.code}|${d.pointer}|${d.message}`));
-    const extra = out.diagnostics.filter((d) => !known.has(`${d.code}|${d.pointer}|${d.message}`));
-    // The refusal itself always gets a row, even when its reasons are already listed.
-    if (!out.saved && (out.diagnostics.length || out.conflict) && ![...extra, ...now.diagnostics].some((d) => d.code.startsWith("save/"))) {
-      const first = out.diagnostics.find((d) => d.severity === "error") ?? out.diagnostics[0];
-      extra.unshift({
-        code: out.conflict ? "save/conflict" : "save/refused",
-        severity: "error",
-        message: out.conflict
-          ? `${now.fileName} was not saved: the file changed on disk since it was opened. Nothing was written.`
-          : `${now.fileName} was not saved (the file on disk is unchanged): ${withoutNotSaved(first?.message ?? "the document has errors")}`,
-        pointer: first?.pointer ?? "",
-        ...(first?.element ? { element: first.element } : {}),
-      });
+    if (out.saved) {
+      // The document is written with its problems, if any: they stay on screen as they were,
+      // and the message counts them as the status bar does.
+      ui.set((s) => ({ extraDiagnostics: { ...s.extraDiagnostics, [v.id]: [] } }));
+      const errors = now.diagnostics.filter((d) => d.severity === "error");
+      const long = out.reformattedLines || out.newLayoutFile || errors.length;
+      ui.toast(errors.length ? "warning" : "info", savedMessage(out, now.fileName, errors), long ? 12000 : 4000);
+      for (const w of out.diagnostics) ui.toast("warning", w.message);
+      return;
     }
-    ui.set((s) => ({
-      extraDiagnostics: { ...s.extraDiagnostics, [v.id]: out.saved ? [] : extra },
-      problemsOpen: out.saved ? s.problemsOpen : true,
-    }));
-    // A save that rewrote more than the user asked for (formatting, a new layout file) says so
-    // for long enough to be read.
-    if (out.saved) ui.toast("info", savedMessage(out, now.fileName), out.reformattedLines || out.newLayoutFile ? 12000 : 4000);
-    else if (out.diagnostics.length) ui.toast("error", `Not saved: ${withoutNotSaved(out.diagnostics[0].message)}`);
+    // Refused (a conflict, what the file cannot hold, a failed write) or cancelled: why, as a
+    // message. It is not a finding of the document, so the problems stay what they were.
+    if (out.conflict)
+      return ui.toast("error", `${now.fileName} was not saved: the file changed on disk since it was opened. Nothing was written.`);
+    const first = out.diagnostics.find((d) => d.severity === "error") ?? out.diagnostics[0];
+    if (!first) return;
+    ui.toast("error", `${now.fileName} was not saved (the file on disk is unchanged): ${withoutNotSaved(first.message)}`);
+    revealElement(first.element);
   } catch (err) {
     ui.toast("error", `Save failed: ${errorMessage(err)}`);
   }
 }
 
-/** The words of a successful save of `name`: what it wrote that the user did not ask for is
- * said once. */
-export function savedMessage(out: SaveAnswer, name: string): string {
+/** The words of a successful save of `name` with its `errors`: what it wrote that the user did
+ * not ask for is said once, and so are the problems it was written with. */
+export function savedMessage(out: SaveAnswer, name: string, errors: readonly Diagnostic[] = []): string {
   const n = out.reformattedLines;
-  let text = n ? `Saved ${name} in canonical form: ${n} line${n === 1 ? "" : "s"} reformatted.` : `Saved ${name}.`;
+  const saved = n ? `Saved ${name} in canonical form` : `Saved ${name}`;
+  const reformatted = n ? `${count(n, "line")} reformatted.` : "";
+  let text = n ? `${saved}: ${reformatted}` : `${saved}.`;
+  if (errors.length === 1) text = `${saved} with 1 problem: ${errors[0].message.replace(/[.\s]+$/, "")}. The runtime will refuse it until it is fixed.`;
+  else if (errors.length) text = `${saved} with ${count(errors.length, "problem")}: the runtime will refuse it until they are fixed.`;
+  if (errors.length && n) text += ` ${reformatted}`;
   if (out.newLayoutFile) {
     const layout = out.newLayoutFile.split(/[\\/]/).pop();
     text += ` Node positions are kept in a new file beside it, ${layout}: commit it with the document.`;
@@ -403,7 +404,8 @@ export async function duplicate() {
   await paste(text, b ? { x: b.x + 40, y: b.y + 40 } : undefined);
 }
 
-/** Adds a node of `t` at `at` (flow coordinates of its top-left), or centred in the view. */
+/** Adds a node of `t` at `at` (flow coordinates of its top-left), or at the free spot nearest
+ * the centre of the view (two adds in a row never land on each other). */
 export async function addNode(t: TypeInfo, at?: Position) {
   const v = ui.active();
   if (!v) return;
@@ -411,7 +413,8 @@ export async function addNode(t: TypeInfo, at?: Position) {
     at ??
     (() => {
       const m = canvasController()?.centre() ?? { x: 0, y: 0 };
-      return { x: Math.round(m.x - NODE_W / 2), y: Math.round(m.y - NODE_H / 2) };
+      const want = { x: Math.round(m.x - NODE_W / 2), y: Math.round(m.y - NODE_H / 2) };
+      return freeSpot(want, { w: NODE_W, h: NODE_H }, occupiedBoxes(v));
     })();
   const config =
     t.defaults && typeof t.defaults === "object" && !Array.isArray(t.defaults)

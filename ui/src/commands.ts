@@ -70,6 +70,8 @@ export const COMMANDS: readonly Command[] = [
   { action: "toggle-problems", label: "Show or hide the problems panel", group: "View", also: "errors warnings" },
   { action: "toggle-theme", label: "Toggle light / dark theme", group: "View" },
   { action: "compare-close", label: "Leave the compare view", group: "View", also: "diff done" },
+  { action: "next-tab", label: "Next document tab", group: "View", keys: "Ctrl+Tab / Ctrl+PageDown", also: "switch document" },
+  { action: "prev-tab", label: "Previous document tab", group: "View", keys: "Ctrl+Shift+Tab / Ctrl+PageUp", also: "switch document" },
 
   {
     action: "focus-canvas",

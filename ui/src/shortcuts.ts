@@ -27,6 +27,13 @@ export function isEditable(t: EventTarget | null): boolean {
 export function actionFor(e: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" | "shiftKey" | "altKey">, mac = IS_MAC): string | null {
   const mod = mac ? e.metaKey : e.ctrlKey;
   const k = e.key.length === 1 ? e.key.toLowerCase() : e.key;
+  // Document tabs: Ctrl+Tab and Ctrl+PageDown forward, with Shift or PageUp back (Ctrl on
+  // every platform, as browsers do).
+  if (e.ctrlKey && !e.altKey && !e.metaKey) {
+    if (k === "Tab") return e.shiftKey ? "prev-tab" : "next-tab";
+    if (k === "PageDown" && !e.shiftKey) return "next-tab";
+    if (k === "PageUp" && !e.shiftKey) return "prev-tab";
+  }
   if (mod && !e.altKey) {
     if (k === "z") return e.shiftKey ? "redo" : "undo";
     if (k === "y" && !mac) return "redo";
@@ -70,7 +77,7 @@ export function installShortcuts(): () => void {
     const editable = isEditable(e.target);
     // F6 types nothing, so it leaves a text field for the canvas too (else a keyboard user who
     // has just typed a value has no way back to the graph but Tab through every panel).
-    if (editable && !["save", "save-as", "escape", "find", "palette", "focus-canvas"].includes(action)) return;
+    if (editable && !["save", "save-as", "escape", "find", "palette", "focus-canvas", "next-tab", "prev-tab"].includes(action)) return;
     if (action === "copy" || action === "cut") {
       // Let the browser fire the copy/cut event (it carries the clipboard); fall back if not.
       copyHandled = false;

@@ -171,7 +171,27 @@ fn plan_spec_edit(
                 config: config.into(),
             };
             let before = layout.positions.get(&id).copied();
+            // A fresh node starts clean: the channels its config names are declared with it,
+            // and the first node of an empty graph is where the graph starts.
+            if let Some((prim, notice)) =
+                registry.and_then(|r| crate::channel_configs::declared_for_new(spec, r, &node))
+            {
+                plan.prims.push(prim);
+                plan.notices.push(notice);
+            }
+            let first = spec.nodes.is_empty() && !spec.edges.iter().any(|e| e.from == START);
             plan.prims.push(Prim::Node { index: spec.nodes.len(), before: None, after: Some(node) });
+            if first {
+                let edge = EdgeSpec { from: START.into(), to: id.clone().into(), when: None };
+                plan.prims.push(Prim::Edge { index: spec.edges.len(), before: None, after: Some(edge) });
+                plan.notices.push(
+                    Diagnostic::info(
+                        codes::CONNECTED_START,
+                        format!("connected the start to \"{id}\", the graph's first node"),
+                    )
+                    .on_node(id.as_str()),
+                );
+            }
             plan.prims.push(Prim::Position { id, before, after: Some(*position) });
         }
         Edit::RemoveNodes { ids } => {
@@ -424,7 +444,8 @@ fn plan_spec_edit(
                 }
             }
         }
-        Edit::SetViewport { .. } => {}
+        // Handled by the session itself, never planned.
+        Edit::SetViewport { .. } | Edit::Reformat => {}
         // Planned by `crate::annotations` before.
         Edit::AddNote { .. }
         | Edit::SetNote { .. }

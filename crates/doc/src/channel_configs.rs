@@ -1,10 +1,11 @@
 //! Channel edits and the config fields that name channels (`x-trellis-channel` in a type's
 //! schema, see `trellis_spec::channel_refs`): a rename rewrites them in the same undo step, a
-//! removal is refused while any names the channel.
+//! removal is refused while any names the channel, and a node added with a config that names
+//! channels the document does not declare declares them in the same step.
 
 use serde_json::Value;
 use trellis_spec::channel_refs::config_channel_refs;
-use trellis_spec::{Diagnostic, GraphSpec, Registry};
+use trellis_spec::{ChannelSpec, Diagnostic, GraphSpec, NodeSpec, ReducerName, Registry};
 
 use crate::history::Prim;
 use crate::refusal::codes;
@@ -54,4 +55,37 @@ pub(crate) fn refuse_removal(spec: &GraphSpec, registry: &Registry, name: &str) 
         ),
     )
     .on_channel(name))
+}
+
+/// For a node about to be added: the channels its config names that `spec` does not declare,
+/// declared with the default reducer (`last_write`) as one `Prim::Channels`, and the info
+/// saying so. `None` when it names none that is missing.
+pub(crate) fn declared_for_new(
+    spec: &GraphSpec,
+    registry: &Registry,
+    node: &NodeSpec,
+) -> Option<(Prim, Diagnostic)> {
+    let alone = GraphSpec { nodes: vec![node.clone()], ..GraphSpec::default() };
+    let mut channels = spec.channels.clone();
+    let mut named = Vec::new();
+    for r in config_channel_refs(&alone, registry) {
+        if !channels.contains_key(&r.channel) {
+            named.push(format!("\"{}\" (named by {})", r.channel, r.field));
+            channels.insert(r.channel, ChannelSpec { reducer: ReducerName::LastWrite });
+        }
+    }
+    if named.is_empty() {
+        return None;
+    }
+    let notice = Diagnostic::info(
+        codes::DECLARED_CHANNELS,
+        format!(
+            "declared channel{} {} for the new node \"{}\" (last_write; its reducer is set in the channel table)",
+            if named.len() == 1 { "" } else { "s" },
+            named.join(", "),
+            node.id
+        ),
+    )
+    .on_node(node.id.as_str());
+    Some((Prim::Channels { before: spec.channels.clone(), after: channels }, notice))
 }

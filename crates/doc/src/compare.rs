@@ -369,7 +369,11 @@ impl Comparison {
                         kind: ChangeKind::Renamed,
                         element: "node".into(),
                         label: to.clone(),
-                        summary: format!("renamed from {from} ({edges} edges follow)"),
+                        summary: format!(
+                            "renamed from {from} ({edges} edge{} follow{})",
+                            plural(*edges as u64),
+                            if *edges == 1 { "s" } else { "" }
+                        ),
                         fields: vec![FieldRow {
                             pointer: "/id".into(),
                             before: Some(Value::from(from.as_str()).to_string()),
@@ -433,7 +437,7 @@ impl Comparison {
                     kind: ChangeKind::Changed,
                     element: "body".into(),
                     label: "Markdown body".into(),
-                    summary: format!("{removed} lines removed, {added} added"),
+                    summary: format!("{removed} line{} removed, {added} added", plural(*removed as u64)),
                     fields: vec![FieldRow {
                         pointer: "/body".into(),
                         before: Some(before.clone()),
@@ -511,3 +515,12 @@ fn ghost_column(here: &IndexMap<String, Position>) -> impl FnMut() -> Position {
 
 #[cfg(test)]
 mod tests;
+
+/// The plural ending of a count said in a summary ("1 line", "2 lines").
+fn plural(n: u64) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}

@@ -293,6 +293,11 @@ pub enum Edit {
         #[ts(as = "Option<IndexMap<String, Position>>", optional)]
         positions: IndexMap<String, Position>,
     },
+    /// A hand-formatted file (one its first save would rewrite in canonical form): makes that
+    /// reformatting a step of its own, so the next save writes only it and it can be committed
+    /// apart from the edits that follow. Refused once the file is canonical or the document
+    /// was edited (the reformatting could not be saved alone any more).
+    Reformat,
 }
 
 impl Edit {
@@ -328,6 +333,7 @@ impl Edit {
             Edit::SetGroup { .. } => "set_group",
             Edit::Ungroup { .. } => "ungroup",
             Edit::ReplaceDocument { .. } => "replace_document",
+            Edit::Reformat => "reformat",
         }
     }
 }

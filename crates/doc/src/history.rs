@@ -63,6 +63,9 @@ pub(crate) enum Prim {
         before: Box<Snap>,
         after: Box<Snap>,
     },
+    /// The reformatting of a hand-formatted file as a step of its own (`Edit::Reformat`): it
+    /// changes neither the document nor the layout, only what the next save is said to write.
+    Reformat,
 }
 
 impl Prim {
@@ -78,6 +81,7 @@ impl Prim {
             Prim::Snapshot { before, after } => Prim::Snapshot { before: after, after: before },
             // Applied with a direction instead (`replay`): never inverted by copy.
             Prim::Format(step) => Prim::Format(step),
+            Prim::Reformat => Prim::Reformat,
         }
     }
 
@@ -123,7 +127,7 @@ impl Prim {
             }
             // Not a GraphSpec change: the session applies these to its document.
             Prim::Snapshot { .. } => changed.full = true,
-            Prim::Format(_) => {}
+            Prim::Format(_) | Prim::Reformat => {}
         }
         changed
     }

@@ -44,6 +44,11 @@ pub mod codes {
     pub const PASTE_RENAMED: &str = "doc/paste-renamed";
     /// Paste dropped edges whose ends are neither pasted nor in the document (info).
     pub const PASTE_DROPPED_EDGES: &str = "doc/paste-dropped-edges";
+    /// A node was added with a config naming channels the document did not declare: they were
+    /// declared in the same step (info, names them).
+    pub const DECLARED_CHANNELS: &str = "doc/declared-channels";
+    /// The first node of an empty graph was connected from the start in the same step (info).
+    pub const CONNECTED_START: &str = "doc/connected-start";
 
     /// The edit has no meaning in this document's format (channels in Weaveflow, a Markdown
     /// body in a GraphSpec, ...); nothing changed.

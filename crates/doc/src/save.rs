@@ -3,10 +3,13 @@
 //! 1. the format's writer serializes the document;
 //! 2. the text is parsed back and the document read must be written as the same text (so it
 //!    holds what was saved, key order and number text included), otherwise it is a bug and the
-//!    save is refused rather than written; that document's validation is the session's own (see
-//!    `prepare`);
-//! 3. validation errors (and constructs the format cannot hold) refuse the save, with the
-//!    diagnostics; the file is untouched (the work lives on in the recovery journal);
+//!    save is refused rather than written;
+//! 3. what the format cannot hold (a position that is not a finite number; a document whose
+//!    text does not read back as itself) refuses the save, naming it; the file is untouched (the
+//!    work lives on in the recovery journal). Validation errors do not: the document is written
+//!    with its problems, which stay the session's findings (the app counts them when it says
+//!    the file was saved). Trapping the user's work until every problem is fixed loses more than
+//!    it protects: the runtime and `trellis validate`, CI's gate, still refuse the file.
 //! 4. the file on disk must still match the fingerprint taken when it was read or last written,
 //!    otherwise it is a conflict and nothing is written;
 //! 5. atomic write ([`crate::fs::atomic_write`]), the file read back and compared with the text
@@ -15,7 +18,6 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use trellis_spec::diagnostic::has_errors;
 use trellis_spec::{read, writer, Diagnostic, GraphSpec};
 use ts_rs::TS;
 
@@ -27,8 +29,6 @@ use crate::session::Session;
 
 /// Diagnostic codes of the save pipeline.
 pub mod codes {
-    /// The document has errors: nothing was written (the errors follow this one).
-    pub const HAS_ERRORS: &str = "save/has-errors";
     /// The text did not survive being read back and written again: a bug; nothing written.
     pub const ROUNDTRIP_MISMATCH: &str = "save/roundtrip-mismatch";
     /// The file changed on disk since it was read or last saved: nothing written.
@@ -110,23 +110,18 @@ fn canonical_text(spec: &GraphSpec) -> String {
 }
 
 /// Steps 2-3 of a GraphSpec's save: `text` (the document's canonical text) reads back to a
-/// document written as this very text, and the document has no error.
+/// document written as this very text, and its positions can be stored. The document's
+/// problems do not refuse it: they are the session's findings (every edit and registry change
+/// revalidates), told with the outcome.
 fn check_text(session: &Session, text: &str) -> Result<(), SaveRefused> {
-    let mut errors = read_back(text)?;
-    // The read-back document is identical to the session's, and validation is a function of the
-    // document and the registry alone, so validating it would give exactly the session's
-    // current findings (every edit and every registry change revalidates the session): those
-    // are reused rather than computed a second time.
-    errors.extend(session.validation().iter().filter(|d| d.is_error()).cloned());
-    if has_errors(&errors) {
-        return Err(has_errors_refusal(errors));
-    }
+    read_back(text)?;
     check_positions(session)
 }
 
 /// `text`, a document's canonical text, read back: it must read to a document that is written
-/// as this very text again; the errors the reading found, if any.
-fn read_back(text: &str) -> Result<Vec<Diagnostic>, SaveRefused> {
+/// as this very text again. What the reading finds wrong in it is what it found in the text the
+/// document came from, so it is among the document's findings already.
+fn read_back(text: &str) -> Result<(), SaveRefused> {
     let parsed = read::parse_spec(text);
     let Some(back) = parsed.spec else {
         let mut diagnostics = vec![Diagnostic::error(
@@ -146,7 +141,7 @@ fn read_back(text: &str) -> Result<Vec<Diagnostic>, SaveRefused> {
             "the document did not survive being read back and written again (a bug in Trellis); nothing was saved",
         )));
     }
-    Ok(parsed.diagnostics.into_iter().filter(Diagnostic::is_error).collect())
+    Ok(())
 }
 
 /// Steps 1-5 of a large GraphSpec's save side by side. At once: the file on disk fingerprinted
@@ -269,21 +264,6 @@ fn check_positions(session: &Session) -> Result<(), SaveRefused> {
         ));
     }
     Ok(())
-}
-
-/// The refusal for a document with errors (`save/has-errors` first, then the errors).
-pub(crate) fn has_errors_refusal(errors: Vec<Diagnostic>) -> SaveRefused {
-    let n = errors.len();
-    let mut diagnostics = vec![Diagnostic::error(
-        codes::HAS_ERRORS,
-        format!(
-            "not saved: the document has {n} error{}; fix {} first (your work is kept in the recovery journal)",
-            if n == 1 { "" } else { "s" },
-            if n == 1 { "it" } else { "them" }
-        ),
-    )];
-    diagnostics.extend(errors);
-    SaveRefused { diagnostics, conflict: false }
 }
 
 /// Saves to the session's own path.
@@ -522,31 +502,17 @@ fn conflict_diagnostic(path: &Path) -> Diagnostic {
     )
 }
 
-/// Save steps 1-3 for Weaveflow and GRAPH.md: the format's writer, the text read back and
-/// compared, then the read-back document validated; errors refuse the save.
+/// Save steps 1-3 for Weaveflow and GRAPH.md: the format's writer, and the text read back and
+/// compared (a text that does not read back as this document is refused). Validation errors do
+/// not refuse it: they are the session's findings, told with the outcome.
 fn prepare_format(session: &Session, document: &Document) -> Result<String, SaveRefused> {
-    let (text, errors) = match document {
+    match document {
         Document::Weaveflow(d) => {
-            let text =
-                crate::formats::weaveflow::roundtrip(d, session.source.as_deref()).map_err(mismatch)?;
-            let back = trellis_formats::weaveflow::parse(&text);
-            let mut all = back.diagnostics;
-            if let Some(doc) = &back.doc {
-                all.extend(crate::formats::weaveflow::validate(doc, session.registries(), Some(&text)));
-            }
-            (text, all)
+            crate::formats::weaveflow::roundtrip(d, session.source.as_deref()).map_err(mismatch)
         }
-        Document::GraphMd(d) => {
-            let text = crate::formats::graphmd::roundtrip(d).map_err(mismatch)?;
-            (text.clone(), trellis_formats::graphmd::read_and_validate(&text).diagnostics)
-        }
-        Document::GraphSpec(_) => return Err(mismatch("a GraphSpec reached the wrong writer".into())),
-    };
-    let errors: Vec<Diagnostic> = errors.into_iter().filter(Diagnostic::is_error).collect();
-    if has_errors(&errors) {
-        return Err(has_errors_refusal(errors));
+        Document::GraphMd(d) => crate::formats::graphmd::roundtrip(d).map_err(mismatch),
+        Document::GraphSpec(_) => Err(mismatch("a GraphSpec reached the wrong writer".into())),
     }
-    Ok(text)
 }
 
 fn mismatch(why: String) -> SaveRefused {

@@ -25,6 +25,8 @@ use crate::history::{apply_all, CoalesceKey, History, Prim, Step, COALESCE_MS};
 use crate::layout::{self, sidecar_path, Layout};
 use crate::perform::{merge_prims, replay_step};
 
+mod form;
+
 /// Diagnostic codes of sessions (opening, reloading, outside changes).
 pub mod codes {
     pub use crate::document::codes::{READ_FAILED, UNSUPPORTED_FORMAT};
@@ -36,6 +38,11 @@ pub mod codes {
     pub const RELOADED: &str = "doc/reloaded";
     /// The document was restored from the recovery journal.
     pub const RESTORED: &str = "doc/restored";
+    /// The file is not in canonical form: its first save reformats it (info; the number of
+    /// lines in the message; `Edit::Reformat` makes that a step of its own).
+    pub const HAND_FORMATTED: &str = "doc/hand-formatted";
+    /// `reformat` was refused: the file is canonical already, or the document was edited.
+    pub const NOTHING_TO_REFORMAT: &str = "doc/nothing-to-reformat";
 }
 
 /// The file changed on disk while the document had unsaved changes. The UI offers keep mine,
@@ -114,6 +121,11 @@ pub struct Session {
     pub(crate) source_canonical: Option<bool>,
     /// The edges' routes at the last state they were worked out for (`crate::routes`).
     pub(crate) routes: crate::routes::RoutesCache,
+    /// The lines of the file as read that its first save reformats, when it is not in canonical
+    /// form (learnt with the form, [`Session::learn_source_form`]); `None` once Trellis wrote it.
+    pub(crate) reformat_lines: Option<u64>,
+    /// The `Edit::Reformat` step, when one was made.
+    pub(crate) reformat_step: Option<u64>,
 }
 
 impl Session {
@@ -163,6 +175,8 @@ impl Session {
             source_state: None,
             source_canonical: None,
             routes: Default::default(),
+            reformat_lines: None,
+            reformat_step: None,
         };
         if let Document::Weaveflow(d) = &s.document {
             (s.layout, s.layout_missing) = crate::formats::weaveflow::layout_of(d);
@@ -303,15 +317,6 @@ impl Session {
     pub fn document(&self) -> &Document {
         &self.document
     }
-    /// Learns whether the text a GraphSpec was read from is its canonical text (a comparison
-    /// with the writer's bytes as they are written): an app does this while the page reads the
-    /// document's view (`crate::workspace::Opening::check`), when the machine is otherwise
-    /// waiting, so that the first save does not read the file again to count what it reformats.
-    pub fn learn_source_form(&mut self) {
-        if let (Document::GraphSpec(spec), Some(text)) = (&self.document, self.source_as_read()) {
-            self.source_canonical = Some(trellis_spec::writer::is_canonical(spec, text));
-        }
-    }
     /// The text the document was read from, while the document is still what that text says
     /// (opened and not changed since): what the document holds can be learnt from it without
     /// walking the model.
@@ -422,16 +427,6 @@ impl Session {
         &self.diagnostics
     }
 
-    /// The validator's findings on the document as it is now: [`Session::diagnostics`] without
-    /// the reading findings. Every change of the document or of the registries revalidates, so
-    /// this is always `validate(document, registry)` of the current state (the save pipeline
-    /// relies on that to not validate the same model twice).
-    pub(crate) fn validation(&self) -> &[Diagnostic] {
-        // `revalidate` puts the reading findings first; nothing else writes `diagnostics`.
-        let n = self.read_diagnostics.len().min(self.diagnostics.len());
-        &self.diagnostics[n..]
-    }
-
     /// Runs the one validator again.
     pub fn revalidate(&mut self) {
         let mut out = self.read_diagnostics.clone();
@@ -510,6 +505,9 @@ impl Session {
             self.layout.viewport = Some(*viewport);
             self.touched();
             return Ok(self.outcome(Changed { viewport: true, ..Changed::default() }, Vec::new()));
+        }
+        if let Edit::Reformat = edit {
+            return self.reformat();
         }
         let done = crate::perform::perform(self.target(), edit)?;
         if done.prims.is_empty() {
@@ -592,6 +590,7 @@ impl Session {
             // A reload was undone or redone: the reading findings are no longer known.
             self.read_diagnostics.clear();
         }
+        self.refresh_form_notice();
         self.revalidate();
         self.touched();
         self.outcome(self.settle(changed), Vec::new())
@@ -623,6 +622,8 @@ impl Session {
         self.source = Some(text.to_owned());
         self.source_state = Some(id);
         self.source_canonical = None;
+        self.reformat_step = None;
+        self.learn_source_form();
         self.fingerprint = Some(fingerprint);
         self.conflict = None;
         self.notices.retain(|n| n.code != codes::FILE_DELETED && n.code != codes::FILE_MOVED);
@@ -650,7 +651,11 @@ impl Session {
         let n = self.read_diagnostics.len().min(self.diagnostics.len());
         self.diagnostics.drain(..n);
         self.read_diagnostics.clear();
-        self.notices.retain(|n| n.code != codes::FILE_DELETED && n.code != codes::FILE_MOVED);
+        // The file holds the writer's text now: nothing is left to reformat.
+        self.reformat_lines = None;
+        self.notices.retain(|n| {
+            n.code != codes::FILE_DELETED && n.code != codes::FILE_MOVED && n.code != codes::HAND_FORMATTED
+        });
     }
 
     /// Makes the document dirty with a notice (the file was deleted or moved).

@@ -93,14 +93,23 @@ fn a_lossless_graphspec_round_trips_through_weaveflow() {
     let spec = parse_spec(text).spec.unwrap_or_else(|| panic!("spec"));
     let w = from_graphspec(&spec);
     let codes_seen: Vec<&str> = w.losses.iter().map(|l| l.code.as_str()).collect();
-    assert!(codes_seen.iter().all(|c| *c == codes::STATE_BINDINGS), "{codes_seen:?}");
+    assert!(
+        codes_seen.iter().all(|c| *c == codes::STATE_BINDINGS || *c == codes::ADDED_EDGE),
+        "{codes_seen:?}"
+    );
     let def = w.output.definition();
     assert_eq!(def.entry_point, "a");
     let cond = def.edges[0].condition.as_ref().unwrap_or_else(|| panic!("condition"));
-    assert_eq!(cond.config["expression"], "inputs.value == \"buy\"");
-    assert_eq!(cond.state["value"].path, "shared.intent");
-    // The added default edge: a -> __end__ (GraphSpec ends the branch when no guard holds).
+    // The channel keeps its name as the condition's input.
+    assert_eq!(cond.config["expression"], "inputs.intent == \"buy\"");
+    assert_eq!(cond.state["intent"].path, "shared.intent");
+    // The added default edge: a -> __end__ (GraphSpec ends the branch when no guard holds),
+    // reported since the user did not draw it.
     assert!(def.edges.iter().any(|e| e.from == "a" && e.to == "__end__" && e.condition.is_none()));
+    let added: Vec<&str> =
+        w.losses.iter().filter(|l| l.code == codes::ADDED_EDGE).map(|l| l.message.as_str()).collect();
+    assert_eq!(added.len(), 1, "{added:?}");
+    assert!(added[0].contains("\"a\" -> __end__"), "{added:?}");
 
     // And back: the guard is recovered and the default edge gets the complement.
     let g = to_graphspec(&w.output);

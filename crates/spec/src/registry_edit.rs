@@ -211,18 +211,24 @@ pub fn apply(manifest: &str, edit: &RegistryEdit) -> Result<String, String> {
                     props.insert(field.name.clone(), property);
                 }
             }
-            let mut required: Vec<Value> = schema
-                .get("required")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|r| {
-                    Some(r.as_str().unwrap_or_default()) != replacing
-                        && r.as_str() != Some(field.name.as_str())
-                })
-                .collect();
-            if field.required {
+            // `required` keeps the user's order: a field that stays required keeps its place
+            // (under its new name when renamed); only a newly required one goes at the end.
+            let was = |r: &Value| {
+                let r = r.as_str();
+                r == Some(field.name.as_str()) || (r.is_some() && r == replacing)
+            };
+            let before: Vec<Value> =
+                schema.get("required").and_then(Value::as_array).cloned().unwrap_or_default();
+            let place = before.iter().position(was);
+            let mut required: Vec<Value> = Vec::with_capacity(before.len() + 1);
+            for (k, r) in before.into_iter().enumerate() {
+                if Some(k) == place && field.required {
+                    required.push(json!(field.name));
+                } else if !was(&r) {
+                    required.push(r);
+                }
+            }
+            if field.required && place.is_none() {
                 required.push(json!(field.name));
             }
             if required.is_empty() {
@@ -407,6 +413,31 @@ mod tests {
         assert!(v["types"][0]["config_schema"].get("required").is_none());
         let t = apply(&t, &RegistryEdit::DeleteType { type_name: "plan2".into() }).expect("deleted");
         assert_eq!(serde_json::from_str::<Value>(&t).expect("json")["types"], json!([]));
+    }
+
+    #[test]
+    fn required_keeps_the_users_order_when_a_field_is_saved() {
+        let text = r#"{"types": [{"type": "t", "config_schema": {"type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "string"}, "c": {"type": "string"}},
+            "required": ["c", "a", "b"]}}]}"#;
+        let set = |text: &str, previous: &str, name: &str, required: bool| {
+            let mut f = field(name, "string");
+            f.required = required;
+            f.description = Some("edited".into());
+            let edit =
+                RegistryEdit::SetField { type_name: "t".into(), previous: Some(previous.into()), field: f };
+            let t = apply(text, &edit).expect("saved");
+            let v: Value = serde_json::from_str(&t).expect("json");
+            (t, v["types"][0]["config_schema"]["required"].clone())
+        };
+        let (t, required) = set(text, "a", "a", true);
+        assert_eq!(required, json!(["c", "a", "b"]), "an edit of a required field keeps its place");
+        let (t, required) = set(&t, "a", "z", true);
+        assert_eq!(required, json!(["c", "z", "b"]), "renamed in place");
+        let (t, required) = set(&t, "z", "z", false);
+        assert_eq!(required, json!(["c", "b"]));
+        let (_, required) = set(&t, "z", "z", true);
+        assert_eq!(required, json!(["c", "b", "z"]), "a newly required field goes at the end");
     }
 
     #[test]

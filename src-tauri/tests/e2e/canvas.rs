@@ -315,7 +315,7 @@ async fn type_into(app: &Desktop, css: &str, text: &str, then_enter: bool) {
 }
 
 /// Drags from one handle to another with the mouse (React Flow's connection gesture).
-async fn connect(app: &Desktop, from: &str, to: &str) {
+pub(crate) async fn connect(app: &Desktop, from: &str, to: &str) {
     let a = app.visible(&format!("[data-testid=\"handle-out-{from}\"]")).await;
     let b = app.visible(&format!("[data-testid=\"handle-in-{to}\"]")).await;
     app.driver
@@ -363,7 +363,15 @@ async fn the_support_agent_built_by_hand_from_an_empty_document_saves_its_canoni
     );
     // One above the other, far enough apart that neither covers the other's handles.
     drag_type(&app, "llm", left + width * 0.4, top + height * 0.2).await;
-    app.wait_view(&id, "the llm node", |v| v["spec"]["nodes"].as_array().is_some_and(|n| n.len() == 1)).await;
+    // The first node of an empty graph starts it, and the channel its defaults name is declared
+    // with it: a fresh node starts clean (no problem at all).
+    let view = app
+        .wait_view(&id, "the llm node", |v| v["spec"]["nodes"].as_array().is_some_and(|n| n.len() == 1))
+        .await;
+    assert_eq!(view["spec"]["edges"], json!([{"from": "__start__", "to": view["spec"]["nodes"][0]["id"]}]));
+    assert_eq!(view["spec"]["channels"], json!({"messages": {"reducer": "last_write"}}));
+    assert_eq!(view["diagnostics"], json!([]), "no problem appears");
+    assert_eq!(app.visible("[data-testid=\"problem-count\"]").await.text().await.expect("count"), "0");
     drag_type(&app, "http", left + width * 0.4, top + height * 0.75).await;
     let view = app
         .wait_view(&id, "the http node", |v| v["spec"]["nodes"].as_array().is_some_and(|n| n.len() == 2))
@@ -408,10 +416,7 @@ async fn the_support_agent_built_by_hand_from_an_empty_document_saves_its_canoni
     })
     .await;
 
-    // Wire start -> agent -> checkout -> end.
-    connect(&app, "__start__", "agent").await;
-    app.wait_view(&id, "the first edge", |v| v["spec"]["edges"].as_array().is_some_and(|e| e.len() == 1))
-        .await;
+    // Wire (start ->) agent -> checkout -> end.
     connect(&app, "agent", "checkout").await;
     app.wait_view(&id, "the second edge", |v| v["spec"]["edges"].as_array().is_some_and(|e| e.len() == 2))
         .await;
@@ -422,7 +427,10 @@ async fn the_support_agent_built_by_hand_from_an_empty_document_saves_its_canoni
     // Declare the channels in the graph inspector (nothing selected).
     app.chord(&[], &Key::Escape.value().to_string()).await;
     app.focus_canvas().await;
-    for (name, reducer) in [("messages", "append"), ("cart", "last_write"), ("intent", "last_write")] {
+    select_value(&app, "[data-testid=\"channel-reducer-messages\"]", "append").await;
+    app.wait_view(&id, "messages appends", |v| v["spec"]["channels"]["messages"]["reducer"] == "append")
+        .await;
+    for (name, reducer) in [("cart", "last_write"), ("intent", "last_write")] {
         type_into(&app, "[data-testid=\"channel-new-name\"]", name, false).await;
         select_value(&app, "[data-testid=\"channel-new-reducer\"]", reducer).await;
         app.visible("[data-testid=\"channel-add\"]").await.click().await.expect("add channel");

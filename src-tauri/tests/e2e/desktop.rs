@@ -159,26 +159,33 @@ async fn an_outside_change_to_a_dirty_document_is_a_conflict_and_nothing_is_writ
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_spec_with_an_error_is_not_saved_and_the_file_stays_byte_identical() {
+async fn a_spec_with_an_error_is_saved_with_it_and_the_error_stays() {
     let dir = tempfile::tempdir().expect("tmp");
     // The predicate reads `intent`, which is never declared: an error.
     let mut spec = small_graph();
     spec["edges"][1]["when"] = json!({"channel": "intent", "eq": "buy"});
     let path = write_spec(dir.path(), "broken.json", &spec);
-    let before = std::fs::read(&path).expect("read");
     let app = Desktop::launch(Launch { files: vec![path.clone()], ..Launch::default() }).await;
     let id = app.doc_named("broken.json").await;
+    let before = app.view(&id).await["diagnostics"].clone();
 
-    // Edit so there is something to save, then save.
+    // Edit so there is something to save, then save: written, problem and all.
     app.edit(&id, json!({"op": "rename_graph", "name": "renamed"})).await;
     let saved = app.call("save_document", json!({"docId": id})).await;
-    assert_eq!(saved["saved"], false, "{saved}");
-    let messages: Vec<String> = saved["diagnostics"]
-        .as_array()
-        .map(|ds| ds.iter().map(|d| d["message"].as_str().unwrap_or("").to_string()).collect())
-        .unwrap_or_default();
-    assert!(messages.iter().any(|m| m.contains("intent")), "the refusal names the channel: {messages:?}");
-    assert_eq!(std::fs::read(&path).expect("read"), before, "the file is byte-identical");
+    assert_eq!(saved["saved"], true, "{saved}");
+    let mut expected = spec.clone();
+    expected["name"] = json!("renamed");
+    assert_eq!(read(&path), canonical(&expected), "the canonical writer's text");
+    let view = app.view(&id).await;
+    assert_eq!(view["diagnostics"], before, "the same findings, no more, no fewer");
+    assert!(
+        view["diagnostics"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .any(|d| d["message"].as_str().unwrap_or("").contains("intent")),
+        "the undeclared channel is still named: {view}"
+    );
     app.quit().await;
 }
 
@@ -478,9 +485,12 @@ async fn a_registry_file_changed_outside_revalidates_the_open_document() {
     let view = app.wait_view(&id, "unknown-type error", |v| errors_on(v, "spec/unknown-type") == 1).await;
     assert_eq!(view["dirty"], false, "revalidating is not an edit");
     app.visible("[data-testid=\"problem\"][data-code=\"spec/unknown-type\"]").await;
+    // Saved all the same (in canonical form, the problem kept): work is never trapped.
     let saved = app.call("save_document", json!({"docId": id})).await;
-    assert_eq!(saved["saved"], false, "a node without a registered type is refused: {saved}");
-    assert_eq!(read(&path), serde_json::to_string(&spec).expect("json"), "the file is untouched");
+    assert_eq!(saved["saved"], true, "a node without a registered type is saved with its problem: {saved}");
+    assert_eq!(read(&path), canonical(&spec));
+    let view = app.view(&id).await;
+    assert_eq!(errors_on(&view, "spec/unknown-type"), 1, "the problem stays");
 
     // It comes back: the error goes away without touching the document.
     replace_atomically(&registry, &greet_registry(true));

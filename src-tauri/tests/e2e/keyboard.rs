@@ -107,9 +107,14 @@ async fn a_graph_with_a_condition_built_with_the_keyboard_only_saves_its_canonic
         .collect();
     let (a, b, c) = (ids[0].as_str(), ids[1].as_str(), ids[2].as_str());
 
-    // The channels, in the graph inspector (Esc clears the selection): one for the condition,
-    // and the two the llm and http defaults name (undeclared, they are errors and stop the save).
-    // `intent` comes first in any order, so the condition builder starts on it.
+    // The first node started the graph, and the channels the llm and http defaults name came
+    // with their nodes: fresh nodes start clean.
+    let view = app.view(&id).await;
+    assert_eq!(view["spec"]["edges"], json!([{"from": "__start__", "to": a}]));
+    let declared: Vec<&String> = view["spec"]["channels"].as_object().expect("channels").keys().collect();
+    assert_eq!(declared, ["messages", "response"]);
+
+    // The channel for the condition, in the graph inspector (Esc clears the selection).
     key(&app, Key::Escape).await;
     app.wait_js(
         "return document.querySelector('[data-testid=inspector]')?.dataset.kind === 'graph';",
@@ -117,31 +122,37 @@ async fn a_graph_with_a_condition_built_with_the_keyboard_only_saves_its_canonic
     )
     .await;
     tab_to(&app, "channel-new-name").await;
-    for name in ["intent", "messages", "response"] {
-        keys(&app, name).await;
-        key(&app, Key::Enter).await;
-        app.wait_view(&id, "the channel", |v| !v["spec"]["channels"][name].is_null()).await;
-        app.wait_js("return document.activeElement?.dataset?.testid === 'channel-new-name' && document.activeElement.value === '';", "the name box, empty").await;
-    }
+    keys(&app, "intent").await;
+    key(&app, Key::Enter).await;
+    app.wait_view(&id, "the channel", |v| !v["spec"]["channels"]["intent"].is_null()).await;
+    app.wait_js("return document.activeElement?.dataset?.testid === 'channel-new-name' && document.activeElement.value === '';", "the name box, empty").await;
 
     // F6: the canvas, nothing selected, so the focus starts on Start. Wire
-    // start -> a -> b (when intent == "yes") -> end, and a -> c -> end.
+    // (start ->) a -> b (when intent == "yes") -> end, and a -> c -> end.
     key(&app, Key::Escape).await;
     key(&app, Key::F6).await;
     canvas_focus_on(&app, "node:__start__").await;
-    connect_to(&app, &id, "__start__", a, 1).await;
+    keys(&app, "e").await; // the edge leaving Start
     canvas_focus_on(&app, "edge:0").await;
     key(&app, Key::Right).await; // along the focused edge to its end
     canvas_focus_on(&app, &format!("node:{a}")).await;
     connect_to(&app, &id, a, b, 2).await;
     canvas_focus_on(&app, "edge:1").await;
 
-    // Enter on the edge: the inspector, keys in the condition builder (the only channel is
-    // chosen, the operator is `equals`); Tab to the value, type it, Enter sets the condition.
+    // Enter on the edge: the inspector, keys in the condition builder (the first channel is
+    // chosen: typing picks `intent`; the operator is `equals`); Tab to the value, type it,
+    // Enter sets the condition.
     key(&app, Key::Enter).await;
     app.wait_js(
         "return document.querySelector('[data-testid=inspector]')?.dataset.kind === 'edge';",
         "the edge inspector",
+    )
+    .await;
+    tab_to(&app, "condition-channel").await;
+    keys(&app, "intent").await;
+    app.wait_js(
+        "return document.querySelector('[data-testid=condition-channel]')?.value === 'intent';",
+        "intent chosen",
     )
     .await;
     tab_to(&app, "condition-value").await;

@@ -8,6 +8,7 @@ mod desktop;
 mod drop;
 mod export;
 mod find;
+mod first_minutes;
 mod formats;
 mod harness;
 mod keyboard;

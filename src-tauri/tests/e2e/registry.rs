@@ -25,7 +25,7 @@ const TYPES: [&str; 12] = [
 
 /// A 12-node chain, one node per type, each with a config of its own, written by hand (not
 /// in canonical form: two-space indent, one node per line).
-fn own_runtime_spec() -> String {
+pub(crate) fn own_runtime_spec() -> String {
     let mut nodes = Vec::new();
     for (i, t) in TYPES.iter().enumerate() {
         let config =

@@ -113,7 +113,7 @@ async fn pan_and_zoom_with_notes_and_groups_against_without() {
     let (without, with) = (p95("without"), p95("with"));
     record(json!({
         "kind": "notes_and_groups", "nodes": n, "groups": n.div_ceil(100), "notes": n.div_ceil(50),
-        "release": !cfg!(debug_assertions), "load_before": load_before, "load_after": load_average(),
+        "release": !cfg!(debug_assertions), "build": super::build(), "load_before": load_before, "load_after": load_average(),
         "p95_without_ms": without, "p95_with_ms": with, "ratio_p95": (with / without.max(0.001) * 100.0).round() / 100.0,
         "runs": rows,
     }));

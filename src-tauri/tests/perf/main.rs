@@ -2,7 +2,8 @@
 //! WebKitWebDriver), measured with `window.__trellisPerf` (ui/src/perf/hooks.ts).
 //!
 //! `cargo nextest run -p trellis-app --features e2e --test perf` runs the 1,000-node smoke
-//! version (not part of `npm test`: these are measurements). `scripts/bench.sh` runs it in release with
+//! version (not part of `npm test`: these are measurements). `scripts/bench.sh` runs it on the build
+//! `npm start` runs (the dev profile: our crates at opt-level 1, dependencies optimised) with
 //! `TRELLIS_BENCH_SIZES=1000,3000,5000` and `TRELLIS_BENCH_OUT=<file>` (one JSON object per
 //! line, read by `scripts/bench-report.mjs`); a bench run adds an empty document first (the
 //! memory floor). Per size, in a fresh app: time from the open command (Ctrl+O) to the new
@@ -28,6 +29,16 @@ use std::time::Duration;
 use serde_json::{json, Value};
 
 use harness::{Desktop, Launch};
+
+/// The build measured, as each record says it: the one `npm start` runs (Cargo's dev profile,
+/// whose debug assertions our crates keep) or a release build.
+fn build() -> &'static str {
+    if cfg!(debug_assertions) {
+        "npm start (dev profile)"
+    } else {
+        "release"
+    }
+}
 
 fn sizes() -> Vec<usize> {
     sizes_from("TRELLIS_BENCH_SIZES")
@@ -154,7 +165,7 @@ async fn canvas_figures_against_plain_react_flow() {
         tokio::time::sleep(Duration::from_millis(2000)).await;
         let memory = memory::memory_of(data.path());
         let mut line = json!({
-            "kind": "canvas", "nodes": n, "release": release, "load_before": load_before,
+            "kind": "canvas", "nodes": n, "release": release, "build": build(), "load_before": load_before,
             "startup_ms": startup_ms, "open": open, "open_wall_ms": open_wall_ms, "memory": memory,
         });
         if n >= SCALE_ONLY {
@@ -302,7 +313,7 @@ async fn real_files_without_a_sidecar() {
 
         let mut line = json!({
             "kind": "real", "nodes": n, "edges": spec["edges"].as_array().map_or(0, Vec::len),
-            "release": !cfg!(debug_assertions), "load_before": load_before, "layout_ms": layout_ms,
+            "release": !cfg!(debug_assertions), "build": build(), "load_before": load_before, "layout_ms": layout_ms,
             "open": open, "opening_view": opening, "memory_before_open": memory_before,
             "memory": memory_open, "memory_after_use": memory_used, "trellis": trellis, "edit": edit, "ipc": ipc,
             "save": save,
@@ -474,7 +485,7 @@ async fn a_spec_for_another_runtime() {
         );
 
         record(json!({
-            "kind": "foreign", "nodes": n, "release": !cfg!(debug_assertions), "load": load_average(),
+            "kind": "foreign", "nodes": n, "release": !cfg!(debug_assertions), "build": build(), "load": load_average(),
             "open": open["ms"], "errors_before": before, "describe_all_ms": describe_all_ms,
             "describe_builtin_ms": describe_llm_ms, "described": described.len(), "save_to_layout_file_ms": save_ms,
         }));
@@ -505,7 +516,7 @@ async fn start_to_first_drawn_frame() {
     let exe = PathBuf::from(env!("CARGO_BIN_EXE_trellis-app"));
     let size = std::fs::metadata(&exe).map(|m| m.len()).unwrap_or(0);
     record(json!({
-        "kind": "startup", "release": !cfg!(debug_assertions), "load": load_average(), "runs_ms": runs,
+        "kind": "startup", "release": !cfg!(debug_assertions), "build": build(), "load": load_average(), "runs_ms": runs,
         "binary": exe.display().to_string(), "binary_bytes": size,
     }));
 }

@@ -253,17 +253,21 @@ export function AnnotationLayer({
   const frames = framesOf(view, positions).frames.filter((f) => meets(f.rect));
   const hiddenNotes = view.collapsed.notes;
   if (!frames.length && !view.layout.notes.length) return null;
+  const notes = view.layout.notes.filter((n) => !(n.id in hiddenNotes) && meets({ x: n.x, y: n.y, w: n.width, h: n.height }));
+  // A note being worked on (selected, or its text edited: a new note is both) is drawn in front
+  // of the nodes, the others behind them.
+  const raised = (n: Note) => sel.editing === n.id || sel.notes.includes(n.id);
+  const note = (n: Note) => <NoteView key={n.id} note={n} selected={sel.notes.includes(n.id)} editing={sel.editing === n.id} />;
   return (
     <ViewportPortal>
       <div className="an-layer">
         {frames.map((f) => (
           <FrameView key={f.group.id} frame={f} view={view} positions={positions} selected={sel.groups.includes(f.group.id)} />
         ))}
-        {view.layout.notes
-          .filter((n) => !(n.id in hiddenNotes) && meets({ x: n.x, y: n.y, w: n.width, h: n.height }))
-          .map((n) => (
-            <NoteView key={n.id} note={n} selected={sel.notes.includes(n.id)} editing={sel.editing === n.id} />
-          ))}
+        {notes.filter((n) => !raised(n)).map(note)}
+      </div>
+      <div className="an-layer an-raised" data-testid="notes-in-front">
+        {notes.filter(raised).map(note)}
       </div>
     </ViewportPortal>
   );

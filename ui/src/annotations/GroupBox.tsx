@@ -3,6 +3,7 @@
 // Flow node, so the counted edges attach to it and dragging it moves the members.
 import { Handle, type NodeProps, Position } from "@xyflow/react";
 import { memo } from "react";
+import { count } from "../lib/counts";
 import { setCollapsed } from "./actions";
 import { colorOf } from "./frames";
 
@@ -20,7 +21,7 @@ export const GroupBox = memo(function GroupBox({ data, selected }: NodeProps & {
         void setCollapsed(data.group, false);
       }}
       role="group"
-      aria-label={`Collapsed group ${data.name}, ${data.count} members`}
+      aria-label={`Collapsed group ${data.name}, ${count(data.count, "member")}`}
       title="Double-click to expand"
     >
       <Handle type="target" position={Position.Left} isConnectable={false} />
@@ -36,7 +37,7 @@ export const GroupBox = memo(function GroupBox({ data, selected }: NodeProps & {
       </button>
       <span className="gb-name">{data.name}</span>
       <span className="gb-count" data-testid={`group-count-${data.group}`}>
-        {data.count} members
+        {count(data.count, "member")}
       </span>
       <Handle type="source" position={Position.Right} isConnectable={false} />
     </div>

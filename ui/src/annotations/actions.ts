@@ -5,6 +5,7 @@ import { create } from "zustand";
 import { edit, registerAction, setAnnotationDelete, setAnnotationFragment } from "../actions";
 import { canvasController } from "../canvas/canvasController";
 import { withAnnotations } from "../lib/clipboard";
+import { freeSpot, occupiedBoxes } from "../lib/freeSpot";
 import { END, START } from "../lib/ids";
 import { ui, useUi } from "../store";
 
@@ -43,11 +44,17 @@ export function selectAnnotation(kind: "note" | "group", id: string, add: boolea
   } else useAnnotationSelection.setState({ [key]: next } as Partial<AnnotationSelection>);
 }
 
+/** A new note's size (Rust's default, crates/doc/src/annotations.rs). */
+const NOTE_W = 240;
+const NOTE_H = 160;
+
 export async function addNote(at?: { x: number; y: number }) {
   const v = ui.active();
   if (!v) return;
   const c = at ?? canvasController()?.centre() ?? { x: 0, y: 0 };
-  const position = { x: Math.round(c.x - 120), y: Math.round(c.y - 80) };
+  const want = { x: Math.round(c.x - NOTE_W / 2), y: Math.round(c.y - NOTE_H / 2) };
+  // Where it was asked for, or the free spot nearest the centre of the view: nothing covers it.
+  const position = at ? want : freeSpot(want, { w: NOTE_W, h: NOTE_H }, occupiedBoxes(v));
   const before = new Set(v.layout.notes.map((n) => n.id));
   if (await edit({ op: "add_note", text: "", position })) {
     const added = ui.active()?.layout.notes.find((n) => !before.has(n.id));

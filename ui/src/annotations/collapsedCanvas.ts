@@ -6,6 +6,7 @@ import type { FlowEdge, FlowNode } from "../canvas/buildFlow";
 import type { SceneInput, Underlay } from "../canvas/scene";
 import { type Box, boxId, colorOf, framesOf } from "./frames";
 import type { GroupBoxData } from "./GroupBox";
+import { count } from "../lib/counts";
 
 export type Collapsed = {
   hidden: Set<string>;
@@ -52,7 +53,7 @@ export function collapsedScene(inp: SceneInput, c: Collapsed | null): SceneInput
     ],
     type: (id) => {
       const b = names.get(id);
-      return b ? `${b.count} members (collapsed)` : (inp.type?.(id) ?? "");
+      return b ? `${count(b.count, "member")} (collapsed)` : (inp.type?.(id) ?? "");
     },
     name: (id) => names.get(id)?.group.name ?? id,
   };

@@ -1,19 +1,31 @@
 // Pointer gestures while the overview <canvas> draws the graph (React Flow keeps the viewport
 // but renders no elements, so hits are tested here): click and Ctrl-click select nodes and
-// edges, a drag moves the selected nodes (one `move_nodes` edit on release), Shift-drag box
-// selects, a double-click expands a collapsed group, opens a subgraph node or frames a node; a
-// click on empty space clears the selection (in either drawing).
+// edges, a drag on a node drawn large enough to aim at moves the selected nodes (one
+// `move_nodes` edit on release; anywhere else a drag pans), Shift-drag box selects, a
+// double-click expands a collapsed group, opens a subgraph node or frames a node; a click on
+// empty space clears the selection (in either drawing).
 import { type MutableRefObject, useCallback, useRef } from "react";
 import type { useReactFlow, useStoreApi } from "@xyflow/react";
 import type { DocumentView, Point } from "../bindings";
 import { edit } from "../actions";
-import type { Rect } from "../lib/geometry";
+import { NODE_W, type Rect } from "../lib/geometry";
 import { ui } from "../store";
 import { isSubgraphNode } from "../subgraphs/mark";
 import { openSubgraph } from "../subgraphs/open";
 import { groupOfBox, membershipAfterDrag, moveGroups } from "../annotations/frames";
 import { setCollapsed } from "../annotations/actions";
 import type { OverviewRenderer } from "./overview";
+
+/** How wide on screen (px) a node must be drawn for a press on it to drag it. */
+const DRAG_MIN_PX = 16;
+
+/** The node a press at `p` drags: one under the pointer itself (not merely near it), with
+ * nodes drawn at least `DRAG_MIN_PX` wide. */
+function draggable(r: OverviewRenderer, p: Point, zoom: number): string | null {
+  if (zoom * NODE_W < DRAG_MIN_PX) return null;
+  const hit = r.hit(p, zoom);
+  return hit && r.idsIn({ x: p.x, y: p.y, w: 0.01, h: 0.01 }).includes(hit) ? hit : null;
+}
 
 export function useOverviewGestures(
   view: DocumentView,
@@ -35,7 +47,11 @@ export function useOverviewGestures(
       const r = renderer.current;
       if (!r) return;
       const p = toFlow(e);
-      const hit = r.hit(p, store.getState().transform[2]);
+      const zoom = store.getState().transform[2];
+      // A press near a node selects it on release (`onPaneClick`), but only a press on a node
+      // drawn large enough to aim at starts dragging it: zoomed far out nodes are dots a few
+      // pixels apart, and a drag meant to pan must not move one of them.
+      const hit = draggable(r, p, zoom);
       const sel = ui.get().selection.nodes;
       if (hit) {
         e.stopPropagation();
@@ -47,15 +63,6 @@ export function useOverviewGestures(
         const ids = sel.includes(hit) ? sel : [hit];
         if (!sel.includes(hit)) ui.select({ nodes: [hit], edges: [] });
         gesture.current = { kind: "drag", start: p, ids, moved: false };
-      } else if (!e.shiftKey && r.hitEdge(p, store.getState().transform[2]) !== null) {
-        // An edge or its label: selected (the inspector shows it), Ctrl toggles.
-        e.stopPropagation();
-        e.preventDefault();
-        const k = r.hitEdge(p, store.getState().transform[2]) as number;
-        const cur = ui.get().selection.edges;
-        if (e.ctrlKey || e.metaKey) ui.select({ nodes: [], edges: cur.includes(k) ? cur.filter((x) => x !== k) : [...cur, k] });
-        else ui.select({ nodes: [], edges: [k] });
-        return;
       } else if (e.shiftKey) {
         e.stopPropagation();
         e.preventDefault();
@@ -155,9 +162,24 @@ export function useOverviewGestures(
 
   const onPaneClick = (e: React.MouseEvent) => {
     // In canvas mode a click on a drawn node reaches the pane too (after its pointerdown
-    // selected the node): only a click on empty space clears the selection.
-    if (ui.get().renderMode === "canvas" && renderer.current?.hit(toFlow(e), store.getState().transform[2])) return;
-    if (ui.get().renderMode === "canvas" && renderer.current?.hitEdge(toFlow(e), store.getState().transform[2]) != null) return;
+    // selected the node); one near a node too small to drag selects it here; only a click on
+    // empty space clears the selection.
+    const near = ui.get().renderMode === "canvas" ? renderer.current?.hit(toFlow(e), store.getState().transform[2]) : null;
+    if (near) {
+      const sel = ui.get().selection.nodes;
+      if (e.ctrlKey || e.metaKey) ui.select({ nodes: sel.includes(near) ? sel.filter((x) => x !== near) : [...sel, near], edges: [] });
+      else if (!sel.includes(near)) ui.select({ nodes: [near], edges: [] });
+      return;
+    }
+    // An edge or its label: selected on the click (the inspector shows it), Ctrl toggles; a
+    // press there that drags pans, as on empty space.
+    const edge = ui.get().renderMode === "canvas" ? renderer.current?.hitEdge(toFlow(e), store.getState().transform[2]) : null;
+    if (edge != null) {
+      const cur = ui.get().selection.edges;
+      if (e.ctrlKey || e.metaKey) ui.select({ nodes: [], edges: cur.includes(edge) ? cur.filter((x) => x !== edge) : [...cur, edge] });
+      else ui.select({ nodes: [], edges: [edge] });
+      return;
+    }
     ui.select({ nodes: [], edges: [] });
   };
 

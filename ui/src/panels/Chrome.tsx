@@ -1,10 +1,11 @@
 // The frame around the canvas: tabs and toolbar, problems panel, status bar, help overlay,
 // messages.
 import { memo, useMemo, useState } from "react";
-import type { Diagnostic, DocumentView } from "../bindings";
+import type { Diagnostic, DocumentView, Notice } from "../bindings";
 import {
   autoLayout,
   cancelLayout,
+  edit,
   newDocument,
   openDocument,
   redo,
@@ -18,6 +19,8 @@ import {
 import { SHORTCUTS } from "../shortcuts";
 import { traceMark } from "../perf/editTrace";
 import { ui, useUi } from "../store";
+import { count, problemCounts, problemSummary } from "../lib/counts";
+import { StatusNotices } from "./StatusNotices";
 import { Tabs } from "./Tabs";
 import { DescribeAllButton, FixButtons } from "./FixButtons";
 
@@ -86,13 +89,10 @@ export function Toolbar({ view }: { view: DocumentView | null }) {
   );
 }
 
+/** The findings the problems panel lists and the status bar counts: the document's, after
+ * what an answer added for the moment (an import's losses, until the first edit). */
 export function allDiagnostics(diagnostics: Diagnostic[], extra: Diagnostic[]): Diagnostic[] {
-  // A save refused for errors stops being a problem once the errors are gone (a conflict
-  // with an outside change stays until it is resolved).
-  const live = diagnostics.some((d) => d.severity === "error")
-    ? extra
-    : extra.filter((d) => !(d.code.startsWith("save/") && d.code !== "save/conflict"));
-  return live.length ? [...live, ...diagnostics] : diagnostics;
+  return extra.length ? [...extra, ...diagnostics] : diagnostics;
 }
 
 /** Rows drawn at first (and added per "show more"): a large graph's thousands of findings
@@ -106,6 +106,7 @@ export function ProblemsPanel({ view }: { view: DocumentView }) {
   const open = useUi((s) => s.problemsOpen);
   const [shown, setShown] = useState(PROBLEM_ROWS);
   const all = useMemo(() => allDiagnostics(view.diagnostics, extra), [view.diagnostics, extra]);
+  const tally = useMemo(() => problemCounts(all), [all]);
   // Stable sort: errors first, each severity in the validator's order.
   const sorted = useMemo(() => [...all].sort((a, b) => RANK[a.severity] - RANK[b.severity]), [all]);
   if (!open) return null;
@@ -113,7 +114,10 @@ export function ProblemsPanel({ view }: { view: DocumentView }) {
   return (
     <section className="problems" data-testid="problems-panel">
       <div className="panel-head">
-        Problems <span className="muted">({all.length})</span>
+        Problems{" "}
+        <span className="muted" data-testid="problems-summary" data-errors={tally.errors} data-warnings={tally.warnings}>
+          ({problemSummary(tally)})
+        </span>
         <DescribeAllButton diagnostics={all} docId={view.id} />
         <button className="link" onClick={() => ui.set({ problemsOpen: false })} aria-label="close problems">
           ×
@@ -175,16 +179,6 @@ const ProblemRow = memo(function ProblemRow({ d, docId }: { d: Diagnostic; docId
   );
 });
 
-function counts(all: Diagnostic[]) {
-  let errors = 0;
-  let warnings = 0;
-  for (const d of all) {
-    if (d.severity === "error") errors++;
-    else if (d.severity === "warning") warnings++;
-  }
-  return { errors, warnings };
-}
-
 export function StatusBar({ view }: { view: DocumentView | null }) {
   traceMark("render:status");
   const extra = useUi((s) => (view ? (s.extraDiagnostics[view.id] ?? NONE) : NONE));
@@ -192,7 +186,7 @@ export function StatusBar({ view }: { view: DocumentView | null }) {
   const zoom = useUi((s) => s.zoom);
   const sel = useUi((s) => s.selection);
   const diagnostics = view?.diagnostics ?? NONE;
-  const { errors, warnings } = useMemo(() => counts(allDiagnostics(diagnostics, extra)), [diagnostics, extra]);
+  const { errors, warnings } = useMemo(() => problemCounts(allDiagnostics(diagnostics, extra)), [diagnostics, extra]);
   if (!view)
     return (
       <footer className="status" data-testid="status-bar">
@@ -204,7 +198,7 @@ export function StatusBar({ view }: { view: DocumentView | null }) {
       <button
         className={`status-problems${errors ? " has-errors" : ""}`}
         data-testid="status-problems"
-        title="Show or hide the problems panel"
+        title={`${problemSummary(problemCounts(allDiagnostics(diagnostics, extra)))}: show or hide the problems panel`}
         onClick={() => ui.set((s) => ({ problemsOpen: !s.problemsOpen }))}
       >
         ✖{" "}
@@ -213,22 +207,44 @@ export function StatusBar({ view }: { view: DocumentView | null }) {
         </span>{" "}
         ▲ <span data-testid="status-warnings">{warnings}</span>
       </button>
-      <span>
-        {view.spec.nodes.length} nodes · {view.spec.edges.length} edges
+      <span data-testid="status-size">
+        {count(view.spec.nodes.length, "node")} · {count(view.spec.edges.length, "edge")}
       </span>
-      {sel.nodes.length + sel.edges.length > 0 && <span>{sel.nodes.length + sel.edges.length} selected</span>}
+      {sel.nodes.length + sel.edges.length > 0 && <span>{(sel.nodes.length + sel.edges.length).toLocaleString("en-US")} selected</span>}
       <span className="grow" />
-      {view.notices.map((n, i) => (
-        <span key={i} className={`notice ${n.level}`} data-testid="notice" data-code={n.code ?? ""}>
-          {n.message}
-        </span>
-      ))}
+      <StatusNotices key={view.id} notices={view.notices} action={(n) => noticeAction(n, view)} />
       <span data-testid="status-mode" title="how the canvas is drawn">
         {mode === "canvas" ? "overview" : "detail"} · {Math.round(zoom * 100)}%
       </span>
-      <span data-testid="status-dirty">{view.dirty ? "unsaved" : "saved"}</span>
+      <span data-testid="status-dirty" data-saved={String(!view.dirty && !!view.path)}>
+        {savedState(view)}
+      </span>
     </footer>
   );
+}
+
+/** What a notice offers: a hand-formatted file, still as read, can be reformatted now as a step
+ * of its own (so the reformatting is saved, and committed, apart from the edits). */
+function noticeAction(n: Notice, view: DocumentView) {
+  if (n.code !== "doc/hand-formatted" || view.dirty) return null;
+  return (
+    <button
+      type="button"
+      className="link notice-action"
+      data-testid="reformat-now"
+      title="Make the reformatting an undo step of its own: save it, commit it, then edit"
+      onClick={() => void edit({ op: "reformat" })}
+    >
+      Reformat now
+    </button>
+  );
+}
+
+/** Whether the document is in its file: a document with no file was never saved, whatever its
+ * history says. */
+export function savedState(view: Pick<DocumentView, "dirty" | "path">): string {
+  if (!view.path) return "not saved yet";
+  return view.dirty ? "unsaved changes" : "saved";
 }
 
 /** Shown while the file changed on disk and the document has unsaved changes. */

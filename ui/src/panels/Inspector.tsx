@@ -4,6 +4,7 @@ import type { DocumentView, ReducerName, TypeInfo } from "../bindings";
 import { applyFix, edit } from "../actions";
 import { categoryColor } from "../lib/colors";
 import { configChannelUses } from "../lib/channelRefs";
+import { count } from "../lib/counts";
 import { END, START } from "../lib/ids";
 import { unknownFields } from "../lib/schemaForm";
 import { traceMark } from "../perf/editTrace";
@@ -391,7 +392,8 @@ function GraphInspector({ view }: { view: DocumentView }) {
         </div>
       ))}
       <p className="muted small pad">
-        {view.spec.nodes.length} nodes, {view.spec.edges.length} edges. Format: {view.format}. {view.path ?? "Not saved yet."}
+        {count(view.spec.nodes.length, "node")}, {count(view.spec.edges.length, "edge")}. Format: {view.format}.{" "}
+        {view.path ?? "Not saved yet."}
       </p>
     </div>
   );

@@ -4,7 +4,7 @@
 // read-only and can be copied into the project registry to override them. Every change is one
 // `edit_registry` call: Rust checks it, writes the file atomically, keeps it for Undo, and
 // revalidates every open document.
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { FieldForm, RegistryEdit, RegistrySource, TypeInfo } from "../bindings";
 import { errorMessage } from "../api/types";
 import { ui, useUi } from "../store";
@@ -48,6 +48,17 @@ export function RegistryEditor({ docId, onClose }: { docId: string; onClose: () 
   const [newType, setNewType] = useState("");
   const [message, setMessage] = useState<string | null>(null);
   const view = useUi((s) => s.docs[docId]);
+  // Field forms with changes not saved yet ("type/field"), and what the user asked to do that
+  // would drop them (run once they agree).
+  const [unsaved, setUnsaved] = useState<string[]>([]);
+  const [pending, setPending] = useState<(() => void) | null>(null);
+  const markUnsaved = useCallback(
+    (key: string, changed: boolean) =>
+      setUnsaved((u) => (u.includes(key) === changed ? u : changed ? [...u, key] : u.filter((k) => k !== key))),
+    [],
+  );
+  /** Runs `go` (close, another type) at once, or after the user agrees to drop unsaved edits. */
+  const leave = (go: () => void) => (unsaved.length ? setPending(() => go) : go());
 
   const reload = useCallback(async () => {
     try {
@@ -94,10 +105,31 @@ export function RegistryEditor({ docId, onClose }: { docId: string; onClose: () 
         <button className="link" data-testid="registry-undo" title="Undo the last registry change" onClick={() => void undo()}>
           Undo
         </button>
-        <button className="link" onClick={onClose} aria-label="close the editor">
+        <button className="link" data-testid="registry-editor-close" onClick={() => leave(onClose)} aria-label="close the editor">
           ×
         </button>
       </div>
+      {pending && (
+        <div className="inline-warning" role="alertdialog" aria-label="unsaved field changes" data-testid="registry-unsaved">
+          {unsaved.length === 1 ? "A config field has" : `${unsaved.length} config fields have`} changes that are not saved (
+          {unsaved.map((k) => k.replace("/", ".")).join(", ")}).{" "}
+          <button
+            type="button"
+            data-testid="registry-discard"
+            onClick={() => {
+              const go = pending;
+              setPending(null);
+              setUnsaved([]);
+              go();
+            }}
+          >
+            Discard them
+          </button>{" "}
+          <button type="button" data-testid="registry-keep-editing" onClick={() => setPending(null)}>
+            Keep editing
+          </button>
+        </div>
+      )}
       {message && (
         <div className="inline-info" data-testid="registry-message">
           {message}
@@ -112,7 +144,7 @@ export function RegistryEditor({ docId, onClose }: { docId: string; onClose: () 
               const name = newType;
               if (await send(project.file ?? undefined, { op: "create_type", type: name })) {
                 setNewType("");
-                setSelected({ source: projectIndex, type: name });
+                leave(() => setSelected({ source: projectIndex, type: name }));
               }
             }}
           >
@@ -130,7 +162,7 @@ export function RegistryEditor({ docId, onClose }: { docId: string; onClose: () 
               key={t.type}
               className={`reg-item${selected?.source === si && selected.type === t.type ? " open" : ""}`}
               data-testid={`registry-edit-type-${t.type}`}
-              onClick={() => setSelected({ source: si, type: t.type })}
+              onClick={() => leave(() => setSelected({ source: si, type: t.type }))}
             >
               <span className="reg-title">{t.title || t.type}</span> <code className="reg-type">{t.type}</code>
             </div>
@@ -146,6 +178,7 @@ export function RegistryEditor({ docId, onClose }: { docId: string; onClose: () 
           copy={() => send(project?.file ?? undefined, { op: "copy_type", info: current })}
           renamed={(to) => setSelected({ source: selected?.source ?? 0, type: to })}
           deleted={() => setSelected(null)}
+          markUnsaved={markUnsaved}
         />
       )}
     </div>
@@ -159,8 +192,9 @@ function TypeEditor(props: {
   copy: () => Promise<boolean>;
   renamed: (to: string) => void;
   deleted: () => void;
+  markUnsaved: (key: string, changed: boolean) => void;
 }) {
-  const { t, writable, send } = props;
+  const { t, writable, send, markUnsaved } = props;
   const [name, setName] = useState(t.type);
   const fields = fieldsOf(t);
   const text = (field: "title" | "category" | "description" | "docs", multi = false) => {
@@ -234,6 +268,7 @@ function TypeEditor(props: {
           writable={writable}
           save={(next) => send({ op: "set_field", type: t.type, previous: f.name, field: next })}
           remove={() => send({ op: "remove_field", type: t.type, name: f.name })}
+          markUnsaved={(changed) => markUnsaved(`${t.type}/${f.name}`, changed)}
         />
       ))}
       {writable && (
@@ -242,6 +277,7 @@ function TypeEditor(props: {
           initial={{ name: "", json_type: "string", required: false, names_channel: false }}
           writable
           save={(next) => send({ op: "set_field", type: t.type, field: next })}
+          markUnsaved={(changed) => markUnsaved(`${t.type}/(new field)`, changed)}
         />
       )}
     </div>
@@ -258,13 +294,23 @@ function FieldEditor(props: {
   writable: boolean;
   save: (f: FieldForm) => Promise<boolean>;
   remove?: () => Promise<boolean>;
+  /** Told whether the form holds changes not saved yet (and `false` when it goes away). */
+  markUnsaved: (changed: boolean) => void;
 }) {
-  const { initial, writable } = props;
+  const { initial, writable, markUnsaved } = props;
   const isNew = !props.remove;
   const [f, setF] = useState<FieldForm>(initial);
   const [defText, setDefText] = useState(initial.default === undefined ? "" : JSON.stringify(initial.default));
   const [enumText, setEnumText] = useState(initial.enum_values ? JSON.stringify(initial.enum_values) : "");
   const [err, setErr] = useState<string | null>(null);
+  // What the form held when it was shown or last saved: anything else is an unsaved change.
+  const now = JSON.stringify([f, defText, enumText]);
+  const [saved, setSaved] = useState(now);
+  const changed = now !== saved;
+  const tell = useRef(markUnsaved);
+  tell.current = markUnsaved;
+  useEffect(() => tell.current(changed), [changed]);
+  useEffect(() => () => tell.current(false), []);
   const num = (v: string) => (v.trim() === "" ? undefined : Number(v));
   const prefix = isNew ? "field-new" : `field-${initial.name}`;
   const submit = async () => {
@@ -279,11 +325,13 @@ function FieldEditor(props: {
     }
     if (Number.isNaN(next.minimum) || Number.isNaN(next.maximum)) return setErr("Not saved: minimum and maximum are numbers.");
     setErr(null);
-    if ((await props.save(next)) && isNew) {
+    if (!(await props.save(next))) return;
+    if (isNew) {
       setF(initial);
       setDefText("");
       setEnumText("");
-    }
+      setSaved(JSON.stringify([initial, "", ""]));
+    } else setSaved(now);
   };
   return (
     <div className={`field-editor${isNew ? " new" : ""}`} data-testid={isNew ? "field-new" : "field-row"} data-field={initial.name}>

@@ -1,7 +1,7 @@
 // The document tabs: one per open document, each with a close button; when they do not fit
 // they scroll (the active one is kept in view) and a menu lists them all.
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import { activate } from "../actions";
+import { activate, registerAction } from "../actions";
 import { errorMessage } from "../api/types";
 import { ui, useUi } from "../store";
 
@@ -17,6 +17,17 @@ export async function closeTab(id: string) {
     ui.toast("error", errorMessage(err));
   }
 }
+
+/** Shows the next (`step` 1) or previous (-1) tab, going round at the ends (Ctrl+Tab,
+ * Ctrl+Shift+Tab, Ctrl+PageDown, Ctrl+PageUp). */
+export function cycleTab(step: number) {
+  const { order, activeId } = ui.get();
+  if (order.length < 2) return;
+  const at = activeId ? order.indexOf(activeId) : -1;
+  activate(order[(at + step + order.length) % order.length]);
+}
+registerAction("next-tab", () => cycleTab(1));
+registerAction("prev-tab", () => cycleTab(-1));
 
 export function Tabs() {
   const order = useUi((s) => s.order);
@@ -62,6 +73,10 @@ export function Tabs() {
                 data-testid="tab"
                 data-doc-id={id}
                 data-dirty={String(!!d?.dirty)}
+                // Shown on the press, as a browser's tabs are: once the strip scrolls, the
+                // press's focus brings a half-hidden tab into view, the strip moves under the
+                // pointer, and the release lands elsewhere, so a click never came.
+                onMouseDown={(e) => e.button === 0 && activate(id)}
                 onClick={() => activate(id)}
                 onAuxClick={(e) => e.button === 1 && void closeTab(id)}
               >

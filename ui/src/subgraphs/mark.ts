@@ -2,6 +2,7 @@
 // and node count) or why it cannot (Rust's short reason; the whole sentence as its tooltip).
 // Made from `DocumentView.subgraphs`, which Rust resolves (crates/doc/src/subgraphs.rs).
 import type { DocumentView, SubgraphLink } from "../bindings";
+import { count } from "../lib/counts";
 
 export type SubgraphMark = {
   /** "resolved": opens a graph; "unresolved": says why not; "none": names no graph yet. */
@@ -14,8 +15,6 @@ export type SubgraphMark = {
   openable: boolean;
 };
 
-const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
-
 export function markOf(link: SubgraphLink): SubgraphMark {
   const openable = !!link.path && !!link.target;
   if (link.problem && link.problem.severity !== "info") {
@@ -25,8 +24,8 @@ export function markOf(link: SubgraphLink): SubgraphMark {
     const t = link.target;
     return {
       state: "resolved",
-      text: `${t.title} · ${plural(t.nodeCount, "node")}`,
-      detail: `Opens ${link.path ?? t.fileName} (${t.format}, ${plural(t.nodeCount, "node")}): double-click or Enter.`,
+      text: `${t.title} · ${count(t.nodeCount, "node")}`,
+      detail: `Opens ${link.path ?? t.fileName} (${t.format}, ${count(t.nodeCount, "node")}): double-click or Enter.`,
       openable,
     };
   }

@@ -105,7 +105,17 @@ describe("the command list", () => {
   it("every action a key or a menu item produces is in the list", () => {
     const listed = new Set(COMMANDS.map((c) => c.action));
     const produced = new Set<string>();
-    const keys = [..."abcdefghijklmnopqrstuvwxyz0123456789/?+=-", "Delete", "Backspace", "Escape", "Enter", "F1", "Tab"];
+    const keys = [
+      ..."abcdefghijklmnopqrstuvwxyz0123456789/?+=-",
+      "Delete",
+      "Backspace",
+      "Escape",
+      "Enter",
+      "F1",
+      "Tab",
+      "PageDown",
+      "PageUp",
+    ];
     for (const key of keys)
       for (const ctrlKey of [false, true])
         for (const shiftKey of [false, true])
@@ -128,6 +138,7 @@ describe("the command list", () => {
       "annotations/actions.ts",
       "subgraphs/open.ts",
       "exportImage/exportImageState.ts",
+      "panels/Tabs.tsx",
     ])
       for (const m of readFileSync(resolve(__dirname, "..", f), "utf8").matchAll(/registerAction\("([^"]+)"/g)) registered.add(m[1]);
     const unhandled = PALETTE_COMMANDS.map((c) => c.action as string).filter((a) => !cases.has(a) && !registered.has(a));

@@ -233,6 +233,7 @@ pub(crate) fn apply(d: &mut GraphMd, layout: &mut Layout, edit: &Edit) -> Result
         }
         // Notes and groups: applied to the layout by `formats::apply`.
         Edit::SetViewport { .. }
+        | Edit::Reformat
         | Edit::AddNote { .. }
         | Edit::SetNote { .. }
         | Edit::RemoveNotes { .. }

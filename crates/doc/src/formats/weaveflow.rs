@@ -347,6 +347,7 @@ pub(crate) fn apply(d: &mut WeaveflowDoc, layout: &mut Layout, edit: &Edit) -> R
         }
         // Notes and groups: `formats::apply` writes them into `metadata.web`.
         Edit::SetViewport { .. }
+        | Edit::Reformat
         | Edit::AddNote { .. }
         | Edit::SetNote { .. }
         | Edit::RemoveNotes { .. }

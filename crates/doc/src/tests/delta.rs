@@ -318,11 +318,17 @@ fn a_saves_delta_gives_the_view_after_the_save() {
     fs.put("/w/support.json", unknown_field);
     fs.put("/w/ops.json", read("weaveflow/corpus/state_operations.json"));
     fs.put("/w/GRAPH.md", read("graphmd/support-triage.GRAPH.md"));
-    // A node of a type nobody describes: the save is refused.
+    // A node of a type nobody describes: saved with its problem.
     fs.put("/w/odd.json", EXAMPLE.replacen("\"type\": \"llm\"", "\"type\": \"no_such_type\"", 1));
-    for (path, saves) in
-        [("/w/support.json", true), ("/w/ops.json", true), ("/w/GRAPH.md", true), ("/w/odd.json", false)]
-    {
+    // A position the layout file cannot hold: the save is refused.
+    fs.put("/w/nan.json", EXAMPLE);
+    for (path, saves) in [
+        ("/w/support.json", true),
+        ("/w/ops.json", true),
+        ("/w/GRAPH.md", true),
+        ("/w/odd.json", true),
+        ("/w/nan.json", false),
+    ] {
         let mut s =
             Session::open(&fs, DocId(1), Path::new(path), registries(), Arc::new(c.clone())).expect("opens");
         let rename = match s.document() {
@@ -330,6 +336,9 @@ fn a_saves_delta_gives_the_view_after_the_save() {
             _ => json!({"op": "move_nodes", "positions": {s.document().node_ids()[0]: {"x": 5, "y": 7}}}),
         };
         s.apply(&serde_json::from_value(rename).expect("edit")).expect("applies");
+        if path == "/w/nan.json" {
+            s.layout.positions.insert("classify".into(), crate::edit::Position { x: f64::NAN, y: 0.0 });
+        }
         let mut held = view_of(&s);
         let before = s.diagnostics().to_vec();
         let readings = before.iter().filter(|d| d.code == trellis_spec::read::codes::UNKNOWN_FIELD).count();

@@ -55,31 +55,61 @@ fn missing_layout_is_written_by_the_next_save() {
 }
 
 #[test]
-fn errors_refuse_the_save_and_leave_the_bytes_identical() {
+fn a_document_with_errors_is_saved_with_them_and_they_are_counted() {
     let c = clock();
     let (fs, mut s) = opened_example(&c);
-    let before = fs.get("/w/support.json");
     edit(&mut s, json!({"op": "set_node_type", "id": "answer", "type": "no_such_type"}));
-    fs.clear_log();
-    let refused = save::save(&fs, &mut s).expect_err("refused");
-    assert_eq!(refused.diagnostics[0].code, codes::HAS_ERRORS);
-    assert!(refused.diagnostics.iter().skip(1).all(|d| d.is_error()));
-    assert!(refused.diagnostics.iter().any(|d| d.message.contains("no_such_type")));
-    assert!(!refused.conflict);
-    assert_eq!(fs.get("/w/support.json"), before);
-    assert!(fs.log().is_empty(), "nothing was written: {:?}", fs.log());
-    assert!(s.is_dirty());
+    edit(&mut s, json!({"op": "set_config_field", "id": "classify", "path": "/temperature", "value": 7}));
+    let errors: Vec<_> = s.diagnostics().iter().filter(|d| d.is_error()).cloned().collect();
+    assert!(errors.len() >= 2, "{errors:#?}");
+    let expected = s.text();
+    save::save(&fs, &mut s).expect("saved with its problems");
+    // The very text of the canonical writer, problems and all.
+    assert_eq!(fs.get_string("/w/support.json").as_deref(), Some(expected.as_str()));
+    assert!(expected.contains("\"no_such_type\""));
+    assert!(!s.is_dirty());
+    // The problems stay, as they were: on screen, and for `trellis validate` reading the file.
+    assert_eq!(s.diagnostics().iter().filter(|d| d.is_error()).cloned().collect::<Vec<_>>(), errors);
+    let again =
+        Session::from_text(crate::DocId(2), None, &expected, registries(), std::sync::Arc::new(c.clone()))
+            .expect("reads");
+    assert!(again.diagnostics().iter().any(|d| d.code == "spec/unknown-type"), "{:#?}", again.diagnostics());
 }
 
 #[test]
-fn config_schema_errors_refuse_the_save() {
+fn a_new_untitled_document_with_an_unknown_type_is_saved_as_with_it() {
+    let c = clock();
+    let fs = crate::fs::FakeFs::new();
+    fs.mkdir("/w");
+    let text = r#"{"name": "mine", "channels": {}, "nodes": [{"id": "a", "type": "their_type", "config": {}}], "edges": [{"from": "__start__", "to": "a"}]}"#;
+    let mut s =
+        Session::from_text(crate::DocId(1), None, text, registries(), std::sync::Arc::new(c)).expect("reads");
+    assert!(s.path().is_none());
+    let refused = save::save(&fs, &mut s).expect_err("no path yet");
+    assert_eq!(refused.diagnostics[0].code, codes::NO_PATH);
+    save::save_as(&fs, &mut s, &p("/w/mine.json")).expect("saved");
+    assert_eq!(super::errors(s.diagnostics()).len(), 1, "{:?}", s.diagnostics());
+    assert!(fs.get_string("/w/mine.json").expect("written").contains("their_type"));
+    assert_eq!(s.path(), Some(Path::new("/w/mine.json")));
+}
+
+#[test]
+fn a_position_the_file_cannot_hold_is_refused_naming_it_and_adds_no_problem() {
     let c = clock();
     let (fs, mut s) = opened_example(&c);
     let before = fs.get("/w/support.json");
-    edit(&mut s, json!({"op": "set_config_field", "id": "answer", "path": "/temperature", "value": 7}));
+    edit(&mut s, json!({"op": "rename_graph", "name": "mine"}));
+    s.layout.positions.insert("classify".into(), crate::edit::Position { x: f64::NAN, y: 0.0 });
+    let findings = s.diagnostics().to_vec();
+    fs.clear_log();
     let refused = save::save(&fs, &mut s).expect_err("refused");
-    assert_eq!(refused.diagnostics[0].code, codes::HAS_ERRORS);
+    assert_eq!(refused.diagnostics.len(), 1);
+    assert_eq!(refused.diagnostics[0].code, codes::BAD_LAYOUT);
+    assert!(refused.diagnostics[0].message.contains("\"classify\""), "{:?}", refused.diagnostics);
     assert_eq!(fs.get("/w/support.json"), before);
+    assert!(fs.log().is_empty(), "nothing was written: {:?}", fs.log());
+    assert!(s.is_dirty());
+    assert_eq!(s.diagnostics(), findings.as_slice(), "a refusal is not a finding of the document");
 }
 
 #[test]
@@ -499,15 +529,26 @@ fn a_large_documents_conflict_leaves_the_file_and_no_temporary_file() {
     left_as_it_was(&fs, &s, &theirs);
 }
 
-/// A large document with an error, or whose write fails half way, is not saved: the file is as
-/// it was, and nothing is left beside it.
+/// A large document with an error is saved (side by side) with its error counted; one whose
+/// text cannot hold a position, or whose write fails half way, is not saved: the file is as it
+/// was, and nothing is left beside it.
 #[test]
 fn a_large_document_not_saved_leaves_the_file_and_no_temporary_file() {
     let c = clock();
     let text = large_text(2_500, Some(7));
     let (fs, mut s) = opened_text(&c, &text);
     edit(&mut s, json!({"op": "rename_graph", "name": "with an error"}));
-    let refused = save::save(&fs, &mut s).expect_err("an error refuses the save");
+    let expected = s.text();
+    save::save(&fs, &mut s).expect("saved with its error");
+    assert_eq!(super::errors(s.diagnostics()).len(), 1);
+    assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(expected.as_str()));
+    assert!(no_temporary_files(&fs));
+
+    let (fs, mut s) = opened_text(&c, &text);
+    edit(&mut s, json!({"op": "rename_graph", "name": "with a position no file holds"}));
+    s.layout.positions.insert("step3".into(), crate::edit::Position { x: 0.0, y: f64::INFINITY });
+    let refused = save::save(&fs, &mut s).expect_err("refused");
+    assert_eq!(refused.diagnostics[0].code, codes::BAD_LAYOUT, "{:?}", refused.diagnostics);
     assert!(!refused.conflict);
     assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(text.as_str()));
     assert!(no_temporary_files(&fs));
@@ -587,4 +628,61 @@ fn a_document_with_an_escaped_id_is_read_back_and_saved() {
     let back = trellis_spec::read::parse_spec(&saved).spec.expect("reads");
     assert_eq!(back.name.as_deref(), Some("declined, renamed"));
     assert_eq!(back.nodes[0].id, id);
+}
+
+/// A hand-formatted file is marked on open with the lines its first save reformats (the save's
+/// own count); `reformat` is a step of its own (dirty, undoable), after which the save writes
+/// exactly the canonical text of the document as read. Refused once the document was edited
+/// or the file is canonical; a canonical file is not marked.
+#[test]
+fn a_hand_formatted_file_is_marked_and_its_reformatting_is_a_step_of_its_own() {
+    use crate::session::codes::{HAND_FORMATTED, NOTHING_TO_REFORMAT};
+    let c = clock();
+    let canonical = opened_example(&c).1.text();
+    let mut lines: Vec<String> = canonical.lines().map(str::to_owned).collect();
+    lines.insert(1, String::new());
+    lines[2] = format!("\t{}", lines[2].trim_start());
+    let hand = lines.join("\n") + "\n";
+    let marked =
+        |s: &Session| s.notices().iter().find(|n| n.code == HAND_FORMATTED).map(|n| n.message.clone());
+
+    // Opened through the workspace, as the app does: the open's check learns the form.
+    let fs = FakeFs::new();
+    fs.put("/w/hand.json", &hand);
+    let mut w = super::workspace(&fs, &c);
+    let id = w.open(&p("/w/hand.json")).expect("opens");
+    assert_eq!(
+        marked(w.get(id).expect("doc")).as_deref(),
+        Some("hand.json is not in canonical form: its first save will reformat 2 lines")
+    );
+
+    let (fs, mut s) = opened_text(&c, &hand);
+    s.learn_source_form();
+    assert!(marked(&s).is_some());
+    assert!(!s.is_dirty());
+    s.apply(&Edit::Reformat).expect("a step");
+    assert!(s.is_dirty() && s.can_undo());
+    assert_eq!(marked(&s), None, "the step is there: nothing more to offer");
+    s.undo();
+    assert!(!s.is_dirty());
+    assert!(marked(&s).is_some(), "undone: offered again");
+    s.redo();
+    assert!(s.is_dirty());
+    let out = save::save(&fs, &mut s).expect("saved");
+    assert_eq!(out.reformatted_lines, Some(2));
+    assert_eq!(fs.get_string("/w/hand.json").as_deref(), Some(canonical.as_str()), "the reformatting alone");
+    assert_eq!(marked(&s), None);
+    assert_eq!(s.apply(&Edit::Reformat).expect_err("canonical now").code, NOTHING_TO_REFORMAT);
+
+    // Edited first: the reformatting can no longer be saved apart; the notice stays.
+    let (_, mut s) = opened_text(&c, &hand);
+    s.learn_source_form();
+    edit(&mut s, json!({"op": "rename_graph", "name": "edited"}));
+    assert_eq!(s.apply(&Edit::Reformat).expect_err("edited").code, NOTHING_TO_REFORMAT);
+    assert!(marked(&s).is_some());
+
+    // A canonical file is not marked.
+    let (_, mut s) = opened_example(&c);
+    s.learn_source_form();
+    assert_eq!(marked(&s), None);
 }

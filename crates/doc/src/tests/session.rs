@@ -66,6 +66,56 @@ fn add_node_uses_defaults_and_fresh_ids() {
     );
 }
 
+/// A node dropped on an empty document starts clean: the channel its defaults name is declared
+/// and the start connected to it, in the one undo step of the add, each said in a note.
+#[test]
+fn a_fresh_node_on_an_empty_document_starts_clean_in_one_step() {
+    let c = clock();
+    let mut s = Session::new(
+        DocId(1),
+        crate::document::Document::GraphSpec(trellis_spec::GraphSpec::default()),
+        registries(),
+        std::sync::Arc::new(c.clone()),
+    );
+    assert_eq!(errors(s.diagnostics()).len(), 1, "an empty graph has no entry edge");
+    let out = s
+        .apply(&edit(json!({"op": "add_node", "type": "llm", "position": {"x": 10, "y": 20}})))
+        .expect("added");
+    assert!(s.diagnostics().is_empty(), "no problem at all: {:#?}", s.diagnostics());
+    let spec = s.spec().expect("spec");
+    assert_eq!(spec.channels.keys().collect::<Vec<_>>(), ["messages"]);
+    assert_eq!(spec.edges.len(), 1);
+    assert_eq!((spec.edges[0].from.as_str(), spec.edges[0].to.as_str()), ("__start__", "llm"));
+    let notes: Vec<&str> = out.notes.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(notes, [codes::DECLARED_CHANNELS, codes::CONNECTED_START], "{:#?}", out.notes);
+    assert!(
+        out.notes[0].message.contains("\"messages\" (named by messages_channel)"),
+        "{}",
+        out.notes[0].message
+    );
+    // One undo step takes all of it back.
+    s.undo();
+    let spec = s.spec().expect("spec");
+    assert!(spec.nodes.is_empty() && spec.edges.is_empty() && spec.channels.is_empty());
+    assert!(!s.can_undo());
+
+    // A second node: nothing more to declare (the channel is there), no second start edge.
+    s.redo();
+    let out = s
+        .apply(&edit(json!({"op": "add_node", "type": "llm", "position": {"x": 300, "y": 20}})))
+        .expect("added");
+    assert!(out.notes.is_empty(), "{:#?}", out.notes);
+    let spec = s.spec().expect("spec");
+    assert_eq!((spec.channels.len(), spec.edges.len()), (1, 1));
+    // A config given by the caller is read the same way (the palette sends the defaults).
+    let out = s
+        .apply(&edit(json!({"op": "add_node", "type": "tool_call", "config": {"tool": "search", "output_channel": "hits", "arguments_channel": "{{args}}"}, "position": {"x": 0, "y": 200}})))
+        .expect("added");
+    assert_eq!(out.notes.len(), 1);
+    assert!(s.spec().expect("spec").channels.contains_key("hits"));
+    assert!(!s.spec().expect("spec").channels.contains_key("{{args}}"), "a placeholder is not a channel");
+}
+
 #[test]
 fn connections_that_cannot_be_stored_are_refused() {
     let c = clock();

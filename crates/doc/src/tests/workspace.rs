@@ -226,7 +226,10 @@ fn the_accepted_weaveflow_version_is_a_setting_that_revalidates_and_persists() {
     assert!(!events.is_empty(), "open documents are revalidated");
     assert_eq!(w.weaveflow_version(), "2.0");
     assert_eq!(version_errors(&w), 1, "{:?}", w.get(id).expect("doc").diagnostics());
-    assert!(w.save(id).is_err(), "a document of the wrong version is not saved");
+    // Saved all the same, problem and all (the file keeps its own version).
+    w.save(id).expect("saved with its problem");
+    assert_eq!(version_errors(&w), 1, "the problem stays");
+    assert!(fs.get_string("/w/graph.json").expect("file").contains("\"version\": \"1.0\""));
 
     // A new workspace on the same data folder reads the setting back.
     let w2 = workspace(&fs, &c);

@@ -2,11 +2,14 @@
 //!
 //! * One `__start__` edge sets `entry_point`; several get a fan-out node (`entry_point` is a
 //!   single node), reported.
-//! * Guards become `state_expression` conditions (`inputs.value == "buy"`) bound to
-//!   `shared.<channel>`; `truthy` is not translated (emptiness rules differ), reported.
+//! * Guards become `state_expression` conditions (`inputs.intent == "buy"`) whose input, named
+//!   as the channel, is bound to `shared.<channel>`; a channel whose name is not a CEL
+//!   identifier is read as `inputs.value` (reported); `truthy` is not translated (emptiness
+//!   rules differ), reported.
 //! * A node with guards and no static edge gets a default edge to `__end__`: in GraphSpec, when
 //!   no guard holds the branch ends, which is exactly that. A node with no outgoing edge also
-//!   gets an edge to `__end__` (GraphSpec ends the branch; Weaveflow requires the edge).
+//!   gets an edge to `__end__` (GraphSpec ends the branch; Weaveflow requires the edge). Both
+//!   added edges are reported: the user did not draw them.
 //! * Channels and reducers have no place of their own; nodes get no state bindings (a GraphSpec
 //!   does not say what a node reads or writes). Both reported.
 
@@ -38,8 +41,47 @@ impl Default for FromGraphSpecOptions {
 
 /// The state module every converted graph declares (the one all Weaveflow examples use).
 const MODULE: (&str, &str) = ("weaveflow.protocols", "1");
-/// The alias a translated predicate binds its channel to.
+/// The input a translated predicate reads its channel as when the channel's name cannot be one.
 const ALIAS: &str = "value";
+
+/// CEL's reserved words: never an input's name.
+const CEL_RESERVED: &[&str] = &[
+    "true",
+    "false",
+    "null",
+    "in",
+    "as",
+    "break",
+    "const",
+    "continue",
+    "else",
+    "for",
+    "function",
+    "if",
+    "import",
+    "let",
+    "loop",
+    "package",
+    "namespace",
+    "return",
+    "var",
+    "void",
+    "while",
+];
+
+/// The name a condition reads `channel` under: the channel's own name when it is a CEL
+/// identifier, else [`ALIAS`].
+fn input_name(channel: &str) -> &str {
+    let mut chars = channel.chars();
+    let identifier = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !CEL_RESERVED.contains(&channel);
+    if identifier {
+        channel
+    } else {
+        ALIAS
+    }
+}
 
 /// Converts with the default options.
 pub fn from_graphspec(spec: &GraphSpec) -> Conversion<WeaveflowDoc> {
@@ -88,7 +130,7 @@ pub fn from_graphspec_with(spec: &GraphSpec, options: &FromGraphSpecOptions) -> 
 
     let used_channels = edges(spec, &mut def, &mut losses);
     channel_losses(spec, &used_channels, &mut losses);
-    ends(&mut def);
+    ends(spec, &mut def, &mut losses);
     Conversion { output: WeaveflowDoc::from_definition(def), losses }
 }
 
@@ -171,17 +213,27 @@ fn edges(spec: &GraphSpec, def: &mut GraphDefinition, losses: &mut Vec<Loss>) ->
         let mut condition = None;
         if let Some(p) = &e.when {
             let channel = p.channel().unwrap_or_default();
+            let input = input_name(channel);
             let test = Test::of_predicate(&p.to_map());
-            let cel = test.as_ref().and_then(|t| t.to_cel(ALIAS));
+            let cel = test.as_ref().and_then(|t| t.to_cel(input));
             let known = spec.channels.contains_key(channel);
             match (cel, test, known) {
                 (Some(expression), Some(test), true) => {
                     used.insert(channel.to_owned());
+                    if input != channel {
+                        losses.push(
+                            Loss::new(codes::CHANNEL, format!("/edges/{i}/when/channel"), format!(
+                                "guard on \"{}\" -> \"{}\": channel \"{channel}\" is not a CEL name, so the condition reads it as inputs.{input} (bound to shared.{channel})",
+                                e.from, e.to
+                            ))
+                            .on_edge(i, &e.from, &e.to),
+                        );
+                    }
                     let mut config = Map::new();
                     config.insert("expression".into(), Value::String(expression));
                     let mut state = IndexMap::new();
                     state.insert(
-                        ALIAS.to_owned(),
+                        input.to_owned(),
                         StateBinding { path: format!("shared.{channel}"), reducer: String::new() },
                     );
                     condition = Some(EdgeCondition {
@@ -256,7 +308,15 @@ fn branch_rules(spec: &GraphSpec, def: &mut GraphDefinition, losses: &mut Vec<Lo
             );
         }
         match defaults {
-            0 if !to_end => added.push(GraphEdge { from: from.clone(), to: END_NODE.into(), ..GraphEdge::default() }),
+            0 if !to_end => {
+                added.push(GraphEdge { from: from.clone(), to: END_NODE.into(), ..GraphEdge::default() });
+                losses.push(
+                    Loss::new(codes::ADDED_EDGE, format!("/edges/{spec_index}"), format!(
+                        "node \"{from}\" has guards but no static edge: an edge \"{from}\" -> __end__ was added as the default edge Weaveflow requires (taken when no condition holds, where the GraphSpec branch ends)"
+                    ))
+                    .on_node(from),
+                );
+            }
             0 => losses.push(
                 Loss::new(codes::DEFAULT_EDGE, format!("/edges/{spec_index}"), format!(
                     "node \"{from}\" has guards but no static edge, and its guarded edge to __end__ leaves no room for the default edge Weaveflow requires"
@@ -280,7 +340,7 @@ fn branch_rules(spec: &GraphSpec, def: &mut GraphDefinition, losses: &mut Vec<Lo
     def.edges.extend(added);
 }
 
-/// True when every condition is `inputs.value == <literal>` on the same path with distinct
+/// True when every condition is `inputs.<input> == <literal>` on the same path with distinct
 /// literals.
 fn exclusive(edges: &[&GraphEdge]) -> bool {
     let mut seen: HashSet<String> = HashSet::new();
@@ -288,8 +348,8 @@ fn exclusive(edges: &[&GraphEdge]) -> bool {
     for e in edges {
         let Some(c) = &e.condition else { return false };
         let expr = c.config.get("expression").and_then(Value::as_str).unwrap_or_default();
-        let Some((_, Test::Eq(v))) = super::cel::parse_cel(expr) else { return false };
-        let p = c.state.get(ALIAS).map(|b| b.path.as_str()).unwrap_or_default();
+        let Some((input, Test::Eq(v))) = super::cel::parse_cel(expr) else { return false };
+        let p = c.state.get(&input).map(|b| b.path.as_str()).unwrap_or_default();
         if path.is_some_and(|q| q != p) || !seen.insert(v.to_string()) {
             return false;
         }
@@ -298,12 +358,24 @@ fn exclusive(edges: &[&GraphEdge]) -> bool {
     true
 }
 
-/// A node with no outgoing edge ends its branch in GraphSpec; Weaveflow needs the edge.
-fn ends(def: &mut GraphDefinition) {
+/// A node with no outgoing edge ends its branch in GraphSpec; Weaveflow needs the edge, which
+/// is added and reported.
+fn ends(spec: &GraphSpec, def: &mut GraphDefinition, losses: &mut Vec<Loss>) {
     let with_edges: HashSet<String> = def.edges.iter().map(|e| e.from.clone()).collect();
     let missing: Vec<String> =
         def.nodes.iter().map(|n| n.id.clone()).filter(|id| !with_edges.contains(id)).collect();
     for id in missing {
+        let at = spec
+            .nodes
+            .iter()
+            .position(|n| n.id == id.as_str())
+            .map_or_else(|| "/nodes".to_owned(), |i| format!("/nodes/{i}"));
+        losses.push(
+            Loss::new(codes::ADDED_EDGE, at, format!(
+                "node \"{id}\" has no outgoing edge (its GraphSpec branch ends there): an edge \"{id}\" -> __end__ was added, which Weaveflow requires"
+            ))
+            .on_node(&id),
+        );
         def.edges.push(GraphEdge { from: id, to: END_NODE.into(), ..GraphEdge::default() });
     }
 }

@@ -184,23 +184,37 @@ fn edges(doc: &GraphMd, t: &Topology, spec: &mut GraphSpec, losses: &mut Vec<Los
         match e.kind {
             EdgeKind::Conditional => {
                 let cond = e.condition.clone().unwrap_or_default();
-                let is_name = doc
+                let written = doc
                     .front
                     .get("edges")
                     .and_then(Yaml::as_seq)
                     .and_then(|s| s.items.get(e.index))
                     .and_then(Yaml::as_map)
-                    .and_then(|m| m.get("condition"))
-                    .and_then(Yaml::as_str)
-                    .is_some_and(|s| !s.contains(char::is_whitespace));
-                if is_name {
+                    .and_then(|m| m.get("condition"));
+                let is_name = written.and_then(Yaml::as_str).is_some_and(|s| !s.contains(char::is_whitespace));
+                // A mapping that is a GraphSpec predicate (as GraphSpec -> GRAPH.md writes a
+                // guard) comes back as that very predicate: the round trip keeps the guard.
+                let predicate = written
+                    .filter(|y| y.as_map().is_some())
+                    .map(crate::graphmd::emit::yaml_to_json)
+                    .and_then(|v| match v {
+                        Value::Object(m) => Some(m),
+                        _ => None,
+                    })
+                    .filter(|m| {
+                        m.get("channel").and_then(Value::as_str).is_some_and(|c| !c.is_empty())
+                            && super::cel::Test::of_predicate(m).is_some()
+                    });
+                if let Some(p) = predicate {
+                    let channel = p.get("channel").and_then(Value::as_str).unwrap_or_default().to_owned();
+                    declare_for_condition(spec, losses, &channel, e);
+                    when = Some(Predicate::from(p));
+                } else if is_name {
                     let mut p = Map::new();
                     p.insert("channel".into(), Value::String(cond.clone()));
                     p.insert("truthy".into(), Value::Bool(true));
                     when = Some(Predicate::from(p));
-                    if !spec.channels.contains_key(&cond) {
-                        spec.channels.insert(cond.clone(), ChannelSpec { reducer: ReducerName::LastWrite });
-                    }
+                    declare_for_condition(spec, losses, &cond, e);
                     losses.push(
                         Loss::new(
                             crate::convert::codes::CONDITION_APPROXIMATE,
@@ -258,4 +272,30 @@ fn edges(doc: &GraphMd, t: &Topology, spec: &mut GraphSpec, losses: &mut Vec<Los
             }
         }
     }
+}
+
+/// Declares `channel`, which the condition of edge `e` tests, when no `state` entry did: the
+/// GraphSpec would refuse a predicate on an undeclared channel. Reported, since the GRAPH.md did
+/// not declare it.
+fn declare_for_condition(
+    spec: &mut GraphSpec,
+    losses: &mut Vec<Loss>,
+    channel: &str,
+    e: &crate::graphmd::validate::EdgeInfo,
+) {
+    if spec.channels.contains_key(channel) {
+        return;
+    }
+    spec.channels.insert(channel.to_owned(), ChannelSpec { reducer: ReducerName::LastWrite });
+    losses.push(
+        Loss::new(
+            crate::convert::codes::CHANNEL,
+            format!("/edges/{}/condition", e.index),
+            format!(
+                "channel `{channel}` (last_write) was declared for the condition of edge {} ({} -> {}): the GRAPH.md `state` does not list it",
+                e.index, e.from, e.to
+            ),
+        )
+        .on_edge(e.index, &e.from, &e.to),
+    );
 }

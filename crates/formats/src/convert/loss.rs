@@ -43,6 +43,9 @@ pub mod codes {
     pub const CHANNEL: &str = "convert/channel";
     /// An edge the target refuses (a duplicate from/to pair).
     pub const EDGE: &str = "convert/edge";
+    /// An edge the conversion added that the source did not have (Weaveflow's required default
+    /// edge, or the edge to its end that a GraphSpec branch leaves implicit).
+    pub const ADDED_EDGE: &str = "convert/added-edge";
 }
 
 /// One thing the target format cannot hold exactly.
