@@ -63,6 +63,9 @@ pub(crate) enum Prim {
         before: Box<Snap>,
         after: Box<Snap>,
     },
+    /// A change of the text pane's text (typing, or the text following an edit): not a change
+    /// of the document; the session replays it on the text (`crate::text`).
+    Text(Box<crate::text_changes::TextStep>),
 }
 
 impl Prim {
@@ -78,6 +81,7 @@ impl Prim {
             Prim::Snapshot { before, after } => Prim::Snapshot { before: after, after: before },
             // Applied with a direction instead (`replay`): never inverted by copy.
             Prim::Format(step) => Prim::Format(step),
+            Prim::Text(step) => Prim::Text(step),
         }
     }
 
@@ -123,7 +127,7 @@ impl Prim {
             }
             // Not a GraphSpec change: the session applies these to its document.
             Prim::Snapshot { .. } => changed.full = true,
-            Prim::Format(_) => {}
+            Prim::Format(_) | Prim::Text(_) => {}
         }
         changed
     }

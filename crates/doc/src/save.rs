@@ -326,6 +326,8 @@ fn write_to(
     path: &Path,
     check_conflict: bool,
 ) -> Result<SaveOutcome, SaveRefused> {
+    // A text typed in the text pane that does not read would be lost.
+    crate::text::check_save(session).map_err(SaveRefused::one)?;
     let large = session.source_len() >= SIDE_BY_SIDE_FROM;
     let side = sidecar_path(path);
     let layout_created = !matches!(session.document(), Document::Weaveflow(_)) && !fs.exists(&side);
@@ -467,6 +469,7 @@ fn write_to(
         _ => None,
     };
     session.mark_saved(path.to_path_buf(), fingerprint.clone());
+    crate::text::saved(session, &text);
     let bytes = text.len() as u64;
     // The text the file held until now: the buffer of the next save's canonical text.
     match session.source.replace(text) {

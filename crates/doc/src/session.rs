@@ -114,6 +114,8 @@ pub struct Session {
     pub(crate) source_canonical: Option<bool>,
     /// A buffer for a large document's next canonical text (`crate::spare_text`).
     pub(crate) spare: crate::spare_text::SpareText,
+    /// The text pane's side of the document (`crate::text`).
+    pub(crate) text_pane: crate::text_changes::TextState,
 }
 
 impl Session {
@@ -163,6 +165,7 @@ impl Session {
             source_state: None,
             source_canonical: None,
             spare: Default::default(),
+            text_pane: Default::default(),
         };
         if let Document::Weaveflow(d) = &s.document {
             (s.layout, s.layout_missing) = crate::formats::weaveflow::layout_of(d);

@@ -10,6 +10,7 @@ mod journal;
 mod save;
 mod session;
 mod subgraphs;
+mod text;
 mod ui_fixtures;
 mod undo_props;
 mod workspace;
