@@ -135,7 +135,7 @@ impl Session {
             Change::Text(edit) => self.type_text(edit)?,
         };
         let mut delta = ViewDelta::of(self, &outcome, &before);
-        delta.text = crate::text::delta_for(self, text_from, delta.diagnostics.is_some());
+        delta.text = crate::text::delta_for(self, text_from, delta.diagnostics.as_ref());
         if let Change::Edit(Edit::AddNode { .. } | Edit::Paste { .. }) = change {
             // Both only append nodes: what the node list gained is what they made.
             delta.created =

@@ -16,3 +16,4 @@ mod overview;
 mod registry;
 mod subgraphs;
 mod tabs;
+mod text_pane;

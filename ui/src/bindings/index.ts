@@ -41,7 +41,6 @@ export type * from "./TypeInfo";
 export type * from "./TextChange";
 export type * from "./TextDelta";
 export type * from "./TextEdit";
-export type * from "./TextMark";
 export type * from "./TextProblem";
 export type * from "./TextRange";
 export type * from "./TextUpdate";

@@ -152,7 +152,7 @@ function rowKey(d: Diagnostic): string {
  * finding is the same object is not rendered again after an edit. */
 const ProblemRow = memo(function ProblemRow({ d, docId }: { d: Diagnostic; docId: string }) {
   // Where the text pane shows it, while the pane is open: the same place.
-  const inText = useTextPane((s) => (s.open && s.docId === docId ? s.locations.get(d) : undefined));
+  const inText = useTextPane((s) => (s.open && s.docId === docId && s.tick >= 0 ? s.locate?.(d) : undefined));
   return (
     <li
       className={`problem ${d.severity}`}

@@ -6,6 +6,7 @@ import { answer, registerAction, registerSettle } from "../actions";
 import type { DocumentView, Edit } from "../bindings";
 import { errorMessage } from "../api/types";
 import { onView, ui } from "../store";
+import { UNDERLINE_LIMIT } from "./lint";
 import { MIN_WIDTH, textPane, useTextPane } from "./textPaneState";
 import { frameAfter, textPerf } from "./textPerf";
 import { TextSession } from "./textSession";
@@ -27,6 +28,28 @@ onView((id, delta) => {
   if (delta?.text) active.receive(delta.text);
   else void active.pull();
 });
+
+/** What the end-to-end tests read of the pane and how they put its cursor (as a click does). */
+declare global {
+  interface Window {
+    __trellisTextPane?: {
+      text(): string | null;
+      select(anchor: number, head?: number): boolean;
+      synced(): boolean;
+    };
+  }
+}
+if (typeof window !== "undefined")
+  window.__trellisTextPane = {
+    text: () => (active ? active.view.state.sliceDoc(0) : null),
+    select(anchor, head) {
+      if (!active) return false;
+      active.view.focus();
+      active.view.dispatch({ selection: { anchor, head: head ?? anchor }, scrollIntoView: true, userEvent: "select.pointer" });
+      return true;
+    },
+    synced: () => !!active && active.synced(),
+  };
 
 textPerf.canvasEdit = async (edit: Edit) => {
   const t0 = performance.now();
@@ -63,6 +86,7 @@ function OpenPane({ view }: { view: DocumentView }) {
   const readOnly = useTextPane((s) => s.readOnly);
   const notice = useTextPane((s) => s.notice);
   const failed = useTextPane((s) => s.failed);
+  const overLimit = useTextPane((s) => s.overLimit);
   const docId = view.id;
   const format = view.format;
 
@@ -82,6 +106,8 @@ function OpenPane({ view }: { view: DocumentView }) {
         if (cancelled) return;
         session = new TextSession(docId, backend, el, opened, format);
         active = session;
+        // Whatever changed between Rust's answer and now (an edit answered meanwhile).
+        void session.pull();
         void frameAfter(t0).then((ms) => textPerf.opened.push(ms));
       },
       (err) => {
@@ -147,6 +173,12 @@ function OpenPane({ view }: { view: DocumentView }) {
         {readOnly && (
           <div className="text-pane-note" data-testid="text-pane-read-only">
             {readOnly}
+          </div>
+        )}
+        {overLimit && (
+          <div className="text-pane-note" data-testid="text-pane-over-limit">
+            The first {UNDERLINE_LIMIT.toLocaleString("en")} of {overLimit.toLocaleString("en")} problems are underlined here; the problems
+            panel lists them all.
           </div>
         )}
         {notice && (

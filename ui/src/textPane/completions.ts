@@ -4,7 +4,7 @@
 // What can be named comes from the view Rust sent; where the cursor is comes from the editor's
 // syntax tree (JSON), or from the line (GRAPH.md's YAML front matter).
 import type { Completion, CompletionContext, CompletionResult, CompletionSource } from "@codemirror/autocomplete";
-import { syntaxTree } from "@codemirror/language";
+import { ensureSyntaxTree, syntaxTree } from "@codemirror/language";
 import type { EditorState } from "@codemirror/state";
 import type { DocumentView } from "../bindings";
 import { OPERATORS } from "../lib/condition";
@@ -45,7 +45,9 @@ function pathOf(state: EditorState, node: SyntaxNode): Path {
 /** Where the cursor is in a JSON text: typing a key of the object at `path`, or the value of
  * the key that ends `path`; `from` is where the completed text starts. */
 function jsonContext(ctx: CompletionContext): { path: Path; at: "key" | "value"; from: number; quoted: boolean } | null {
-  const node = syntaxTree(ctx.state).resolveInner(ctx.pos, -1);
+  // Parsed up to the cursor (the editor parses a long text in the background, a bit at a time).
+  const tree = ensureSyntaxTree(ctx.state, ctx.pos, 100) ?? syntaxTree(ctx.state);
+  const node = tree.resolveInner(ctx.pos, -1);
   const word = ctx.matchBefore(/"?[\w$.:/-]*/);
   const from = word ? word.from : ctx.pos;
   const quoted = !!word?.text.startsWith('"');

@@ -40,9 +40,12 @@ export type PaneStatus = {
   notice: string | null;
   /** Why the pane could not open. */
   failed: string | null;
-  /** Where each of the document's problems is in the pane now ("line:column"), for the
-   * problems panel to say the same place. */
-  locations: WeakMap<Diagnostic, string>;
+  /** Where a problem of the document is in the pane now ("line:column"), for the problems
+   * panel to say the same place; `tick` moves when the places may have moved. */
+  locate: ((d: Diagnostic) => string | undefined) | null;
+  tick: number;
+  /** How many problems have a place in the text, when more than are underlined. */
+  overLimit: number | null;
 };
 
 export type TextPaneState = Stored & PaneStatus;
@@ -54,7 +57,9 @@ export const useTextPane = create<TextPaneState>(() => ({
   readOnly: null,
   notice: null,
   failed: null,
-  locations: new WeakMap(),
+  locate: null,
+  tick: 0,
+  overLimit: null,
 }));
 
 export const textPane = {

@@ -12,13 +12,13 @@ import { type ChangeDesc, EditorState, Transaction } from "@codemirror/state";
 import { EditorView, type ViewUpdate } from "@codemirror/view";
 import type { Backend } from "../api/types";
 import { errorMessage } from "../api/types";
-import type { Diagnostic, DocumentView, Element, TextDelta, TextMark, TextProblem, TextView, ViewDelta } from "../bindings";
+import type { Diagnostic, DocumentView, Element, TextDelta, TextProblem, TextRange, TextView, ViewDelta } from "../bindings";
 import { applyFix, runAction } from "../actions";
 import { ui, useUi } from "../store";
 import { completionSource } from "./completions";
 import { extensions } from "./editorSetup";
 import { setElementHighlight } from "./highlight";
-import { underlines } from "./lint";
+import { UNDERLINE_LIMIT, underlines } from "./lint";
 import { changesOf, toUpdate, unseen } from "./protocol";
 import { textPane } from "./textPaneState";
 import { keyDown, keystrokeSeen, typingReflected } from "./textPerf";
@@ -35,9 +35,13 @@ export class TextSession {
   private timer: ReturnType<typeof setTimeout> | null = null;
   private sending: Promise<void> | null = null;
   private cursorTimer: ReturnType<typeof setTimeout> | null = null;
-  /** The problems' places Rust sent last (for its synced version), and the reader's error. */
-  private marks: readonly TextMark[] = [];
+  /** Where each of the view's problems is (by index, in the text of the synced version), and
+   * the reader's error. */
+  private places: (TextRange | null)[] = [];
   private error: TextProblem | null = null;
+  /** The view's problems the places were indexed for, and each one's index. */
+  private indexedFor: readonly Diagnostic[] | null = null;
+  private indexOf = new WeakMap<Diagnostic, number>();
   /** The element the pane itself selected on the canvas (its highlight is not asked back). */
   private selectedHere: string | null = null;
   private disposed = false;
@@ -74,7 +78,7 @@ export class TextSession {
       });
     this.view = new EditorView({ state: this.make(opened.text, opened.version), parent });
     this.view.dom.addEventListener("keydown", (e) => keyDown(e.timeStamp), true);
-    this.marks = opened.marks;
+    this.places = [...opened.marks];
     this.error = opened.error ?? null;
     this.showProblems();
     textPane.set({ docId, state: opened.error ? "behind" : "synced", readOnly: opened.readOnly ?? null, notice: null, failed: null });
@@ -152,6 +156,7 @@ export class TextSession {
   /** Takes the text part of an answer (or of a pull). */
   receive(d: TextDelta) {
     if (this.disposed) return;
+    const errorBefore = JSON.stringify(this.error);
     if (d.reset != null) {
       this.resetTo(d.reset, d.to);
     } else {
@@ -163,16 +168,23 @@ export class TextSession {
       }
       if (fresh.length) {
         const updates = fresh.map(toUpdate);
-        // The problems' places move along with the text (Rust sends them again when they change).
-        if (!d.marks) for (const u of updates) this.marks = moved(this.marks, u.changes);
+        // The problems' places move along with the text; Rust sends those of changed problems.
+        for (const u of updates) this.places = moved(this.places, u.changes);
         this.view.dispatch(receiveUpdates(this.view.state, updates));
       }
     }
-    if (d.marks) this.marks = d.marks;
+    if (d.marks) this.places = [...d.marks];
+    if (d.markEdit) this.places.splice(d.markEdit.at, d.markEdit.remove, ...d.markEdit.insert);
     this.error = d.error ?? null;
-    this.showProblems();
+    // The editor moves its underlines along with the text itself: they are set anew only when
+    // the problems or the reader's error changed.
+    if (d.marks || d.markEdit || d.reset != null || JSON.stringify(this.error) !== errorBefore) this.showProblems();
     const typing = sendableUpdates(this.view.state).length > 0;
-    textPane.set({ state: this.error ? "behind" : typing ? "typing" : "synced", ...(d.notice ? { notice: d.notice } : {}) });
+    textPane.set((s) => ({
+      state: this.error ? "behind" : typing ? "typing" : "synced",
+      tick: s.tick + 1,
+      ...(d.notice ? { notice: d.notice } : {}),
+    }));
     if (d.notice) ui.toast("info", d.notice, 12000);
     if (typing && !this.timer && !this.sending) this.schedule(PAUSE_MS);
   }
@@ -197,33 +209,44 @@ export class TextSession {
     this.view.dispatch({ selection: { anchor: at }, effects: EditorView.scrollIntoView(at, { y: "center" }) });
   }
 
-  /** The problems underlined: Rust's places (for its synced version) moved over the typing
-   * not yet confirmed. */
+  /** A place of the synced text moved over the typing not yet confirmed. */
+  private current(r: TextRange): TextRange {
+    let { from, to } = r;
+    for (const u of sendableUpdates(this.view.state)) {
+      from = u.changes.mapPos(from, 1);
+      to = Math.max(from, u.changes.mapPos(to, -1));
+    }
+    return { from, to };
+  }
+
+  /** The problems underlined where Rust placed them (moved over the typing not yet confirmed). */
   private showProblems() {
     const state = this.view.state;
     const docView = ui.get().docs[this.docId];
     if (!docView) return;
-    let marks = this.marks;
-    let error = this.error;
-    for (const u of sendableUpdates(state)) {
-      marks = moved(marks, u.changes);
-      if (error)
-        error = {
-          ...error,
-          from: u.changes.mapPos(error.from, 1),
-          to: Math.max(u.changes.mapPos(error.from, 1), u.changes.mapPos(error.to, -1)),
-        };
-    }
-    const list = underlines(marks, docView.diagnostics, error, state.doc.length, (fix) => void applyFix(fix.edit, this.docId));
+    const places = this.places.map((p) => (p ? this.current(p) : null));
+    const error = this.error ? { ...this.error, ...this.current(this.error) } : null;
+    const list = underlines(places, docView.diagnostics, error, state.doc.length, (fix) => void applyFix(fix.edit, this.docId));
     this.view.dispatch(setDiagnostics(state, list));
-    const locations = new WeakMap<Diagnostic, string>();
-    for (const m of marks) {
-      const d = docView.diagnostics[m.index];
-      if (!d || m.from > state.doc.length) continue;
-      const line = state.doc.lineAt(m.from);
-      locations.set(d, `${line.number}:${m.from - line.from + 1}`);
+    const placed = places.reduce((n, p) => n + (p ? 1 : 0), 0);
+    textPane.set({ locate: (d) => this.locate(d), overLimit: placed > UNDERLINE_LIMIT ? placed : null });
+  }
+
+  /** Where a problem of the view is in the pane now, as "line:column". */
+  locate(d: Diagnostic): string | undefined {
+    const diagnostics = ui.get().docs[this.docId]?.diagnostics;
+    if (!diagnostics || this.disposed) return undefined;
+    if (diagnostics !== this.indexedFor) {
+      this.indexedFor = diagnostics;
+      this.indexOf = new WeakMap(diagnostics.map((x, i) => [x, i]));
     }
-    textPane.set({ locations });
+    const i = this.indexOf.get(d);
+    const p = i === undefined ? null : this.places[i];
+    if (!p) return undefined;
+    const at = this.current(p).from;
+    if (at > this.view.state.doc.length) return undefined;
+    const line = this.view.state.doc.lineAt(at);
+    return `${line.number}:${at - line.from + 1}`;
   }
 
   /** The canvas selected one node or edge: its text is highlighted and scrolled to. */
@@ -271,6 +294,11 @@ export class TextSession {
     }
   }
 
+  /** Nothing typed waits to be read, nothing is being sent. */
+  synced(): boolean {
+    return !this.timer && !this.sending && sendableUpdates(this.view.state).length === 0;
+  }
+
   /** Jumps to the reader's error (the canvas's "behind" banner asks for it). */
   showError() {
     if (!this.error) return;
@@ -289,9 +317,13 @@ export class TextSession {
   }
 }
 
-/** Marks moved over changes of the text they are placed in. */
-function moved(marks: readonly TextMark[], changes: ChangeDesc): TextMark[] {
-  return marks.map((m) => ({ ...m, from: changes.mapPos(m.from, 1), to: Math.max(changes.mapPos(m.from, 1), changes.mapPos(m.to, -1)) }));
+/** Places moved over changes of the text they are in. */
+function moved(places: readonly (TextRange | null)[], changes: ChangeDesc): (TextRange | null)[] {
+  return places.map((p) => {
+    if (!p) return p;
+    const from = changes.mapPos(p.from, 1);
+    return { from, to: Math.max(from, changes.mapPos(p.to, -1)) };
+  });
 }
 
 function edgeElement(docId: string, index: number): Element | null {

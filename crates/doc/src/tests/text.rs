@@ -363,7 +363,7 @@ fn selecting_finds_the_elements_text_and_the_cursor_finds_the_element() {
 }
 
 #[test]
-fn problems_are_placed_where_their_pointer_is() {
+fn problems_are_placed_where_their_pointer_is_and_follow_the_problems() {
     let c = clock();
     let fs = FakeFs::new();
     fs.put("/w/odd.json", EXAMPLE.replacen("\"type\": \"llm\"", "\"type\": \"no_such_type\"", 1));
@@ -371,12 +371,31 @@ fn problems_are_placed_where_their_pointer_is() {
         Session::open(&fs, DocId(1), Path::new("/w/odd.json"), registries(), Arc::new(c.clone())).unwrap();
     let v = s.open_text();
     let offset = s.registries().diagnostics.len();
+    assert_eq!(v.marks.len(), offset + s.diagnostics().len(), "one place per problem of the view");
     let unknown = s.diagnostics().iter().position(|d| d.code == "spec/unknown-type").expect("the finding");
-    let mark = v.marks.iter().find(|m| m.index as usize == offset + unknown).expect("placed");
-    let placed = &v.text[mark.from as usize..mark.to as usize];
-    assert!(placed.contains("no_such_type"), "{placed}");
-    let line = v.text[..mark.from as usize].matches('\n').count() + 1;
-    assert_eq!(mark.line as usize, line);
+    let units: Vec<u16> = v.text.encode_utf16().collect();
+    let placed =
+        |r: &crate::text::TextRange| String::from_utf16(&units[r.from as usize..r.to as usize]).unwrap();
+    let mark = v.marks[offset + unknown].expect("placed");
+    assert!(placed(&mark).contains("no_such_type"), "{}", placed(&mark));
+    // A new problem (a node of another unknown type): its place comes with it.
+    let mut pane = Pane { text: v.text.clone(), version: v.version };
+    let id = s.spec().unwrap().nodes[0].id.to_string();
+    let d =
+        edit(&mut s, &mut pane, json!({"op": "set_node_type", "id": id, "type": "also_unknown"})).unwrap();
+    let problems = d.diagnostics.expect("the problems changed");
+    let places = d.text.unwrap().mark_edit.expect("their places came along");
+    assert_eq!(
+        (places.at, places.remove, places.insert.len()),
+        (problems.at, problems.remove, problems.insert.len())
+    );
+    let units: Vec<u16> = pane.text.encode_utf16().collect();
+    let new_unknown = problems
+        .insert
+        .iter()
+        .position(|d| d.code == "spec/unknown-type" && d.message.contains("also_unknown"));
+    let r = places.insert[new_unknown.expect("the new finding")].expect("placed");
+    assert!(String::from_utf16(&units[r.from as usize..r.to as usize]).unwrap().contains("also_unknown"));
 }
 
 #[test]

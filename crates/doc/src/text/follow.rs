@@ -10,6 +10,7 @@ use super::{codes, TextChange, TextDelta, TextProblem, TextUpdate, TextView, EDI
 use crate::document::Document;
 use crate::formats::splice::splice;
 use crate::history::Prim;
+use crate::list_edit::ListEdit;
 use crate::session::Session;
 use crate::text_changes::diff::{self, Hunk};
 use crate::text_changes::offsets::{len_utf16, to_utf16};
@@ -27,7 +28,7 @@ impl Session {
         }
         self.text_pane.open = true;
         let text = self.text_pane.text.clone().unwrap_or_default();
-        let marks = places::marks(self, &text);
+        let marks = places::all_marks(self, &text);
         let read_only = (text.len() > EDITABLE_UP_TO).then(|| {
             format!(
                 "This document's text is {} MB: the pane shows it read-only (typing would read all of it again at every pause). Edit it on the canvas, or in another editor.",
@@ -48,7 +49,11 @@ impl Session {
     /// a save wrote the text).
     pub fn text_since(&mut self, version: u64) -> TextDelta {
         follow(self, false, false);
-        delta_from(self, version, true)
+        let mut delta = delta_from(self, version, None);
+        if delta.marks.is_none() {
+            delta.marks = Some(places::all_marks(self, self.text_pane.text.as_deref().unwrap_or("")));
+        }
+        delta
     }
 
     /// Why the pane's text does not read, while it does not.
@@ -70,11 +75,6 @@ impl Session {
         self.text_pane.error = super::typed::reading_error(self.document(), &text);
         self.text_pane.writer_text = self.text_pane.error.is_none() && writer_text(self) == text;
         self.text_pane.text = Some(text);
-    }
-
-    /// Whether the text pane is open on this document.
-    pub fn text_open(&self) -> bool {
-        self.text_pane.open
     }
 }
 
@@ -112,7 +112,8 @@ fn derived(s: &Session, held: &str, writer_was: bool, force: bool) -> (String, b
 
 /// The document changed: the held text follows (nothing when no text is held). `record`: the
 /// change went into the last undo step, which then holds the text change too. `force`: the
-/// writer's text even over a text that does not read or is the user's own (a reload).
+/// writer's text even over a text that does not read or is the user's own (an undo whose text
+/// change no longer fits the text, which a save rewrote since).
 pub(crate) fn follow(s: &mut Session, record: bool, force: bool) {
     let Some(held) = s.text_pane.text.take() else { return };
     if s.text_pane.error.is_some() && !force {
@@ -245,18 +246,31 @@ pub(crate) fn saved(s: &mut Session, written: &str) {
     s.text_pane.drop_if_unneeded();
 }
 
-/// The text part of an answer: every update since `from`, the state after them. The problems'
-/// places come when the problems changed (the pane moves the ones it has along with the text).
-pub(crate) fn delta_for(s: &mut Session, from: u64, diagnostics_changed: bool) -> Option<TextDelta> {
-    s.text_pane.open.then(|| delta_from(s, from, diagnostics_changed))
+/// The text part of an answer: every update since `from`, the state after them, and how the
+/// problems' places changed with the problems (`problems`: the change of the view's list).
+pub(crate) fn delta_for(
+    s: &mut Session,
+    from: u64,
+    problems: Option<&ListEdit<Diagnostic>>,
+) -> Option<TextDelta> {
+    s.text_pane.open.then(|| delta_from(s, from, problems))
 }
 
-fn delta_from(s: &mut Session, from: u64, with_marks: bool) -> TextDelta {
+fn delta_from(s: &mut Session, from: u64, problems: Option<&ListEdit<Diagnostic>>) -> TextDelta {
+    let text = s.text_pane.text.as_deref().unwrap_or("");
     let (updates, reset) = match s.text_pane.since(from) {
         Some(updates) => (updates, None),
-        None => (Vec::new(), s.text_pane.text.clone()),
+        None => (Vec::new(), Some(text.to_owned())),
     };
-    let marks = (with_marks || reset.is_some()).then(|| marks_now(s));
+    let marks = reset.is_some().then(|| places::all_marks(s, text));
+    let mark_edit = match (&marks, problems) {
+        (None, Some(e)) => Some(ListEdit {
+            at: e.at,
+            remove: e.remove,
+            insert: places::marks(s.document(), text, &e.insert),
+        }),
+        _ => None,
+    };
     TextDelta {
         from,
         to: s.text_pane.version,
@@ -264,12 +278,9 @@ fn delta_from(s: &mut Session, from: u64, with_marks: bool) -> TextDelta {
         reset,
         error: problem(s),
         marks,
+        mark_edit,
         notice: s.text_pane.notice.take(),
     }
-}
-
-fn marks_now(s: &Session) -> Vec<places::TextMark> {
-    places::marks(s, s.text_pane.text.as_deref().unwrap_or(""))
 }
 
 /// The reader's error as the pane shows it: at its place in the text.

@@ -27,12 +27,14 @@ mod typed;
 
 use serde::Serialize;
 use trellis_spec::Diagnostic;
+
+use crate::list_edit::ListEdit;
 use ts_rs::TS;
 
 pub(crate) use follow::{
     changes_document, check_edit, check_save, delta_for, follow, replayed, saved, text_of,
 };
-pub use places::{TextMark, TextRange};
+pub use places::TextRange;
 pub use typed::TextEdit;
 
 pub use crate::text_changes::{TextChange, TextUpdate};
@@ -79,9 +81,12 @@ pub struct TextDelta {
     pub reset: Option<String>,
     /// Why the text does not read, while it does not (the canvas is behind it).
     pub error: Option<TextProblem>,
-    /// Where the document's problems are in the text, when they or the text changed (absent:
-    /// as before, moved along with the text's changes).
-    pub marks: Option<Vec<TextMark>>,
+    /// Where each of the view's problems is in the text (by its index in
+    /// `DocumentView.diagnostics`; none: not in the text), all of them: after a reset or a pull.
+    pub marks: Option<Vec<Option<TextRange>>>,
+    /// How those places changed, one for one with the change of the view's problems
+    /// (`ViewDelta.diagnostics`); the places the pane holds move along with the text otherwise.
+    pub mark_edit: Option<ListEdit<Option<TextRange>>>,
     /// Something to say once (the save reformatted the text).
     pub notice: Option<String>,
 }
@@ -95,7 +100,8 @@ pub struct TextView {
     pub version: u64,
     pub text: String,
     pub error: Option<TextProblem>,
-    pub marks: Vec<TextMark>,
+    /// Where each of the view's problems is in the text (see `TextDelta.marks`).
+    pub marks: Vec<Option<TextRange>>,
     /// Why the pane cannot edit this text (shown read-only), if it cannot.
     pub read_only: Option<String>,
 }

@@ -14,20 +14,6 @@ use crate::session::Session;
 use crate::text_changes::offsets::{to_bytes, to_utf16};
 use crate::text_changes::ElementPlaces as Places;
 
-/// Where one of the document's problems is in the pane's text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[ts(export)]
-pub struct TextMark {
-    /// The problem's index in the view's `diagnostics`.
-    pub index: u32,
-    /// UTF-16 offsets.
-    pub from: u32,
-    pub to: u32,
-    /// 1-based, as the problems panel shows it (column in characters).
-    pub line: u32,
-    pub column: u32,
-}
-
 /// A range of the pane's text (UTF-16 offsets).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
 #[ts(export)]
@@ -54,45 +40,38 @@ fn spans(document: &Document, text: &str, pointers: &[String]) -> Vec<Option<Spa
     }
 }
 
-/// The problems' places in `text`. A problem of the whole document (no pointer) is placed on
-/// the text's first line.
-pub(crate) fn marks(s: &Session, text: &str) -> Vec<TextMark> {
-    let offset = s.registries().diagnostics.len();
-    let diagnostics = s.diagnostics();
+/// The places in `text` of `diagnostics` (one each, in order; none when the pointer names
+/// nothing there). A problem of the whole document (no pointer) is placed on the first line.
+pub(crate) fn marks(document: &Document, text: &str, diagnostics: &[Diagnostic]) -> Vec<Option<TextRange>> {
     let pointers: Vec<String> = diagnostics.iter().map(|d| d.pointer.clone()).collect();
-    let found = spans(s.document(), text, &pointers);
+    let found = spans(document, text, &pointers);
     let first_line = text.find('\n').unwrap_or(text.len());
-    let ranges: Vec<Option<(usize, usize, Span)>> = found
+    let ranges: Vec<Option<(usize, usize)>> = found
         .into_iter()
         .zip(&pointers)
         .map(|(span, pointer)| match span {
-            _ if pointer.is_empty() => Some((0, first_line, Span::from_range(text, 0, first_line))),
+            _ if pointer.is_empty() => Some((0, first_line)),
             Some(sp) => {
                 let start = (sp.offset as usize).min(text.len());
-                Some((start, (start + sp.length as usize).min(text.len()), sp))
+                Some((start, (start + sp.length as usize).min(text.len())))
             }
             None => None,
         })
         .collect();
-    let mut ends: Vec<usize> = ranges.iter().flatten().flat_map(|(a, b, _)| [*a, *b]).collect();
+    let mut ends: Vec<usize> = ranges.iter().flatten().flat_map(|(a, b)| [*a, *b]).collect();
     ends.sort_unstable();
     ends.dedup();
     let units = to_utf16(text, &ends);
     let unit = |b: usize| ends.binary_search(&b).ok().map_or(0, |i| units[i]);
-    ranges
-        .into_iter()
-        .enumerate()
-        .filter_map(|(i, r)| {
-            let (a, b, sp) = r?;
-            Some(TextMark {
-                index: u32::try_from(offset + i).unwrap_or(u32::MAX),
-                from: unit(a),
-                to: unit(b),
-                line: sp.line,
-                column: sp.column,
-            })
-        })
-        .collect()
+    ranges.into_iter().map(|r| r.map(|(a, b)| TextRange { from: unit(a), to: unit(b) })).collect()
+}
+
+/// The places of every problem of the view (`DocumentView.diagnostics`: the registries' first,
+/// which are not in this text).
+pub(crate) fn all_marks(s: &Session, text: &str) -> Vec<Option<TextRange>> {
+    let mut out = vec![None; s.registries().diagnostics.len()];
+    out.extend(marks(s.document(), text, s.diagnostics()));
+    out
 }
 
 /// The nodes' and edges' places in `text` (the document's own pointers: `/nodes/3`).
