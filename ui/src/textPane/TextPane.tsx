@@ -15,7 +15,14 @@ import "./textPane.css";
 /** The session of the document the pane shows (one at a time: the active tab's). */
 let active: TextSession | null = null;
 
-registerAction("toggle-text", () => textPane.toggle());
+// A menu accelerator and the page's own key handler may both see Ctrl+E: one toggle.
+let toggledAt = 0;
+registerAction("toggle-text", () => {
+  const now = performance.now();
+  if (now - toggledAt < 250) return;
+  toggledAt = now;
+  textPane.toggle();
+});
 registerAction("show-text-error", () => showTextError());
 // Typing not yet read goes to Rust before undo, redo, save or close act on the document.
 registerSettle(async () => {

@@ -44,6 +44,8 @@ export class TextSession {
   private indexOf = new WeakMap<Diagnostic, number>();
   /** The element the pane itself selected on the canvas (its highlight is not asked back). */
   private selectedHere: string | null = null;
+  /** The cursor rested while typing was not yet read: the canvas selects once it is. */
+  private selectWhenSynced = false;
   private disposed = false;
   private offSelection: () => void;
   /** A fresh editor state on `text` at `version` (the pane's extensions). */
@@ -97,7 +99,8 @@ export class TextSession {
     const typed = u.transactions.some((tr) => tr.docChanged && !tr.annotation(Transaction.remote));
     if (typed) {
       keystrokeSeen();
-      textPane.set({ state: this.error ? "behind" : "typing" });
+      const state = this.error ? "behind" : "typing";
+      if (textPane.get().state !== state) textPane.set({ state });
       this.schedule(PAUSE_MS);
     }
     if (u.selectionSet && u.transactions.some((tr) => tr.isUserEvent("select") || tr.isUserEvent("input"))) {
@@ -187,6 +190,7 @@ export class TextSession {
     }));
     if (d.notice) ui.toast("info", d.notice, 12000);
     if (typing && !this.timer && !this.sending) this.schedule(PAUSE_MS);
+    if (!typing && this.selectWhenSynced) void this.selectAtCursor();
   }
 
   /** Asks Rust for the updates since the pane's version (after a whole view, a save). */
@@ -280,7 +284,13 @@ export class TextSession {
 
   /** The cursor rests in an element's text: the canvas selects it. */
   private async selectAtCursor() {
-    if (!this.backend.textElementAt || sendableUpdates(this.view.state).length) return;
+    if (!this.backend.textElementAt) return;
+    if (sendableUpdates(this.view.state).length) {
+      // Rust's places are those of the text it has: asked again once the typing is read.
+      this.selectWhenSynced = true;
+      return;
+    }
+    this.selectWhenSynced = false;
     const version = getSyncedVersion(this.view.state);
     const head = this.view.state.selection.main.head;
     const el = await this.backend.textElementAt(this.docId, version, head).catch(() => null);
