@@ -46,5 +46,13 @@ export default defineConfig({
   worker: { format: "es" },
   // A render of the whole app takes 1-2 s on an idle 2-core machine and several times that while
   // the machine builds: 5 s (Vitest's default) failed tests that were only waiting for the CPU.
-  test: { environment: "happy-dom", include: ["src/**/*.test.ts", "src/**/*.test.tsx"], testTimeout: 30_000 },
+  // CodeMirror's packages share state by identity (a language's syntax tree is a field of the
+  // editor state): all of them go through Vite, one copy of each (a package reached from a
+  // source file and from a test were otherwise two, and neither saw the other's tree).
+  test: {
+    environment: "happy-dom",
+    include: ["src/**/*.test.ts", "src/**/*.test.tsx"],
+    testTimeout: 30_000,
+    server: { deps: { inline: [/@codemirror\//, /@lezer\//] } },
+  },
 });

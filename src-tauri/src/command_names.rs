@@ -45,4 +45,10 @@ pub const COMMANDS: &[&str] = &[
     "compare_close",
     "conflict_report",
     "conflict_pick",
+    "text_open",
+    "text_close",
+    "text_type",
+    "text_since",
+    "text_element_at",
+    "text_range_of",
 ];

@@ -21,6 +21,7 @@ pub mod open_progress;
 mod quit;
 pub mod state;
 pub mod subgraphs;
+pub mod text_pane;
 pub mod transfer;
 pub mod ui_sync;
 pub mod view;
@@ -86,6 +87,12 @@ pub fn run() {
             compare::compare_close,
             compare::conflict_report,
             compare::conflict_pick,
+            text_pane::text_open,
+            text_pane::text_close,
+            text_pane::text_type,
+            text_pane::text_since,
+            text_pane::text_element_at,
+            text_pane::text_range_of,
         ])
         .on_menu_event(menu_events::on_event)
         .on_window_event(|window, event| {

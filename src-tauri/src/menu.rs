@@ -93,6 +93,7 @@ pub fn build(app: &AppHandle) -> tauri::Result<(Menu<Wry>, Submenu<Wry>)> {
             // "F" alone is the canvas shortcut; an accelerator would eat it in text fields.
             &item(app, "fit-view", "Fit Graph in View", None)?,
             &item(app, "auto-layout", "Automatic Layout", Some("CmdOrCtrl+Shift+L"))?,
+            &item(app, "toggle-text", "Text Pane", Some("CmdOrCtrl+E"))?,
             &PredefinedMenuItem::separator(app)?,
             &item(app, "toggle-theme", "Toggle Light/Dark Theme", None)?,
             &PredefinedMenuItem::separator(app)?,

@@ -16,6 +16,8 @@ import { OpenFailures } from "./panels/OpenFailures";
 import { RegistryPanel } from "./panels/RegistryPanel";
 import { Palette } from "./palette/Palette";
 import { Breadcrumbs } from "./subgraphs/Breadcrumbs";
+import { BehindBanner } from "./textPane/BehindBanner";
+import { TextPane } from "./textPane/TextPane";
 import { installShortcuts } from "./shortcuts";
 import { ui, useUi } from "./store";
 import { traceMark } from "./perf/editTrace";
@@ -75,12 +77,14 @@ export function App({ backend }: { backend: Backend }) {
           <FileDropHint tauri={backend.kind === "tauri"} />
           <OpenProgress tauri={backend.kind === "tauri"} onStop={() => backend.cancelLayout()} />
           {view && <Breadcrumbs />}
+          {view && <BehindBanner view={view} />}
           {view ? <Canvas key={activeId} view={view} /> : <Welcome />}
           <FindBar />
           {view?.conflict && <ConflictBar view={view} />}
           {view && <ConflictPanel view={view} />}
           {view && <ProblemsPanel view={view} />}
         </div>
+        {view && <TextPane view={view} />}
         {view && <ComparePanel view={view} />}
         {view && <Inspector view={view} />}
       </div>

@@ -97,7 +97,18 @@ export async function setWeaveflowVersion(version: string): Promise<string | nul
   }
 }
 
+/** Work to finish before the history moves or the document is saved or closed (the text
+ * pane's typing not yet read), registered by the modules that hold it. */
+const settlers = new Set<() => Promise<void>>();
+export function registerSettle(settle: () => Promise<void>) {
+  settlers.add(settle);
+}
+async function settled() {
+  for (const settle of settlers) await settle();
+}
+
 export async function undo() {
+  await settled();
   const v = ui.active();
   if (!v) return;
   if (!v.canUndo) return ui.toast("info", "Nothing to undo.");
@@ -113,6 +124,7 @@ export async function undo() {
 }
 
 export async function redo() {
+  await settled();
   const v = ui.active();
   if (!v) return;
   if (!v.canRedo) return ui.toast("info", "Nothing to redo.");
@@ -128,6 +140,7 @@ export async function redo() {
 }
 
 export async function save(as = false) {
+  await settled();
   const v = ui.active();
   if (!v) return;
   try {
@@ -249,6 +262,7 @@ export async function importDocument() {
 }
 
 export async function closeDocument() {
+  await settled();
   const id = ui.get().activeId;
   if (!id) return;
   try {
@@ -494,7 +508,8 @@ export async function runAction(action: string) {
   // A menu accelerator arrives here even while typing: in a text field, undo and redo are the
   // field's own.
   const el = document.activeElement as HTMLElement | null;
-  const typing = !!el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.isContentEditable);
+  // The text pane's editor has no history of its own: there, undo is the document's.
+  const typing = !!el && (el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.isContentEditable) && !el.closest("[data-text-pane]");
   switch (action) {
     case "undo":
       if (typing) return void document.execCommand("undo");

@@ -68,6 +68,13 @@ export const COMMANDS: readonly Command[] = [
   { action: "focus-search", label: "Search node types (to add one)", group: "View", keys: "/", also: "registry add node" },
   { label: "Add the highlighted type at the centre", group: "View", keys: "Enter (in type search)" },
   { action: "toggle-problems", label: "Show or hide the problems panel", group: "View", also: "errors warnings" },
+  {
+    action: "toggle-text",
+    label: "Show or hide the document's text beside the canvas",
+    group: "View",
+    keys: m("E"),
+    also: "json yaml source code editor",
+  },
   { action: "toggle-theme", label: "Toggle light / dark theme", group: "View" },
   { action: "compare-close", label: "Leave the compare view", group: "View", also: "diff done" },
   { action: "next-tab", label: "Next document tab", group: "View", keys: "Ctrl+Tab / Ctrl+PageDown", also: "switch document" },

@@ -50,6 +50,7 @@ export function actionFor(e: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey" |
     if (k === "x") return "cut";
     if (k === "v") return "paste";
     if (k === "g" && !e.shiftKey) return "group-selection";
+    if (k === "e" && !e.shiftKey) return "toggle-text";
     return null;
   }
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
@@ -75,9 +76,11 @@ export function installShortcuts(): () => void {
     const action = actionFor(e);
     if (!action) return;
     const editable = isEditable(e.target);
+    // In the text pane, find and Escape are the editor's own (its search panel).
+    if (editable && (action === "find" || action === "escape") && (e.target as HTMLElement).closest?.("[data-text-pane]")) return;
     // F6 types nothing, so it leaves a text field for the canvas too (else a keyboard user who
     // has just typed a value has no way back to the graph but Tab through every panel).
-    if (editable && !["save", "save-as", "escape", "find", "palette", "focus-canvas", "next-tab", "prev-tab"].includes(action)) return;
+    if (editable && !["save", "save-as", "escape", "find", "palette", "focus-canvas", "next-tab", "prev-tab", "toggle-text"].includes(action)) return;
     if (action === "copy" || action === "cut") {
       // Let the browser fire the copy/cut event (it carries the clipboard); fall back if not.
       copyHandled = false;

@@ -35,6 +35,18 @@ export type UiState = {
 
 let toastId = 0;
 
+/** Told of every view the store takes for a document: with the delta it was made from, or
+ * `null` for a whole view (the text pane follows both: `textPane/`). */
+export type ViewListener = (id: string, delta: ViewDelta | null) => void;
+const viewListeners = new Set<ViewListener>();
+export function onView(listener: ViewListener): () => void {
+  viewListeners.add(listener);
+  return () => viewListeners.delete(listener);
+}
+function told(id: string, delta: ViewDelta | null) {
+  for (const l of viewListeners) l(id, delta);
+}
+
 function sameList<T>(a: readonly T[], b: readonly T[]) {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
@@ -59,6 +71,9 @@ export const useUi = create<UiState>(() => ({
   readyDoc: null,
   exportConfirm: null,
 }));
+
+/** A delta is being applied: `putDoc` leaves the telling to `applyDelta`. */
+let applying = false;
 
 export const ui = {
   get: useUi.getState,
@@ -92,11 +107,19 @@ export const ui = {
         selection: activate && s.activeId !== view.id ? { nodes: [], edges: [] } : selection,
       };
     });
+    if (!applying) told(view.id, null);
   },
   /** Applies what an edit, undo or redo answered to the view held (no-op if it was closed). */
   applyDelta(delta: ViewDelta) {
     const held = useUi.getState().docs[delta.id];
-    if (held) ui.putDoc(applyDelta(held, delta));
+    if (!held) return;
+    applying = true;
+    try {
+      ui.putDoc(applyDelta(held, delta));
+    } finally {
+      applying = false;
+    }
+    told(delta.id, delta);
   },
   /** Forgets a document's save refusals (an edit answered): a no-op when there are none, so
    * the panels that read them keep their memoised work. */

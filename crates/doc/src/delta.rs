@@ -75,6 +75,15 @@ pub struct ViewDelta {
     /// id from the type, a pasted id renamed on a clash): the UI selects them. Rust alone
     /// chooses ids, so the UI never guesses the one a node will get.
     pub created: Vec<String>,
+    /// The text pane's part, while a pane is open (`crate::text`): how its text changed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub text: Option<crate::text::TextDelta>,
+    /// Why the text typed in the pane does not read, while it does not: the canvas shows the
+    /// last text that read (`DocumentView.textError`; absent: it reads).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub text_error: Option<Diagnostic>,
 }
 
 /// What to do to a document.
@@ -83,6 +92,8 @@ pub enum Change<'a> {
     Edit(&'a Edit),
     Undo,
     Redo,
+    /// The text pane's typing (`crate::text`).
+    Text(&'a crate::text::TextEdit),
 }
 
 impl Session {
@@ -93,10 +104,40 @@ impl Session {
         let links_before = self.subgraph_links().to_vec();
         // The routes the UI holds: known already, from the view or the answer before.
         let (revision, routes_before) = (self.revision(), self.routes());
+        let text_from = match change {
+            Change::Text(t) => t.version,
+            _ => self.text_pane.version,
+        };
         let outcome = match change {
-            Change::Edit(edit) => self.apply(edit)?,
-            Change::Undo => self.undo(),
-            Change::Redo => self.redo(),
+            Change::Edit(edit) => {
+                crate::text::check_edit(self, edit)?;
+                let step = (self.state, self.history.undo.last().map(|s| s.prims.len()));
+                let outcome = self.apply(edit)?;
+                let stepped = step != (self.state, self.history.undo.last().map(|s| s.prims.len()));
+                if crate::text::changes_document(&outcome.changed) {
+                    crate::text::follow(self, stepped, false);
+                }
+                outcome
+            }
+            Change::Undo => {
+                let done = self.history.redo.len();
+                let outcome = self.undo();
+                if self.history.redo.len() > done {
+                    let moved = self.history.redo.last().map(|s| crate::text::text_of(&s.prims));
+                    crate::text::replayed(self, moved.unwrap_or_default(), true);
+                }
+                outcome
+            }
+            Change::Redo => {
+                let done = self.history.undo.len();
+                let outcome = self.redo();
+                if self.history.undo.len() > done {
+                    let moved = self.history.undo.last().map(|s| crate::text::text_of(&s.prims));
+                    crate::text::replayed(self, moved.unwrap_or_default(), false);
+                }
+                outcome
+            }
+            Change::Text(edit) => self.type_text(edit)?,
         };
         let mut delta = ViewDelta::of(self, &outcome, &before);
         if crate::routes::may_change(&outcome.changed) {
@@ -104,6 +145,7 @@ impl Session {
         } else {
             self.routes.carry(revision, self.revision());
         }
+        delta.text = crate::text::delta_for(self, text_from, delta.diagnostics.as_ref());
         if let Change::Edit(Edit::AddNode { .. } | Edit::Paste { .. }) = change {
             // Both only append nodes: what the node list gained is what they made.
             delta.created =
@@ -173,6 +215,8 @@ impl ViewDelta {
             subgraphs: None,
             notes: outcome.notes.clone(),
             created: Vec::new(),
+            text: None,
+            text_error: session.text_error().cloned(),
         }
     }
 }

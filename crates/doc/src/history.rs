@@ -66,6 +66,9 @@ pub(crate) enum Prim {
     /// The reformatting of a hand-formatted file as a step of its own (`Edit::Reformat`): it
     /// changes neither the document nor the layout, only what the next save is said to write.
     Reformat,
+    /// A change of the text pane's text (typing, or the text following an edit): not a change
+    /// of the document; the session replays it on the text (`crate::text`).
+    Text(Box<crate::text_changes::TextStep>),
 }
 
 impl Prim {
@@ -82,6 +85,7 @@ impl Prim {
             // Applied with a direction instead (`replay`): never inverted by copy.
             Prim::Format(step) => Prim::Format(step),
             Prim::Reformat => Prim::Reformat,
+            Prim::Text(step) => Prim::Text(step),
         }
     }
 
@@ -127,7 +131,7 @@ impl Prim {
             }
             // Not a GraphSpec change: the session applies these to its document.
             Prim::Snapshot { .. } => changed.full = true,
-            Prim::Format(_) | Prim::Reformat => {}
+            Prim::Format(_) | Prim::Reformat | Prim::Text(_) => {}
         }
         changed
     }

@@ -64,6 +64,11 @@ pub struct JournalEntry {
     pub base_fingerprint: Option<Fingerprint>,
     /// The work has errors (it could not have been saved).
     pub has_errors: bool,
+    /// The text pane's text when it is not `text`: typed in the user's own form, or not
+    /// reading (then `text` is the last text that read). Restored into the pane.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub pane_text: Option<String>,
 }
 
 /// The journal folder and its writer.
@@ -127,7 +132,9 @@ impl Journal {
             text: session.text(),
             layout: session.layout().clone(),
             base_fingerprint: session.fingerprint().cloned(),
-            has_errors: trellis_spec::diagnostic::has_errors(session.diagnostics()),
+            has_errors: trellis_spec::diagnostic::has_errors(session.diagnostics())
+                || session.text_error().is_some(),
+            pane_text: session.own_text().map(str::to_owned),
         }
     }
 

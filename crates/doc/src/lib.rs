@@ -18,6 +18,7 @@
 //! - [`compare`]: "Compare with...": the diff against another version as canvas marks and a
 //!   change list, and one change taken as an edit.
 //! - [`conflicts`]: the merge driver's conflict report beside a document, resolved pick by pick.
+//! - [`text`]: the document's text beside the canvas, live both ways (the text pane).
 
 #![forbid(unsafe_code)]
 
@@ -54,6 +55,8 @@ pub mod routes;
 pub mod save;
 pub mod session;
 pub mod subgraphs;
+pub mod text;
+mod text_changes;
 pub mod view;
 pub mod watch;
 pub mod workspace;

@@ -294,6 +294,8 @@ fn write_to(
     path: &Path,
     check_conflict: bool,
 ) -> Result<SaveOutcome, SaveRefused> {
+    // A text typed in the text pane that does not read would be lost.
+    crate::text::check_save(session).map_err(SaveRefused::one)?;
     let large = session.source_len() >= SIDE_BY_SIDE_FROM;
     let side = sidecar_path(path);
     let layout_created = !matches!(session.document(), Document::Weaveflow(_)) && !fs.exists(&side);
@@ -435,6 +437,7 @@ fn write_to(
         _ => None,
     };
     session.mark_saved(path.to_path_buf(), fingerprint.clone());
+    crate::text::saved(session, &text);
     let bytes = text.len() as u64;
     session.source = Some(text);
     session.source_state = None;

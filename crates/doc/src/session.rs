@@ -126,6 +126,8 @@ pub struct Session {
     pub(crate) reformat_lines: Option<u64>,
     /// The `Edit::Reformat` step, when one was made.
     pub(crate) reformat_step: Option<u64>,
+    /// The text pane's side of the document (`crate::text`).
+    pub(crate) text_pane: crate::text_changes::TextState,
 }
 
 impl Session {
@@ -177,6 +179,7 @@ impl Session {
             routes: Default::default(),
             reformat_lines: None,
             reformat_step: None,
+            text_pane: Default::default(),
         };
         if let Document::Weaveflow(d) = &s.document {
             (s.layout, s.layout_missing) = crate::formats::weaveflow::layout_of(d);

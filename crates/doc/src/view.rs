@@ -69,6 +69,11 @@ pub struct DocumentView {
     /// What each subgraph node (Weaveflow `subgraph` type, GRAPH.md `subgraph` kind) refers
     /// to: the file, the graph in it, or why it cannot be used (`crate::subgraphs`).
     pub subgraphs: Vec<SubgraphLink>,
+    /// Why the text typed in the text pane does not read, while it does not: the canvas shows
+    /// the last text that read, and saving waits (`crate::text`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub text_error: Option<Diagnostic>,
 }
 
 /// A message shown above the canvas.
@@ -136,6 +141,7 @@ impl DocumentView {
             notices: session.notices().iter().map(Notice::from).collect(),
             conflict: session.conflict().cloned(),
             subgraphs: session.subgraph_links().to_vec(),
+            text_error: session.text_error().cloned(),
         }
     }
 }

@@ -567,7 +567,9 @@ impl Workspace {
     // ---- editing ----------------------------------------------------------------------
 
     pub fn apply(&mut self, id: DocId, edit: &Edit) -> Result<EditOutcome, Diagnostic> {
-        self.session_mut(id)?.apply(edit)
+        let session = self.session_mut(id)?;
+        crate::text::check_edit(session, edit)?;
+        session.apply(edit)
     }
     /// An edit, undo or redo, answered as what changed in the document's view.
     pub fn answer(
@@ -795,6 +797,9 @@ impl Workspace {
         let mut session =
             Session::from_text(id, name.as_deref(), &entry.text, registries, self.clock.clone())?;
         session.mark_restored(path, entry.base_fingerprint.clone(), entry.layout.clone());
+        if let Some(text) = entry.pane_text.clone() {
+            session.restore_text(text);
+        }
         let id = self.insert(session, Some(entry.key.clone()));
         if let Some(js) = self.journal_state.get_mut(&id) {
             js.on_disk = true;

@@ -18,3 +18,4 @@ mod overview;
 mod registry;
 mod subgraphs;
 mod tabs;
+mod text_pane;

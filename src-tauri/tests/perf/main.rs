@@ -22,6 +22,7 @@ mod drive;
 #[path = "../e2e/harness.rs"]
 mod harness;
 mod memory;
+mod text_pane;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -77,6 +77,7 @@ export function applyDelta(view: DocumentView, d: ViewDelta): DocumentView {
     layoutMissing: d.layoutMissing,
     diagnostics: d.diagnostics ? edited(view.diagnostics, [d.diagnostics]) : view.diagnostics,
     dirty: d.dirty,
+    textError: d.textError,
     canUndo: d.canUndo,
     canRedo: d.canRedo,
     notices: d.notices,

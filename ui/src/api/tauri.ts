@@ -19,6 +19,11 @@ import type {
   FixEdit,
   RegistryEdit,
   RegistrySource,
+  Element,
+  TextDelta,
+  TextEdit,
+  TextRange,
+  TextView,
 } from "../bindings";
 import type { DocumentRef } from "../bindings/DocumentRef";
 import type { LayoutProgress } from "../bindings/LayoutProgress";
@@ -115,6 +120,29 @@ export class TauriBackend implements Backend {
   }
   async undoRegistryEdit(docId: string) {
     return invoke<RegistryEditAnswer>("undo_registry_edit", { docId });
+  }
+  async textOpen(docId: string): Promise<TextView> {
+    // One line of JSON, then the text as it is (no JSON string to escape and parse again).
+    const bytes = new Uint8Array(await invoke<ArrayBuffer>("text_open", { docId }));
+    const nl = bytes.indexOf(10);
+    const decoder = new TextDecoder();
+    const head = JSON.parse(decoder.decode(bytes.subarray(0, nl))) as Omit<TextView, "text">;
+    return { ...head, text: decoder.decode(bytes.subarray(nl + 1)) };
+  }
+  async textClose(docId: string) {
+    await invoke<null>("text_close", { docId });
+  }
+  textType(docId: string, edit: TextEdit) {
+    return invoke<ViewDelta>("text_type", { docId, edit });
+  }
+  textSince(docId: string, version: number) {
+    return invoke<TextDelta>("text_since", { docId, version });
+  }
+  textElementAt(docId: string, version: number, offset: number) {
+    return invoke<Element | null>("text_element_at", { docId, version, offset });
+  }
+  textRangeOf(docId: string, version: number, element: Element) {
+    return invoke<TextRange | null>("text_range_of", { docId, version, element });
   }
   openSubgraph(docId: string, nodeId: string) {
     return invoke<DocumentView>("open_subgraph", { docId, nodeId });

@@ -18,6 +18,11 @@ import type {
   FixEdit,
   RegistryEdit,
   RegistrySource,
+  Element,
+  TextDelta,
+  TextEdit,
+  TextRange,
+  TextView,
 } from "../bindings";
 
 /** What File > Export image asks for (`export_image`'s arguments). */
@@ -98,6 +103,18 @@ export interface Backend {
   exportImage?(docId: string, request: ImageRequest): Promise<ImageAnswer>;
   /** Undoes the registry editor's last edit. */
   undoRegistryEdit?(docId: string): Promise<RegistryEditAnswer>;
+  /** The text pane (desktop only; `textPane/`): opens it on a document (the whole text). */
+  textOpen?(docId: string): Promise<TextView>;
+  /** Closes it (the text the user typed is kept by Rust). */
+  textClose?(docId: string): Promise<void>;
+  /** The pane's typing after a pause: answered like an edit. */
+  textType?(docId: string, edit: TextEdit): Promise<ViewDelta>;
+  /** The text's updates since `version` (the pane may have missed some). */
+  textSince?(docId: string, version: number): Promise<TextDelta>;
+  /** The node or edge whose text holds `offset` of `version` of the text. */
+  textElementAt?(docId: string, version: number, offset: number): Promise<Element | null>;
+  /** Where an element's text is in `version` of the text. */
+  textRangeOf?(docId: string, version: number, element: Element): Promise<TextRange | null>;
   /** Subscribes to pushed events; returns the unsubscribe function. */
   subscribe(handler: (e: BackendEvent) => void): () => void;
 }

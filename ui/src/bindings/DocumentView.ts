@@ -89,4 +89,9 @@ conflict: Conflict | null,
  * What each subgraph node (Weaveflow `subgraph` type, GRAPH.md `subgraph` kind) refers
  * to: the file, the graph in it, or why it cannot be used (`crate::subgraphs`).
  */
-subgraphs: Array<SubgraphLink>, };
+subgraphs: Array<SubgraphLink>, 
+/**
+ * Why the text typed in the text pane does not read, while it does not: the canvas shows
+ * the last text that read, and saving waits (`crate::text`).
+ */
+textError?: Diagnostic, };

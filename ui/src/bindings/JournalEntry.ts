@@ -31,4 +31,9 @@ base_fingerprint: Fingerprint | null,
 /**
  * The work has errors (it could not have been saved).
  */
-has_errors: boolean, };
+has_errors: boolean, 
+/**
+ * The text pane's text when it is not `text`: typed in the user's own form, or not
+ * reading (then `text` is the last text that read). Restored into the pane.
+ */
+pane_text?: string, };

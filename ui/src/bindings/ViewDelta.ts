@@ -13,6 +13,7 @@ import type { Notice } from "./Notice";
 import type { Position } from "./Position";
 import type { RoutesDelta } from "./RoutesDelta";
 import type { SubgraphLink } from "./SubgraphLink";
+import type { TextDelta } from "./TextDelta";
 import type { Viewport } from "./Viewport";
 import type { WeaveflowView } from "./WeaveflowView";
 
@@ -100,4 +101,13 @@ notes: Array<Diagnostic>,
  * id from the type, a pasted id renamed on a clash): the UI selects them. Rust alone
  * chooses ids, so the UI never guesses the one a node will get.
  */
-created: Array<string>, };
+created: Array<string>, 
+/**
+ * The text pane's part, while a pane is open (`crate::text`): how its text changed.
+ */
+text?: TextDelta, 
+/**
+ * Why the text typed in the pane does not read, while it does not: the canvas shows the
+ * last text that read (`DocumentView.textError`; absent: it reads).
+ */
+textError?: Diagnostic, };

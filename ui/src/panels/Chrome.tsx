@@ -21,6 +21,7 @@ import { traceMark } from "../perf/editTrace";
 import { ui, useUi } from "../store";
 import { count, problemCounts, problemSummary } from "../lib/counts";
 import { StatusNotices } from "./StatusNotices";
+import { useTextPane } from "../textPane/textPaneState";
 import { Tabs } from "./Tabs";
 import { DescribeAllButton, FixButtons } from "./FixButtons";
 
@@ -154,6 +155,8 @@ function rowKey(d: Diagnostic): string {
 /** One finding. Rust's answers share unchanged findings (`applyDelta`), so a row whose
  * finding is the same object is not rendered again after an edit. */
 const ProblemRow = memo(function ProblemRow({ d, docId }: { d: Diagnostic; docId: string }) {
+  // Where the text pane shows it, while the pane is open: the same place.
+  const inText = useTextPane((s) => (s.open && s.docId === docId && s.tick >= 0 ? s.locate?.(d) : undefined));
   return (
     <li
       className={`problem ${d.severity}`}
@@ -167,7 +170,11 @@ const ProblemRow = memo(function ProblemRow({ d, docId }: { d: Diagnostic; docId
       <span className={`sev ${d.severity}`}>{d.severity === "error" ? "✖" : d.severity === "warning" ? "▲" : "ℹ"}</span>
       <span className="msg">{d.message}</span>
       <code className="code">{d.code}</code>
-      {d.span ? (
+      {inText ? (
+        <span className="muted" data-testid="problem-text-place" title="where the text pane shows it">
+          {inText}
+        </span>
+      ) : d.span ? (
         <span className="muted">
           {d.span.line}:{d.span.column}
         </span>

@@ -139,6 +139,7 @@ describe("the command list", () => {
       "subgraphs/open.ts",
       "exportImage/exportImageState.ts",
       "panels/Tabs.tsx",
+      "textPane/TextPane.tsx",
     ])
       for (const m of readFileSync(resolve(__dirname, "..", f), "utf8").matchAll(/registerAction\("([^"]+)"/g)) registered.add(m[1]);
     const unhandled = PALETTE_COMMANDS.map((c) => c.action as string).filter((a) => !cases.has(a) && !registered.has(a));

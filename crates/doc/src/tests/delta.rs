@@ -133,13 +133,13 @@ fn strip_nulls(v: &mut Value) {
     }
 }
 
-fn view_of(s: &Session) -> Value {
+pub(super) fn view_of(s: &Session) -> Value {
     serde_json::to_value(DocumentView::of(s)).expect("view serializes")
 }
 
 /// The UI's job, done in Rust to check the answers carry enough: applies a delta (as JSON)
 /// to a view (as JSON).
-fn apply_delta(view: &mut Value, delta: &Value) {
+pub(super) fn apply_delta(view: &mut Value, delta: &Value) {
     fn edit_list(list: &mut Value, e: &Value) {
         let items = list.as_array_mut().expect("a list");
         let at = e["at"].as_u64().expect("at") as usize;
@@ -197,6 +197,13 @@ fn apply_delta(view: &mut Value, delta: &Value) {
     }
     for key in ["layoutMissing", "dirty", "canUndo", "canRedo", "notices"] {
         view[key] = delta[key].clone();
+    }
+    // Absent when the text reads.
+    match &delta["textError"] {
+        Value::Null => {
+            view.as_object_mut().expect("a view").shift_remove("textError");
+        }
+        e => view["textError"] = e.clone(),
     }
     for key in ["weaveflow", "graphmd"] {
         if !delta[key].is_null() {

@@ -12,6 +12,7 @@ mod routes;
 mod save;
 mod session;
 mod subgraphs;
+mod text;
 mod ui_fixtures;
 mod undo_props;
 mod workspace;
