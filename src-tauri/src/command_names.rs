@@ -44,4 +44,8 @@ pub const COMMANDS: &[&str] = &[
     "compare_close",
     "conflict_report",
     "conflict_pick",
+    "load_settings",
+    "save_settings",
+    "about",
+    "show_log_folder",
 ];

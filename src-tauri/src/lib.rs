@@ -3,18 +3,23 @@
 //! OS (the desktop's drag data, read in Rust) and the recovery journal. See `docs/desktop.md`.
 
 pub mod answer;
+pub mod app_info;
 pub mod auto_layout;
+pub mod command_line;
 pub mod commands;
 pub mod compare;
 pub mod dialogs;
 pub mod file_drop;
 mod housekeeping;
 pub mod image_export;
+pub mod logging;
 mod menu;
 mod menu_events;
 pub mod open_failures;
 pub mod open_progress;
 mod quit;
+pub mod settings;
+mod single_instance;
 pub mod state;
 pub mod subgraphs;
 pub mod transfer;
@@ -32,7 +37,7 @@ mod command_names;
 pub use command_names::COMMANDS;
 
 /// The files named on the command line (anything not starting with `-`).
-fn paths_from_args(args: impl Iterator<Item = String>) -> Vec<PathBuf> {
+pub(crate) fn paths_from_args(args: impl Iterator<Item = String>) -> Vec<PathBuf> {
     args.filter(|a| !a.starts_with('-')).map(PathBuf::from).collect()
 }
 
@@ -40,6 +45,10 @@ fn paths_from_args(args: impl Iterator<Item = String>) -> Vec<PathBuf> {
 pub fn run() {
     let files = paths_from_args(std::env::args().skip(1));
     let app = tauri::Builder::default()
+        // First: a second start hands its files over and exits before the others begin.
+        .plugin(single_instance::plugin())
+        .plugin(window_state())
+        .plugin(tauri_plugin_opener::init())
         .invoke_handler(tauri::generate_handler![
             commands::list_documents,
             commands::get_document,
@@ -81,6 +90,10 @@ pub fn run() {
             compare::compare_close,
             compare::conflict_report,
             compare::conflict_pick,
+            settings::load_settings,
+            settings::save_settings,
+            app_info::about,
+            logging::show_log_folder,
         ])
         .on_menu_event(menu_events::on_event)
         .on_window_event(|window, event| {
@@ -92,6 +105,8 @@ pub fn run() {
         })
         .setup(move |app| {
             let handle = app.handle().clone();
+            logging::start(&handle, files.len());
+            app.manage(settings::SettingsStore::load(&settings::folder(&handle)));
             let data_dir = state::data_dir(handle.path().app_data_dir().ok());
             app.manage(AppState::new(data_dir));
             app.manage(open_failures::PendingFailures::default());
@@ -126,6 +141,20 @@ pub fn run() {
     }
 }
 
+/// The window's size, place and maximized state, kept between runs in the settings' folder.
+fn window_state() -> tauri::plugin::TauriPlugin<tauri::Wry> {
+    use tauri_plugin_window_state::{Builder, StateFlags};
+    // The plugin's file is in the config folder; an absolute name puts it in TRELLIS_DATA_DIR.
+    let file = match state::data_dir_override() {
+        Some(dir) => dir.join(settings::WINDOW_STATE_FILE).to_string_lossy().into_owned(),
+        None => settings::WINDOW_STATE_FILE.to_string(),
+    };
+    Builder::new()
+        .with_filename(file)
+        .with_state_flags(StateFlags::SIZE | StateFlags::POSITION | StateFlags::MAXIMIZED)
+        .build()
+}
+
 /// At start: unsaved work from the last run comes back first (nothing typed is lost), then
 /// the files named on the command line; with neither, the built-in example.
 fn open_at_start(app: &tauri::AppHandle, files: &[PathBuf]) {
@@ -144,7 +173,10 @@ fn open_at_start(app: &tauri::AppHandle, files: &[PathBuf]) {
     }
     for path in files {
         match ws.open(path) {
-            Ok(id) => state.set_active(Some(id)),
+            Ok(id) => {
+                logging::opened(&ws, id);
+                state.set_active(Some(id));
+            }
             // No tab (its problems in an empty document would mislead): a notice in the
             // window names the file, the reason and the place.
             Err(ds) => open_failures::report(app, path, &ds),
