@@ -20,10 +20,14 @@ pub fn version_line() -> String {
 }
 
 /// A runtime whose published node types the built-in registry follows, and its version.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, TS)]
 #[ts(export)]
 pub struct RuntimeVersion {
+    /// The runtime ("Ilmek").
     pub runtime: String,
+    /// The package publishing the types ("@ilmek/mcp"), when there is one.
+    pub package: Option<String>,
+    /// The version followed: a package version or a commit.
     pub version: String,
 }
 
@@ -72,10 +76,32 @@ pub fn builtin_registry() -> String {
     }
 }
 
-/// The runtimes the built-in types follow. The built-in manifest does not record them yet;
-/// when it does, this reads them from `trellis_spec::builtin` and About lists them.
+/// The runtimes the built-in types follow: each built-in type's `origin` where a runtime
+/// publishes it (`{"kind": "runtime", "runtime", "package", "version"}`), each once. Read from
+/// the types' serialized form, the registry's documented shape, so a built-in registry that
+/// records no origin answers an empty list (About says so).
 pub fn runtime_versions() -> Vec<RuntimeVersion> {
-    Vec::new()
+    let types: Vec<serde_json::Value> = trellis_spec::builtin::manifest()
+        .types
+        .iter()
+        .filter_map(|t| serde_json::to_value(t).ok())
+        .collect();
+    runtimes_in(&types)
+}
+
+fn runtimes_in(types: &[serde_json::Value]) -> Vec<RuntimeVersion> {
+    let mut out: Vec<RuntimeVersion> = types
+        .iter()
+        .filter_map(|t| t.get("origin"))
+        .filter(|o| o.get("kind").and_then(|k| k.as_str()) == Some("runtime"))
+        .filter_map(|o| {
+            let text = |k: &str| o.get(k).and_then(|v| v.as_str()).map(str::to_string);
+            Some(RuntimeVersion { runtime: text("runtime")?, package: text("package"), version: text("version")? })
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The operating system: the distribution's name (`/etc/os-release`), the kernel and the
@@ -178,6 +204,36 @@ mod tests {
         assert_eq!(os_release_name("NAME=Fedora\n").as_deref(), Some("Fedora"));
         assert_eq!(os_release_name("ID=x\n"), None);
         assert!(os().contains(std::env::consts::ARCH));
+    }
+
+    #[test]
+    fn runtime_versions_are_read_from_the_types_origins_each_once() {
+        let types: Vec<serde_json::Value> = serde_json::from_str(
+            r#"[
+                {"type": "mcp_tool", "origin": {"kind": "runtime", "runtime": "Ilmek", "package": "@ilmek/mcp", "version": "0.2.0"}},
+                {"type": "mcp_resource", "origin": {"kind": "runtime", "runtime": "Ilmek", "package": "@ilmek/mcp", "version": "0.2.0"}},
+                {"type": "a2a_call", "origin": {"kind": "runtime", "runtime": "Ilmek", "package": "@ilmek/a2a", "version": "0.2.0"}},
+                {"type": "agent", "origin": {"kind": "runtime", "runtime": "Weaveflow", "version": "0ad04ab"}},
+                {"type": "llm", "origin": {"kind": "example"}},
+                {"type": "mine"}
+            ]"#,
+        )
+        .expect("json");
+        let got = runtimes_in(&types);
+        let pkg = |p: &str| Some(p.to_string());
+        assert_eq!(
+            got,
+            vec![
+                RuntimeVersion { runtime: "Ilmek".into(), package: pkg("@ilmek/a2a"), version: "0.2.0".into() },
+                RuntimeVersion { runtime: "Ilmek".into(), package: pkg("@ilmek/mcp"), version: "0.2.0".into() },
+                RuntimeVersion { runtime: "Weaveflow".into(), package: None, version: "0ad04ab".into() },
+            ]
+        );
+        // Whatever this build's built-in registry records, each runtime version once.
+        let now = runtime_versions();
+        let mut unique = now.clone();
+        unique.dedup();
+        assert_eq!(now, unique);
     }
 
     #[test]

@@ -8,6 +8,7 @@ import { registerAction } from "../actions";
 import { errorMessage } from "../api/types";
 import type { AboutInfo } from "../bindings/AboutInfo";
 import type { LogFolder } from "../bindings/LogFolder";
+import type { RuntimeVersion } from "../bindings/RuntimeVersion";
 import { ui } from "../store";
 
 const useAbout = create<{ info: AboutInfo | null }>(() => ({ info: null }));
@@ -37,10 +38,15 @@ function closeAbout() {
   useAbout.setState({ info: null });
 }
 
+/** `@ilmek/mcp 0.2.0 (Ilmek)`, or `Weaveflow 0ad04ab` for a runtime without packages. */
+export function runtimeLabel(r: RuntimeVersion): string {
+  return r.package ? `${r.package} ${r.version} (${r.runtime})` : `${r.runtime} ${r.version}`;
+}
+
 /** The text a bug report wants, one fact a line. */
 export function aboutText(info: AboutInfo): string {
   const runtimes = info.runtimes.length
-    ? info.runtimes.map((r) => `${r.runtime} ${r.version}`).join(", ")
+    ? info.runtimes.map(runtimeLabel).join(", ")
     : "not recorded in this build's built-in registry";
   return [
     `Trellis ${info.version} (commit ${info.commit})`,
@@ -123,9 +129,7 @@ export function About({ tauri }: { tauri: boolean }) {
             {info.runtimes.length ? (
               <ul>
                 {info.runtimes.map((r) => (
-                  <li key={r.runtime}>
-                    {r.runtime} {r.version}
-                  </li>
+                  <li key={runtimeLabel(r)}>{runtimeLabel(r)}</li>
                 ))}
               </ul>
             ) : (
