@@ -21,6 +21,7 @@
 # Environment: BENCH_SIZES (default 1000,3000,5000), BENCH_SCALE (default 100000; empty: none),
 # BENCH_SCALE_LIMIT (seconds, default 600), BENCH_SKIP_CORE=1, BENCH_SKIP_APP=1,
 # BENCH_SKIP_UI_BUILD=1 (ui/dist already built), BENCH_SKIP_FUZZ=1, BENCH_SKIP_LAYOUT=1,
+# BENCH_SKIP_PACKAGE=1 (no packages, no installed-app start),
 # TRELLIS_SHARED (the shared folder with corpus/ and peer-bench/, default ../shared), BENCH_REAL_SIZES (issue 13's
 # real files, default 1000,10000,100000), BENCH_ELK_LIMIT (s, default 300: the elkjs baseline is
 # given up after it), BENCH_ONLY_REAL=1 (of the app figures, only the real files), BENCH_FUZZ_SECONDS (default 60
@@ -136,6 +137,27 @@ if [[ "${BENCH_SKIP_APP:-}" != 1 && "${BENCH_ONLY_REAL:-}" != 1 ]]; then
       printf '{"nodes": %s, "reason": "the run failed or did not finish: it stopped after %s s (open limit %s s, load %s); see the bench log"}\n' \
         "$SCALE" "$(($(date +%s) - start))" "$SCALE_LIMIT" "$(cut -d' ' -f1-3 /proc/loadavg)" >"$OUT/app-scale.status"
     fi
+  fi
+fi
+
+if [[ "${BENCH_SKIP_APP:-}" != 1 && "${BENCH_SKIP_PACKAGE:-}" != 1 ]]; then
+  # Issue 51: the packages' sizes, and the installed package's app from its start to a usable
+  # window (the first drawn frame), as shipped. Installing needs root; without it the start is
+  # not measured and the report says so.
+  echo "== the packages (npm run package) and the installed app's start"
+  rm -f "$OUT/packages.jsonl" "$OUT/app-package.jsonl" "$OUT/app-package.status"
+  bash scripts/package.sh
+  for f in "$TARGET"/release/bundle/deb/*.deb "$TARGET"/release/bundle/rpm/*.rpm; do
+    printf '{"kind": "package", "file": "%s", "bytes": %s}\n' "$(basename "$f")" "$(stat -c %s "$f")" >>"$OUT/packages.jsonl"
+  done
+  if [[ $(id -u) -eq 0 ]]; then
+    was_installed=$(dpkg-query --show --showformat='${Status}' trellis 2>/dev/null || true)
+    dpkg --install "$TARGET"/release/bundle/deb/*.deb >/dev/null
+    TRELLIS_BENCH_APP=/usr/bin/trellis-app TRELLIS_BENCH_OUT="$OUT/app-package.jsonl" "${PERF[@]}" start_to_first_drawn_frame ||
+      echo '{"reason": "the run failed; see the bench log"}' >"$OUT/app-package.status"
+    if [[ "$was_installed" != "install ok installed" ]]; then dpkg --remove trellis >/dev/null; fi
+  else
+    echo '{"reason": "not measured: installing the .deb needs root"}' >"$OUT/app-package.status"
   fi
 fi
 

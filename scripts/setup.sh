@@ -13,6 +13,10 @@ APT_PACKAGES=(
   # The peer bench's clocks (scripts/peer-bench.sh, `npm run bench`): hyperfine for wall time
   # (without it the shell's clock, 3-4 ms high on a 10-15 ms command), /usr/bin/time for peak RSS.
   hyperfine time
+  # The packages (npm run package, scripts/test.sh): the desktop entry checked, the MIME types
+  # looked up as a desktop does (xdg-mime through gio), the .rpm read, the installed app's second
+  # start finding the first on a session bus of the test's own.
+  desktop-file-utils xdg-utils shared-mime-info libglib2.0-bin dbus-daemon rpm
 )
 missing=()
 if command -v dpkg >/dev/null 2>&1; then

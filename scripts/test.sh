@@ -51,6 +51,12 @@ bash scripts/fuzz.sh build
 echo "== doc tests"
 cargo test --workspace --doc --locked -q "${APP_FEATURES[@]}"
 
+# The installable packages, for the tests of what they hold and of the installed app
+# (src-tauri/tests/installed; installing needs root, which CI has). A release build: several
+# minutes when cold (docs/install.md).
+echo "== packages (.deb, .rpm: npm run package)"
+bash scripts/package.sh
+
 echo "== Rust tests (nextest)"
 # The app's measurements (src-tauri/tests/perf) are benchmarks, not tests: `npm run bench` runs
 # them on a release build and writes docs/BENCHMARKS.md.

@@ -51,4 +51,8 @@ pub const COMMANDS: &[&str] = &[
     "text_since",
     "text_element_at",
     "text_range_of",
+    "load_settings",
+    "save_settings",
+    "about",
+    "show_log_folder",
 ];

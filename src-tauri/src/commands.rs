@@ -268,6 +268,7 @@ fn begin_open(app: &AppHandle, path: &std::path::Path) -> Answer<Begun> {
 
 /// After an open: the recent menu, the active document and the title.
 fn opened(app: &AppHandle, state: &AppState, id: DocId) {
+    crate::logging::opened(&state.ws(), id);
     menu::refresh_recent(app);
     touched(app, state, id);
 }

@@ -5,7 +5,9 @@
 #![forbid(unsafe_code)]
 
 pub mod answer;
+pub mod app_info;
 pub mod auto_layout;
+pub mod command_line;
 pub mod commands;
 pub mod compare;
 pub mod dialogs;
@@ -14,11 +16,14 @@ mod file_drop_gtk;
 mod housekeeping;
 pub mod image_export;
 pub mod main_window;
+pub mod logging;
 mod menu;
 mod menu_events;
 pub mod open_failures;
 pub mod open_progress;
 mod quit;
+pub mod settings;
+mod single_instance;
 pub mod state;
 pub mod subgraphs;
 pub mod text_pane;
@@ -37,7 +42,7 @@ mod command_names;
 pub use command_names::COMMANDS;
 
 /// The files named on the command line (anything not starting with `-`).
-fn paths_from_args(args: impl Iterator<Item = String>) -> Vec<PathBuf> {
+pub(crate) fn paths_from_args(args: impl Iterator<Item = String>) -> Vec<PathBuf> {
     args.filter(|a| !a.starts_with('-')).map(PathBuf::from).collect()
 }
 
@@ -45,6 +50,10 @@ fn paths_from_args(args: impl Iterator<Item = String>) -> Vec<PathBuf> {
 pub fn run() {
     let files = paths_from_args(std::env::args().skip(1));
     let app = tauri::Builder::default()
+        // First: a second start hands its files over and exits before the others begin.
+        .plugin(single_instance::plugin())
+        .plugin(window_state())
+        .plugin(tauri_plugin_opener::init())
         .invoke_handler(tauri::generate_handler![
             commands::list_documents,
             commands::get_document,
@@ -93,6 +102,10 @@ pub fn run() {
             text_pane::text_since,
             text_pane::text_element_at,
             text_pane::text_range_of,
+            settings::load_settings,
+            settings::save_settings,
+            app_info::about,
+            logging::show_log_folder,
         ])
         .on_menu_event(menu_events::on_event)
         .on_window_event(|window, event| {
@@ -104,6 +117,8 @@ pub fn run() {
         })
         .setup(move |app| {
             let handle = app.handle().clone();
+            logging::start(&handle, files.len());
+            app.manage(settings::SettingsStore::load(&settings::folder(&handle)));
             let data_dir = state::data_dir(handle.path().app_data_dir().ok());
             app.manage(AppState::new(data_dir));
             app.manage(open_failures::PendingFailures::default());
@@ -138,6 +153,20 @@ pub fn run() {
             std::process::exit(1);
         }
     }
+}
+
+/// The window's size, place and maximized state, kept between runs in the settings' folder.
+fn window_state() -> tauri::plugin::TauriPlugin<tauri::Wry> {
+    use tauri_plugin_window_state::{Builder, StateFlags};
+    // The plugin's file is in the config folder; an absolute name puts it in TRELLIS_DATA_DIR.
+    let file = match state::data_dir_override() {
+        Some(dir) => dir.join(settings::WINDOW_STATE_FILE).to_string_lossy().into_owned(),
+        None => settings::WINDOW_STATE_FILE.to_string(),
+    };
+    Builder::new()
+        .with_filename(file)
+        .with_state_flags(StateFlags::SIZE | StateFlags::POSITION | StateFlags::MAXIMIZED)
+        .build()
 }
 
 /// At start: unsaved work from the last run comes back (nothing typed is lost); with no file

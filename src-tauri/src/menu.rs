@@ -1,7 +1,7 @@
 //! The native menu. Every item's id is the action name the UI already knows (`ui/API.md`,
 //! `ui/src/shortcuts.ts`): choosing it sends a `menu` event with that id, so the menu and the
-//! keyboard run the same code, except Quit, Open Recent and New from Example, which Rust
-//! handles itself (`menu_events.rs`).
+//! keyboard run the same code, except Quit, Open Recent, New from Example and Open Log Folder,
+//! which Rust handles itself (`menu_events.rs`).
 //!
 //! Accelerators follow the platform (`CmdOrCtrl`). Cut, Copy, Paste and Select All are the
 //! platform's own items: on Linux they send the keystroke to the webview (libxdo), so the DOM
@@ -17,6 +17,7 @@ pub(crate) const RECENT_PREFIX: &str = "recent:";
 pub(crate) const RECENT_CLEAR: &str = "recent-clear";
 pub(crate) const NEW_EXAMPLE: &str = "new-example";
 pub(crate) const QUIT: &str = "quit";
+pub(crate) const OPEN_LOG_FOLDER: &str = "open-log-folder";
 
 #[cfg(target_os = "macos")]
 const REDO: &str = "Cmd+Shift+Z";
@@ -100,8 +101,17 @@ pub fn build(app: &AppHandle) -> tauri::Result<(Menu<Wry>, Submenu<Wry>)> {
             &item(app, "compare-close", "Leave Compare View", None)?,
         ],
     )?;
-    let help =
-        Submenu::with_items(app, "Help", true, &[&item(app, "help", "Keyboard Shortcuts", Some("F1"))?])?;
+    let help = Submenu::with_items(
+        app,
+        "Help",
+        true,
+        &[
+            &item(app, "help", "Keyboard Shortcuts", Some("F1"))?,
+            &PredefinedMenuItem::separator(app)?,
+            &item(app, OPEN_LOG_FOLDER, "Open Log Folder", None)?,
+            &item(app, "about", "About Trellis", None)?,
+        ],
+    )?;
     let menu = Menu::with_items(app, &[&file, &edit, &view, &help])?;
     Ok((menu, recent))
 }

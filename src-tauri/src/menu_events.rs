@@ -1,10 +1,10 @@
 //! What choosing a menu item does. Most items only tell the UI (a `menu` event with the
-//! action's name); Quit, Open Recent and New from Example are done here.
+//! action's name); Quit, Open Recent, New from Example and Open Log Folder are done here.
 
 use tauri::menu::MenuEvent;
 use tauri::{AppHandle, Emitter, Manager};
 
-use crate::menu::{refresh_recent, NEW_EXAMPLE, QUIT, RECENT_CLEAR, RECENT_PREFIX};
+use crate::menu::{refresh_recent, NEW_EXAMPLE, OPEN_LOG_FOLDER, QUIT, RECENT_CLEAR, RECENT_PREFIX};
 use crate::state::AppState;
 use crate::ui_sync::events;
 
@@ -19,6 +19,8 @@ pub fn on_event(app: &AppHandle, event: MenuEvent) {
         if let Ok(doc) = made {
             crate::ui_sync::announce_opened(app, doc);
         }
+    } else if id == OPEN_LOG_FOLDER {
+        crate::logging::show_folder(app);
     } else if id == RECENT_CLEAR {
         let _ = app.state::<AppState>().ws().clear_recent();
         refresh_recent(app);

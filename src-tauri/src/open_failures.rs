@@ -82,6 +82,7 @@ impl PendingFailures {
 /// the UI's first `open_failures`. Also printed, for whoever started the app from a terminal.
 pub fn report(app: &AppHandle, path: &Path, diagnostics: &[Diagnostic]) {
     let failure = OpenFailure::new(path, diagnostics);
+    crate::logging::open_failed(path, diagnostics);
     eprintln!("trellis: cannot open {}: {}", path.display(), failure.sentence());
     if app.get_webview_window(MAIN_WINDOW).is_some() {
         let _ = app.emit(OPEN_FAILED, &failure);

@@ -57,8 +57,11 @@ impl AppState {
 /// Where the journal and the recent list live: `TRELLIS_DATA_DIR`, or the platform's app data
 /// folder (`~/.local/share/dev.trellis.desktop` on Linux).
 pub fn data_dir(app_data_dir: Option<PathBuf>) -> PathBuf {
-    match std::env::var_os(DATA_DIR_VAR) {
-        Some(v) if !v.is_empty() => PathBuf::from(v),
-        _ => app_data_dir.unwrap_or_else(|| std::env::temp_dir().join("trellis")),
-    }
+    data_dir_override().or(app_data_dir).unwrap_or_else(|| std::env::temp_dir().join("trellis"))
+}
+
+/// `TRELLIS_DATA_DIR` when it is set: then it also holds what would go to the config and log
+/// folders (settings, window state, log files), so a test's app touches nothing of the user's.
+pub fn data_dir_override() -> Option<PathBuf> {
+    std::env::var_os(DATA_DIR_VAR).filter(|v| !v.is_empty()).map(PathBuf::from)
 }

@@ -15,6 +15,9 @@ import { OpenProgress } from "./panels/OpenProgress";
 import { OpenFailures } from "./panels/OpenFailures";
 import { RegistryPanel } from "./panels/RegistryPanel";
 import { Palette } from "./palette/Palette";
+import { About } from "./about/About";
+import { KeptSettings } from "./settings/KeptSettings";
+import { Splitter } from "./settings/Splitter";
 import { Breadcrumbs } from "./subgraphs/Breadcrumbs";
 import { BehindBanner } from "./textPane/BehindBanner";
 import { TextPane } from "./textPane/TextPane";
@@ -72,8 +75,10 @@ export function App({ backend }: { backend: Backend }) {
       <Toolbar view={view} />
       <div className="main">
         {registryOpen && view && <RegistryPanel types={view.registry} />}
+        {registryOpen && view && <Splitter pane="registry" side="left" defaultWidth={250} min={180} label="Resize the node types panel" />}
         <div className="center">
           <OpenFailures tauri={backend.kind === "tauri"} />
+          <KeptSettings tauri={backend.kind === "tauri"} />
           <FileDropHint tauri={backend.kind === "tauri"} />
           <OpenProgress tauri={backend.kind === "tauri"} onStop={() => backend.cancelLayout()} />
           {view && <Breadcrumbs />}
@@ -86,6 +91,7 @@ export function App({ backend }: { backend: Backend }) {
         </div>
         {view && <TextPane view={view} />}
         {view && <ComparePanel view={view} />}
+        {view && <Splitter pane="inspector" side="right" defaultWidth={320} min={240} label="Resize the inspector" />}
         {view && <Inspector view={view} />}
       </div>
       <StatusBar view={view} />
@@ -93,6 +99,7 @@ export function App({ backend }: { backend: Backend }) {
       <Palette />
       <ExportConfirm />
       <ExportImage />
+      <About tauri={backend.kind === "tauri"} />
       <Toasts />
     </div>
   );

@@ -105,6 +105,8 @@ export const COMMANDS: readonly Command[] = [
   { action: "open-subgraph", label: "Open the selected subgraph node's graph (in a tab)", group: "View", also: "subgraph child reference" },
   { action: "subgraph-parent", label: "Back to the parent graph (breadcrumb)", group: "View", also: "subgraph up" },
   { action: "help", label: "Keyboard shortcuts (this help)", group: "Help", keys: "? / F1" },
+  { action: "about", label: "About Trellis (version, commit, licence)", group: "Help", also: "version bug report" },
+  { action: "open-log-folder", label: "Open the log folder", group: "Help", also: "logs bug report" },
 
   // Notes and groups (docs/notes-and-groups.md).
   { action: "add-note", label: "Add a note (Markdown; double-click it to edit)", group: "Edit", also: "sticky comment annotation" },

@@ -22,7 +22,7 @@ use thirtyfour::Capabilities;
 pub const PATIENCE: Duration = Duration::from_secs(45);
 
 /// The built app.
-fn app_binary() -> PathBuf {
+fn built_app() -> PathBuf {
     PathBuf::from(env!("CARGO_BIN_EXE_trellis-app"))
 }
 
@@ -59,6 +59,14 @@ pub struct Launch {
     /// Answer as soon as the window's page is up, without waiting for a document to show (a
     /// test that watches a large file open).
     pub early: bool,
+    /// The app to start: the one this test binary was built with when `None`; the installed
+    /// package's (`/usr/bin/trellis-app`) for the package tests.
+    pub binary: Option<PathBuf>,
+    /// The app runs as a user with this home folder, and without `TRELLIS_DATA_DIR`: its
+    /// settings, data and log go where an installed app's go (`~/.config`, `~/.local/share`).
+    pub home: Option<PathBuf>,
+    /// More environment for the app (`DBUS_SESSION_BUS_ADDRESS` of a test's own bus).
+    pub env: Vec<(String, String)>,
 }
 
 /// Processes started for one app session, stopped on drop (SIGTERM, then wait).
@@ -117,6 +125,8 @@ pub struct Desktop {
     /// Keeps the fresh data folder alive for the test.
     _data_tmp: Option<tempfile::TempDir>,
     procs: Procs,
+    /// The app's executable (to find its process).
+    binary: PathBuf,
 }
 
 fn free_port() -> u16 {
@@ -174,9 +184,20 @@ impl Desktop {
         if !opts.as_shipped {
             cmd.env("WEBKIT_DISABLE_COMPOSITING_MODE", "0");
         }
+        match &opts.home {
+            Some(home) => {
+                cmd.env("HOME", home).env_remove("TRELLIS_DATA_DIR");
+                for var in ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"] {
+                    cmd.env_remove(var);
+                }
+            }
+            None => {
+                cmd.env("TRELLIS_DATA_DIR", &data_dir);
+            }
+        }
+        cmd.envs(opts.env.iter().map(|(k, v)| (k, v)));
         cmd.args(["--port", &port.to_string(), "--native-port", &native_port.to_string()])
             .env("DISPLAY", &display)
-            .env("TRELLIS_DATA_DIR", &data_dir)
             .env("TRELLIS_TEST_DIALOG_PATH", opts.dialog_path.as_deref().unwrap_or(Path::new("")))
             .env("TRELLIS_TEST_CONFIRM", opts.confirm.unwrap_or("cancel"))
             // No accessibility bus in a bare container: without this GTK waits for it.
@@ -196,7 +217,8 @@ impl Desktop {
         let mut caps = Capabilities::new();
         caps.set("browserName", "wry").expect("caps");
         let args: Vec<String> = opts.files.iter().map(|p| p.display().to_string()).collect();
-        caps.set("tauri:options", json!({ "application": app_binary(), "args": args })).expect("caps");
+        let binary = opts.binary.clone().unwrap_or_else(built_app);
+        caps.set("tauri:options", json!({ "application": binary, "args": args })).expect("caps");
         let mut builder = WebDriver::builder(format!("http://127.0.0.1:{port}"), caps);
         if let Some(t) = opts.request_timeout {
             builder = builder.request_timeout(t);
@@ -207,7 +229,7 @@ impl Desktop {
                 panic!("no WebDriver session: {e}\n{}", std::fs::read_to_string(&log).unwrap_or_default())
             }
         };
-        let desktop = Desktop { driver, display, _log_tmp: log_tmp, _data_tmp: data_tmp, procs };
+        let desktop = Desktop { driver, display, _log_tmp: log_tmp, _data_tmp: data_tmp, procs, binary };
         if opts.early {
             desktop.wait_js("return !!document.querySelector('[data-testid=app]');", "the page").await;
             return desktop;
@@ -458,7 +480,7 @@ impl Desktop {
         let driver_pid = self.procs.driver.as_ref().map(Child::id).expect("tauri-driver runs");
         let app = descendants(driver_pid)
             .into_iter()
-            .find(|pid| exe_of(*pid).is_some_and(|e| e == app_binary()))
+            .find(|pid| exe_of(*pid).is_some_and(|e| e == self.binary))
             .expect("the app process under tauri-driver");
         let status = Command::new("kill").arg("-KILL").arg(app.to_string()).status().expect("kill");
         assert!(status.success(), "could not kill the app ({app})");
@@ -502,7 +524,13 @@ impl Desktop {
     /// Whether the app process is still running (under our tauri-driver).
     pub fn app_running(&self) -> bool {
         let Some(driver_pid) = self.procs.driver.as_ref().map(Child::id) else { return false };
-        descendants(driver_pid).into_iter().any(|pid| exe_of(pid).is_some_and(|e| e == app_binary()))
+        descendants(driver_pid).into_iter().any(|pid| exe_of(pid).is_some_and(|e| e == self.binary))
+    }
+
+    /// The app's process id (under our tauri-driver), when it runs.
+    pub fn app_pid(&self) -> Option<u32> {
+        let driver_pid = self.procs.driver.as_ref().map(Child::id)?;
+        descendants(driver_pid).into_iter().find(|pid| exe_of(*pid).is_some_and(|e| e == self.binary))
     }
 
     /// Ends the session (the app quits) and stops the harness processes.

@@ -140,6 +140,7 @@ describe("the command list", () => {
       "exportImage/exportImageState.ts",
       "panels/Tabs.tsx",
       "textPane/TextPane.tsx",
+      "about/About.tsx",
     ])
       for (const m of readFileSync(resolve(__dirname, "..", f), "utf8").matchAll(/registerAction\("([^"]+)"/g)) registered.add(m[1]);
     const unhandled = PALETTE_COMMANDS.map((c) => c.action as string).filter((a) => !cases.has(a) && !registered.has(a));
