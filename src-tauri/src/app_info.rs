@@ -31,40 +31,6 @@ pub struct RuntimeVersion {
     pub version: String,
 }
 
-/// Help > About.
-#[derive(Debug, Clone, Serialize, TS)]
-#[serde(rename_all = "camelCase")]
-#[ts(export)]
-pub struct AboutInfo {
-    pub version: String,
-    pub commit: String,
-    pub license: String,
-    /// The built-in node types' registry and its version (`trellis-builtin 1.0.0`).
-    pub builtin_registry: String,
-    /// The runtimes whose node types are built in, with the version followed. Empty while the
-    /// built-in registry records none.
-    pub runtimes: Vec<RuntimeVersion>,
-    pub os: String,
-    pub webkitgtk: String,
-    /// Where the log file is (Help > Open Log Folder).
-    pub log_folder: String,
-}
-
-/// What Help > About shows. Async: finding the WebKitGTK version asks the package manager.
-#[tauri::command]
-pub async fn about(app: tauri::AppHandle) -> AboutInfo {
-    AboutInfo {
-        version: VERSION.to_string(),
-        commit: COMMIT.to_string(),
-        license: LICENSE.to_string(),
-        builtin_registry: builtin_registry(),
-        runtimes: runtime_versions(),
-        os: os(),
-        webkitgtk: webkitgtk(),
-        log_folder: crate::logging::folder(&app).display().to_string(),
-    }
-}
-
 /// The built-in registry's name and version, as its manifest says.
 pub fn builtin_registry() -> String {
     let m = trellis_spec::builtin::manifest();

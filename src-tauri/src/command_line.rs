@@ -1,8 +1,15 @@
 //! The app's own command-line flags, answered before anything starts (no window, no display
 //! needed): `--version` and `--help`. Every other argument that is not a flag is a file to open
-//! (`paths_from_args` in lib.rs).
+//! ([`paths_from_args`]).
+
+use std::path::PathBuf;
 
 use crate::app_info;
+
+/// The files named on the command line (anything not starting with `-`).
+pub(crate) fn paths_from_args(args: impl Iterator<Item = String>) -> Vec<PathBuf> {
+    args.filter(|a| !a.starts_with('-')).map(PathBuf::from).collect()
+}
 
 /// What to print and exit with, when the arguments ask for it rather than for the app.
 pub fn answer_without_window(args: &[String]) -> Option<String> {
@@ -31,6 +38,13 @@ fn help() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_arguments_are_the_non_flags() {
+        let got = paths_from_args(["a.json", "--verbose", "dir/GRAPH.md"].into_iter().map(String::from));
+        assert_eq!(got, vec![PathBuf::from("a.json"), PathBuf::from("dir/GRAPH.md")]);
+    }
+
 
     fn args(a: &[&str]) -> Vec<String> {
         a.iter().map(|s| s.to_string()).collect()

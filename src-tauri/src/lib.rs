@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 pub mod answer;
+pub mod about;
 pub mod app_info;
 pub mod auto_layout;
 pub mod command_line;
@@ -41,14 +42,9 @@ use crate::state::AppState;
 mod command_names;
 pub use command_names::COMMANDS;
 
-/// The files named on the command line (anything not starting with `-`).
-pub(crate) fn paths_from_args(args: impl Iterator<Item = String>) -> Vec<PathBuf> {
-    args.filter(|a| !a.starts_with('-')).map(PathBuf::from).collect()
-}
-
 /// Starts the app (blocks until it quits).
 pub fn run() {
-    let files = paths_from_args(std::env::args().skip(1));
+    let files = command_line::paths_from_args(std::env::args().skip(1));
     let app = tauri::Builder::default()
         // First: a second start hands its files over and exits before the others begin.
         .plugin(single_instance::plugin())
@@ -104,7 +100,7 @@ pub fn run() {
             text_pane::text_range_of,
             settings::load_settings,
             settings::save_settings,
-            app_info::about,
+            about::about,
             logging::show_log_folder,
         ])
         .on_menu_event(menu_events::on_event)
@@ -238,12 +234,6 @@ fn open_files(app: &tauri::AppHandle, files: Vec<PathBuf>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn file_arguments_are_the_non_flags() {
-        let got = paths_from_args(["a.json", "--verbose", "dir/GRAPH.md"].into_iter().map(String::from));
-        assert_eq!(got, vec![PathBuf::from("a.json"), PathBuf::from("dir/GRAPH.md")]);
-    }
 
     #[test]
     fn every_command_is_handled_and_granted_and_nothing_else_is() {

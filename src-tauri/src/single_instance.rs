@@ -19,7 +19,7 @@ use tauri::plugin::TauriPlugin;
 use tauri::{AppHandle, Manager, Wry};
 
 use crate::file_drop::{self, Dropped};
-use crate::ui_sync::MAIN_WINDOW;
+use crate::main_window::MAIN_WINDOW;
 
 /// The app's identifier (tauri.conf.json; a test keeps them equal): the D-Bus name's base.
 pub const IDENTIFIER: &str = "dev.trellis.desktop";
@@ -45,7 +45,7 @@ fn bus_id_for(data_dir: &Path) -> String {
 /// The files a second start named, as paths the running app can open.
 fn files_of(argv: Vec<String>, cwd: &str) -> Vec<PathBuf> {
     // argv[0] is the program.
-    crate::paths_from_args(argv.into_iter().skip(1)).into_iter().map(|p| Path::new(cwd).join(p)).collect()
+    crate::command_line::paths_from_args(argv.into_iter().skip(1)).into_iter().map(|p| Path::new(cwd).join(p)).collect()
 }
 
 fn on_second_start(app: &AppHandle, argv: Vec<String>, cwd: String) {

@@ -1,11 +1,11 @@
 // Everything the user can do, as functions the shortcuts, the menu events, the toolbar and the
 // panels share. Each document change is one `Edit` sent to the backend; the answer (what
 // changed) is applied to the document view held in the store.
-import type { ConflictChoice, Diagnostic, Edit, Element, FixEdit, Position, SaveAnswer, TypeInfo, ViewDelta, Viewport } from "./bindings";
+import type { ConflictChoice, Diagnostic, Edit, Element, FixEdit, Position, SaveAnswer, TypeInfo, ViewDelta } from "./bindings";
 import { errorMessage, type ExportFormat } from "./api/types";
 import { type Fragment, buildFragment, fragmentText, parseFragment } from "./lib/clipboard";
 import { freeSpot, occupiedBoxes } from "./lib/freeSpot";
-import { NODE_H, NODE_W, resolvePositions, type Rect, boundsOf } from "./lib/geometry";
+import { NODE_H, NODE_W, resolvePositions, boundsOf } from "./lib/geometry";
 import { count } from "./lib/counts";
 import { END, START } from "./lib/ids";
 import { traceMark } from "./perf/editTrace";

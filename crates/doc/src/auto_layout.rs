@@ -15,14 +15,10 @@ use crate::document::Document;
 use crate::drawn_edges::DrawnEdges;
 use crate::formats::view::display_spec;
 use crate::layout::Layout;
-use crate::routes::label_size;
+use crate::canvas_sizes::{label_size, NODE, TERMINAL};
 use crate::session::Session;
 use crate::Position;
 
-/// The canvas's node box.
-pub const NODE: Size = Size { w: 200.0, h: 60.0 };
-/// The canvas's terminal circle (`__start__`, `__end__`).
-pub const TERMINAL: Size = Size { w: 44.0, h: 44.0 };
 
 /// The canvas graph of a document, ready to lay out: its ids (nodes, then both terminals)
 /// and the graph in indices of those ids. Owned, so the layout can run without the session.

@@ -25,6 +25,7 @@
 pub mod annotations;
 mod apply;
 pub mod auto_layout;
+pub mod canvas_sizes;
 mod channel_configs;
 pub mod clock;
 pub mod collapse;

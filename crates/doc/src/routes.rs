@@ -16,24 +16,13 @@ use trellis_layout::{Point, Size};
 use trellis_spec::{END, START};
 use ts_rs::TS;
 
-use crate::auto_layout::{NODE, TERMINAL};
+use crate::canvas_sizes::{label_size, NODE, TERMINAL};
 use crate::document::Document;
 use crate::drawn_edges::DrawnEdges;
 use crate::edit::{Changed, Position};
 use crate::formats::view::canvas_spec;
 use crate::layout::Layout;
 use crate::list_edit::ListEdit;
-
-/// Characters of a label the canvas shows (longer ones end in "…"; the whole text is its
-/// tooltip): `ui/src/lib/shortLabel.ts`.
-pub const LABEL_CHARS: usize = 42;
-
-/// The plate a label is drawn on in the canvas (11 px monospace, 5 px padding each side, a
-/// border), as wide as the text it shows.
-pub fn label_size(text: &str) -> Size {
-    let chars = text.chars().count().min(LABEL_CHARS) as f64;
-    Size { w: (chars * 6.7 + 14.0).ceil(), h: 18.0 }
-}
 
 /// How a route is drawn (`trellis_layout::route::draw`, `ui/src/canvas/routePath.ts`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]

@@ -3,7 +3,7 @@
 
 use petgraph::unionfind::UnionFind;
 
-use crate::Graph;
+use crate::model::Graph;
 
 pub(crate) struct Component {
     /// Global node indices, ascending.

@@ -5,7 +5,7 @@
 //! (Barth, Jünger and Mutzel's bilayer count, on a Fenwick tree).
 
 use crate::proper::Proper;
-use crate::Cancelled;
+use crate::model::Cancelled;
 
 /// Swapping two items costs the product of their degrees; above this it is skipped (a hub
 /// next to a hub), so a sweep stays near linear.

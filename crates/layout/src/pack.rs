@@ -1,7 +1,8 @@
 //! Components side by side: shelves (rows) of boxes, tallest first, with the shelf width
 //! that gives the smallest box of the wanted aspect ratio.
 
-use crate::{Options, Point, Size};
+use crate::geometry::{Point, Size};
+use crate::model::Options;
 
 /// Top-left offsets for boxes of `sizes` (in that order).
 pub(crate) fn shelves(sizes: &[Size], o: &Options) -> Vec<Point> {

@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 
 use crate::route::draw::{pieces, polyline};
 use crate::route::{anchors, Route};
-use crate::{Point, Size};
+use crate::geometry::{Point, Size};
 
 /// A drawn edge: its ends (node indices), the line it is drawn as and its label's box.
 #[derive(Debug, Clone, PartialEq)]

@@ -12,7 +12,7 @@
 use std::collections::{HashMap, HashSet};
 
 use trellis_doc::annotations::{Group, Note};
-use trellis_doc::auto_layout::{NODE, TERMINAL};
+use trellis_doc::canvas_sizes::{NODE, TERMINAL};
 use trellis_doc::collapse::CollapsedView;
 use trellis_doc::Layout;
 use trellis_spec::{END, START};

@@ -10,18 +10,18 @@
 //! GraphSpec guard in the Mermaid style, a Weaveflow condition's type and key argument or "on
 //! failure", a GRAPH.md condition and loop bound; Weaveflow's entry and finish points and
 //! GRAPH.md's entry, exits and judge fallbacks. Sizes are the canvas's
-//! (`trellis_doc::auto_layout::{NODE, TERMINAL}`).
+//! (`trellis_doc::canvas_sizes::{NODE, TERMINAL}`).
 
 use std::collections::{HashMap, HashSet};
 
-use trellis_doc::auto_layout::{NODE, TERMINAL};
+use trellis_doc::canvas_sizes::{NODE, TERMINAL};
 use trellis_doc::collapse::CollapsedView;
 use trellis_doc::drawn_edges::DrawnEdges;
 use trellis_doc::formats::view::display_spec;
 use trellis_doc::{Document, Session};
 use trellis_spec::{Diagnostic, GraphSpec, END, START};
 
-use trellis_doc::routes::label_size;
+use trellis_doc::canvas_sizes::label_size;
 use trellis_layout::route::{self, Route, RouteOptions};
 use trellis_layout::{Point, Size};
 

@@ -27,8 +27,8 @@ const LABEL_SIZE: f64 = 11.0;
 /// Sans Bold averages about 0.62 em, the monospace label font is 0.6 em).
 const NAME_CHARS: usize = 22;
 const TYPE_CHARS: usize = 30;
-/// As on the canvas (`trellis_doc::routes::LABEL_CHARS`), whose plates the routes make room for.
-const LABEL_CHARS: usize = trellis_doc::routes::LABEL_CHARS;
+/// As on the canvas (`trellis_doc::canvas_sizes::LABEL_CHARS`), whose plates the routes make room for.
+const LABEL_CHARS: usize = trellis_doc::canvas_sizes::LABEL_CHARS;
 /// Fonts by name, most likely first; every system has one of the generic families.
 const SANS: &str = "DejaVu Sans, Liberation Sans, Arial, Helvetica, sans-serif";
 const MONO: &str = "DejaVu Sans Mono, Liberation Mono, Menlo, Consolas, monospace";

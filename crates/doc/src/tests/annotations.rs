@@ -477,7 +477,7 @@ fn the_automatic_layout_keeps_a_groups_members_together() {
     edit(&mut s, json!({"op": "add_group", "nodes": members}));
     let canvas = crate::auto_layout::CanvasGraph::of(s.document()).with_groups(s.layout());
     let p = canvas.layout(&mut |_| true).expect("laid out");
-    let (w, h) = (crate::auto_layout::NODE.w, crate::auto_layout::NODE.h);
+    let (w, h) = (crate::canvas_sizes::NODE.w, crate::canvas_sizes::NODE.h);
     let xs = members.iter().map(|m| p[*m].x);
     let ys = members.iter().map(|m| p[*m].y);
     let (x0, y0) = (xs.clone().fold(f64::INFINITY, f64::min), ys.clone().fold(f64::INFINITY, f64::min));
@@ -486,7 +486,7 @@ fn the_automatic_layout_keeps_a_groups_members_together() {
         if members.contains(&id.as_str()) {
             continue;
         }
-        let size = if id.starts_with("__") { crate::auto_layout::TERMINAL } else { crate::auto_layout::NODE };
+        let size = if id.starts_with("__") { crate::canvas_sizes::TERMINAL } else { crate::canvas_sizes::NODE };
         let overlaps = q.x < x1 && q.x + size.w > x0 && q.y < y1 && q.y + size.h > y0;
         assert!(!overlaps, "{id} at {q:?} is inside the group's box ({x0}, {y0}) - ({x1}, {y1})");
     }

@@ -98,9 +98,9 @@ fn export_fixtures_routes() {
             let (a, b) = (at(&e.from), at(&e.to));
             let size = |id: &str| {
                 if id.starts_with("__") {
-                    crate::auto_layout::TERMINAL
+                    crate::canvas_sizes::TERMINAL
                 } else {
-                    crate::auto_layout::NODE
+                    crate::canvas_sizes::NODE
                 }
             };
             let (sa, sb) = (size(&e.from), size(&e.to));

@@ -6,7 +6,9 @@
 use trellis_spec::{json, Diagnostic};
 
 use super::places;
-use super::{codes, TextChange, TextDelta, TextProblem, TextUpdate, TextView, EDITABLE_UP_TO, TRELLIS};
+use super::reading::{flags, reading_error, writer_text};
+use super::view::{codes, TextDelta, TextProblem, TextView, EDITABLE_UP_TO, TRELLIS};
+use crate::text_changes::{TextChange, TextUpdate};
 use crate::document::Document;
 use crate::formats::splice::splice;
 use crate::history::Prim;
@@ -72,15 +74,10 @@ impl Session {
 
     /// Puts back a text the journal kept for the pane (typed, not saved).
     pub(crate) fn restore_text(&mut self, text: String) {
-        self.text_pane.error = super::typed::reading_error(self.document(), &text);
+        self.text_pane.error = reading_error(self.document(), &text);
         self.text_pane.writer_text = self.text_pane.error.is_none() && writer_text(self) == text;
         self.text_pane.text = Some(text);
     }
-}
-
-/// The text the format's writer makes of the document now: what a save writes.
-pub(crate) fn writer_text(s: &Session) -> String {
-    s.text()
 }
 
 /// The text for the document now, from the text the pane holds: the writer's text, except for
@@ -356,9 +353,4 @@ impl SpanOf for Diagnostic {
         self.span = other.span;
         self
     }
-}
-
-/// The text's state as a step records it.
-pub(crate) fn flags(s: &Session) -> TextFlags {
-    TextFlags { error: s.text_pane.error.clone(), writer_text: s.text_pane.writer_text }
 }

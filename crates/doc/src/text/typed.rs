@@ -8,9 +8,10 @@ use serde::Deserialize;
 use trellis_spec::{Diagnostic, GraphSpec};
 use ts_rs::TS;
 
-use super::follow::{flags, writer_text};
+use super::reading::{first_error, flags, writer_text};
 use super::spec_prims;
-use super::{codes, TextChange, TextUpdate};
+use super::view::codes;
+use crate::text_changes::{TextChange, TextUpdate};
 use crate::document::Document;
 use crate::edit::{Changed, Edit, EditOutcome, Position};
 use crate::history::{apply_all, is_snapshot, CoalesceKey, Prim, Step, COALESCE_MS};
@@ -234,31 +235,6 @@ fn applied(text: &str, changes: &[TextChange]) -> Result<String, Diagnostic> {
     Ok(out)
 }
 
-/// Why `text` does not read as `document`'s format, if it does not.
-pub(crate) fn reading_error(document: &Document, text: &str) -> Option<Diagnostic> {
-    let (read, diagnostics) = match document {
-        Document::GraphSpec(_) => {
-            let p = trellis_spec::parse_spec(text);
-            (p.spec.is_some(), p.diagnostics)
-        }
-        Document::Weaveflow(_) => {
-            let p = trellis_formats::weaveflow::parse(text);
-            (p.doc.is_some(), p.diagnostics)
-        }
-        Document::GraphMd(_) => {
-            let r = trellis_formats::graphmd::read(text);
-            (r.doc.is_some(), r.diagnostics)
-        }
-    };
-    (!read).then(|| first_error(diagnostics))
-}
-
-/// The reader's first error (the reason the text does not read).
-fn first_error(diagnostics: Vec<Diagnostic>) -> Diagnostic {
-    diagnostics.into_iter().find(Diagnostic::is_error).unwrap_or_else(|| {
-        Diagnostic::error(codes::UNREADABLE, "the text does not read as this document's format")
-    })
-}
 
 fn unreachable_format<T>() -> Result<T, Diagnostic> {
     Err(Diagnostic::error(codes::BAD_CHANGE, "the document changed format while it was read (a bug)"))

@@ -3,7 +3,7 @@
 //! what is taken in it, top to bottom: its nodes (with a clearance) and the edges already
 //! routed through it, so the next edge finds the free place nearest where it wants to pass.
 
-use crate::{Point, Size};
+use crate::geometry::{Point, Size};
 
 pub(crate) struct Column {
     pub(crate) left: f64,

@@ -9,7 +9,7 @@
 //!   at right angles with rounded corners.
 
 use super::{Route, RouteKind};
-use crate::Point;
+use crate::geometry::Point;
 
 /// The largest corner radius of an orthogonal route.
 pub const CORNER: f64 = 8.0;

@@ -23,7 +23,7 @@ mod lanes;
 
 use std::collections::HashMap;
 
-use crate::{Point, Size};
+use crate::geometry::{Point, Size};
 use columns::Columns;
 use lanes::MaxTree;
 
@@ -181,7 +181,7 @@ pub fn routes(
         let desired: Vec<f64> = group.iter().map(|g| g.1).collect();
         let seps: Vec<f64> = group.windows(2).map(|w| (w[0].3 + w[1].3) / 2.0 + o.label_gap).collect();
         let mut ys = Vec::new();
-        crate::place::pool_adjacent(&desired, &vec![1.0; group.len()], &seps, &mut ys);
+        crate::pool::pool_adjacent(&desired, &vec![1.0; group.len()], &seps, &mut ys);
         for (g, y) in group.iter().zip(ys) {
             let p = Point { x, y };
             let r = &mut out[g.2];
