@@ -47,11 +47,8 @@ pub fn builtin_registry() -> String {
 /// the types' serialized form, the registry's documented shape, so a built-in registry that
 /// records no origin answers an empty list (About says so).
 pub fn runtime_versions() -> Vec<RuntimeVersion> {
-    let types: Vec<serde_json::Value> = trellis_spec::builtin::manifest()
-        .types
-        .iter()
-        .filter_map(|t| serde_json::to_value(t).ok())
-        .collect();
+    let types: Vec<serde_json::Value> =
+        trellis_spec::builtin::manifest().types.iter().filter_map(|t| serde_json::to_value(t).ok()).collect();
     runtimes_in(&types)
 }
 
@@ -62,7 +59,11 @@ fn runtimes_in(types: &[serde_json::Value]) -> Vec<RuntimeVersion> {
         .filter(|o| o.get("kind").and_then(|k| k.as_str()) == Some("runtime"))
         .filter_map(|o| {
             let text = |k: &str| o.get(k).and_then(|v| v.as_str()).map(str::to_string);
-            Some(RuntimeVersion { runtime: text("runtime")?, package: text("package"), version: text("version")? })
+            Some(RuntimeVersion {
+                runtime: text("runtime")?,
+                package: text("package"),
+                version: text("version")?,
+            })
         })
         .collect();
     out.sort();
@@ -190,8 +191,16 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                RuntimeVersion { runtime: "Ilmek".into(), package: pkg("@ilmek/a2a"), version: "0.2.0".into() },
-                RuntimeVersion { runtime: "Ilmek".into(), package: pkg("@ilmek/mcp"), version: "0.2.0".into() },
+                RuntimeVersion {
+                    runtime: "Ilmek".into(),
+                    package: pkg("@ilmek/a2a"),
+                    version: "0.2.0".into()
+                },
+                RuntimeVersion {
+                    runtime: "Ilmek".into(),
+                    package: pkg("@ilmek/mcp"),
+                    version: "0.2.0".into()
+                },
                 RuntimeVersion { runtime: "Weaveflow".into(), package: None, version: "0ad04ab".into() },
             ]
         );

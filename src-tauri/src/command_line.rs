@@ -45,7 +45,6 @@ mod tests {
         assert_eq!(got, vec![PathBuf::from("a.json"), PathBuf::from("dir/GRAPH.md")]);
     }
 
-
     fn args(a: &[&str]) -> Vec<String> {
         a.iter().map(|s| s.to_string()).collect()
     }

@@ -4,8 +4,8 @@
 
 #![forbid(unsafe_code)]
 
-pub mod answer;
 pub mod about;
+pub mod answer;
 pub mod app_info;
 pub mod auto_layout;
 pub mod command_line;
@@ -16,8 +16,8 @@ pub mod file_drop;
 mod file_drop_gtk;
 mod housekeeping;
 pub mod image_export;
-pub mod main_window;
 pub mod logging;
+pub mod main_window;
 mod menu;
 mod menu_events;
 pub mod open_failures;

@@ -236,8 +236,12 @@ fn write_failed(path: &Path, reason: &str) -> Diagnostic {
     )
 }
 
+/// The settings a file holds, and the whole object as read (keys this version does not know
+/// are written back as they were).
+type ReadSettings = (Settings, Map<String, Value>);
+
 /// `Ok(None)`: no file (first start). `Err`: a file that is not settings, and why.
-fn read_file(path: &Path) -> Result<Option<(Settings, Map<String, Value>)>, NotSettings> {
+fn read_file(path: &Path) -> Result<Option<ReadSettings>, NotSettings> {
     match std::fs::metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(NotSettings(format!("it cannot be read ({e})"))),

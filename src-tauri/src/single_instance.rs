@@ -45,7 +45,10 @@ fn bus_id_for(data_dir: &Path) -> String {
 /// The files a second start named, as paths the running app can open.
 fn files_of(argv: Vec<String>, cwd: &str) -> Vec<PathBuf> {
     // argv[0] is the program.
-    crate::command_line::paths_from_args(argv.into_iter().skip(1)).into_iter().map(|p| Path::new(cwd).join(p)).collect()
+    crate::command_line::paths_from_args(argv.into_iter().skip(1))
+        .into_iter()
+        .map(|p| Path::new(cwd).join(p))
+        .collect()
 }
 
 fn on_second_start(app: &AppHandle, argv: Vec<String>, cwd: String) {

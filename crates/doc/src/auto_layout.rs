@@ -8,17 +8,16 @@ use indexmap::IndexMap;
 use std::collections::HashMap;
 
 use trellis_layout::clusters::{layout_clustered, Clusters, Frame as ClusterFrame};
-use trellis_layout::{Cancelled, Graph, Options, Size};
+use trellis_layout::{Cancelled, Graph, Options};
 use trellis_spec::{END, START};
 
+use crate::canvas_sizes::{label_size, NODE, TERMINAL};
 use crate::document::Document;
 use crate::drawn_edges::DrawnEdges;
 use crate::formats::view::display_spec;
 use crate::layout::Layout;
-use crate::canvas_sizes::{label_size, NODE, TERMINAL};
 use crate::session::Session;
 use crate::Position;
-
 
 /// The canvas graph of a document, ready to lay out: its ids (nodes, then both terminals)
 /// and the graph in indices of those ids. Owned, so the layout can run without the session.

@@ -18,7 +18,7 @@ fn pipeline(n: usize) -> Graph {
     sizes.extend([Size { w: 44.0, h: 44.0 }; 2]);
     let label = Some(Size { w: 140.0, h: 18.0 });
     let mut g = Graph { sizes, first: Some(start), last: Some(end), ..Graph::default() };
-    let mut push = |g: &mut Graph, a: usize, b: usize, guarded: bool| {
+    let push = |g: &mut Graph, a: usize, b: usize, guarded: bool| {
         g.edges.push((a, b));
         g.labels.push(if guarded { label } else { None });
     };

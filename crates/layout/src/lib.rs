@@ -45,7 +45,6 @@ pub mod route;
 pub use geometry::{Point, Size};
 pub use model::{Cancelled, Graph, Options, Progress, Stage};
 
-
 /// Which edges are loops (drawn back, right to left): the edge of each cycle that returns to
 /// the path a walk from the start took, in document order ([`cycles`]). An acyclic graph has
 /// none; the layout points every other edge right.

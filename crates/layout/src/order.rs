@@ -4,8 +4,8 @@
 //! fewest crossings seen is kept; crossings between two layers are counted by inversions
 //! (Barth, Jünger and Mutzel's bilayer count, on a Fenwick tree).
 
-use crate::proper::Proper;
 use crate::model::Cancelled;
+use crate::proper::Proper;
 
 /// Swapping two items costs the product of their degrees; above this it is skipped (a hub
 /// next to a hub), so a sweep stays near linear.

@@ -6,11 +6,11 @@
 //! squares positions in that order, gaps kept). Bend points weigh most, so an edge that
 //! passes several columns runs straight, and chains of nodes (lanes) line up.
 
+use crate::geometry::Point;
 use crate::layering::Dag;
+use crate::model::{Graph, Options};
 use crate::pool::pool_adjacent;
 use crate::proper::Proper;
-use crate::geometry::Point;
-use crate::model::{Graph, Options};
 
 /// Rounds of sweeps (one right, one left each).
 const ROUNDS: usize = 8;

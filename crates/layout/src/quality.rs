@@ -6,9 +6,9 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::geometry::{Point, Size};
 use crate::route::draw::{pieces, polyline};
 use crate::route::{anchors, Route};
-use crate::geometry::{Point, Size};
 
 /// A drawn edge: its ends (node indices), the line it is drawn as and its label's box.
 #[derive(Debug, Clone, PartialEq)]

@@ -14,7 +14,13 @@ fn main() {
     };
     let fs = trellis_doc::RealFs;
     let registries = (trellis_doc::discovery::registry_loader())(&fs, Some(&file));
-    let mut s = match trellis_doc::Session::open(&fs, trellis_doc::DocId(1), &file, registries, Arc::new(trellis_doc::SystemClock)) {
+    let mut s = match trellis_doc::Session::open(
+        &fs,
+        trellis_doc::DocId(1),
+        &file,
+        registries,
+        Arc::new(trellis_doc::SystemClock),
+    ) {
         Ok(s) => s,
         Err(ds) => {
             for d in ds {
@@ -33,7 +39,11 @@ fn main() {
     };
     let svg = trellis_picture::svg::render(&scene, &trellis_picture::Theme::Light.palette());
     let written = if out.extension().is_some_and(|e| e == "png") {
-        let png = trellis_picture::png(&svg, trellis_picture::system_fonts(), &trellis_picture::PngOptions { scale: 1.0, ..Default::default() });
+        let png = trellis_picture::png(
+            &svg,
+            trellis_picture::system_fonts(),
+            &trellis_picture::PngOptions { scale: 1.0, ..Default::default() },
+        );
         match png {
             Ok(png) => std::fs::write(&out, png.bytes),
             Err(d) => {

@@ -316,7 +316,7 @@ impl<'de> Visitor<'de> for Skip<'_> {
         let room = self.room.checked_sub(1);
         let facts = self.facts;
         let number = each_member(map, |_, map| {
-            let room = room.ok_or_else(|| too_deep::<A::Error>())?;
+            let room = room.ok_or_else(too_deep::<A::Error>)?;
             map.next_value_seed(Skip { room, facts: &mut *facts })
         })?;
         match number {

@@ -391,7 +391,7 @@ proptest! {
 fn nesting_at_the_limit_is_read_as_the_plain_path_reads_it() {
     for depth in 118..=130 {
         let deep = format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
-        let deep_object = format!("{}{}", "{\"k\":".repeat(depth), format!("1{}", "}".repeat(depth)));
+        let deep_object = format!("{}1{}", "{\"k\":".repeat(depth), "}".repeat(depth));
         for text in [
             format!(r#"{{"nodes":[{{"id":"a","config":{{"x":{deep}}}}}]}}"#),
             format!(r#"{{"nodes":[{{"id":"a","config":{deep_object}}}]}}"#),

@@ -503,8 +503,8 @@ async fn a_registry_file_changed_outside_revalidates_the_open_document() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_large_file_without_a_layout_shows_its_progress_and_can_be_stopped() {
     let dir = tempfile::tempdir().expect("tmp");
-    // Large enough that reading and laying it out last seconds in this (debug) build.
-    let path = trellis_bench::write_real_file(dir.path(), 20_000, 13).expect("write the file");
+    // Large enough that laying it out lasts seconds in the build the tests drive.
+    let path = trellis_bench::write_real_file(dir.path(), 100_000, 13).expect("write the file");
     let app = Desktop::launch(Launch { dialog_path: Some(path.clone()), ..Launch::default() }).await;
     let before = app.documents().await.len();
     let first = app.active_doc().await;
@@ -512,7 +512,7 @@ async fn a_large_file_without_a_layout_shows_its_progress_and_can_be_stopped() {
     app.visible("[data-testid=\"btn-open\"]").await.click().await.expect("Open");
     let notice = app.visible("[data-testid=\"open-progress\"][data-stage=\"layingOut\"]").await;
     let text = notice.text().await.expect("notice text");
-    assert!(text.starts_with("Laying out real-20000.json: 20,000 nodes, "), "{text}");
+    assert!(text.starts_with("Laying out real-100000.json: 100,000 nodes, "), "{text}");
     app.visible("[data-testid=\"open-progress-stop\"]").await.click().await.expect("Stop");
     app.wait_js(
         "return !document.querySelector('[data-testid=open-progress]');",
@@ -522,7 +522,7 @@ async fn a_large_file_without_a_layout_shows_its_progress_and_can_be_stopped() {
     assert_eq!(app.documents().await.len(), before, "nothing opened");
     let recent = app.call("recent_files", json!({})).await;
     assert!(
-        !recent.as_array().is_some_and(|r| r.iter().any(|f| f["fileName"] == "real-20000.json")),
+        !recent.as_array().is_some_and(|r| r.iter().any(|f| f["fileName"] == "real-100000.json")),
         "a stopped open is not a recent file: {recent}"
     );
     assert!(
@@ -537,13 +537,13 @@ async fn a_large_file_without_a_layout_shows_its_progress_and_can_be_stopped() {
     // Not stopped this time: it opens, laid out, and the notice goes.
     app.visible("[data-testid=\"btn-open\"]").await.click().await.expect("Open");
     let id = app.wait_other_doc(&first).await;
-    assert_eq!(id, app.doc_named("real-20000.json").await);
+    assert_eq!(id, app.doc_named("real-100000.json").await);
     app.wait_js(
         "return !document.querySelector('[data-testid=open-progress]');",
         "the progress notice to go once opened",
     )
     .await;
     let placed = app.placed_count(&id).await;
-    assert_eq!(placed, 20_002, "every node and both terminals placed before the first view");
+    assert_eq!(placed, 100_002, "every node and both terminals placed before the first view");
     app.quit().await;
 }

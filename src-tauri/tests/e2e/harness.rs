@@ -528,6 +528,8 @@ impl Desktop {
     }
 
     /// The app's process id (under our tauri-driver), when it runs.
+    // The perf and installed-package tests ask for it; the e2e tests themselves do not.
+    #[allow(dead_code)]
     pub fn app_pid(&self) -> Option<u32> {
         let driver_pid = self.procs.driver.as_ref().map(Child::id)?;
         descendants(driver_pid).into_iter().find(|pid| exe_of(*pid).is_some_and(|e| e == self.binary))

@@ -269,7 +269,9 @@ async fn the_window_is_up_while_a_large_file_without_layout_is_laid_out_and_its_
                 }
             }
         }
-        let ready = app.js("const a = document.querySelector('[data-testid=app]'); return a.dataset.ready === 'true';").await;
+        let ready = app
+            .js("const a = document.querySelector('[data-testid=app]'); return a.dataset.ready === 'true';")
+            .await;
         if ready == json!(true) {
             break;
         }

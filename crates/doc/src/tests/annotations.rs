@@ -486,7 +486,8 @@ fn the_automatic_layout_keeps_a_groups_members_together() {
         if members.contains(&id.as_str()) {
             continue;
         }
-        let size = if id.starts_with("__") { crate::canvas_sizes::TERMINAL } else { crate::canvas_sizes::NODE };
+        let size =
+            if id.starts_with("__") { crate::canvas_sizes::TERMINAL } else { crate::canvas_sizes::NODE };
         let overlaps = q.x < x1 && q.x + size.w > x0 && q.y < y1 && q.y + size.h > y0;
         assert!(!overlaps, "{id} at {q:?} is inside the group's box ({x0}, {y0}) - ({x1}, {y1})");
     }

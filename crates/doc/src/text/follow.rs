@@ -6,9 +6,8 @@
 use trellis_spec::{json, Diagnostic};
 
 use super::places;
-use super::reading::{flags, reading_error, writer_text};
+use super::reading::{reading_error, writer_text};
 use super::view::{codes, TextDelta, TextProblem, TextView, EDITABLE_UP_TO, TRELLIS};
-use crate::text_changes::{TextChange, TextUpdate};
 use crate::document::Document;
 use crate::formats::splice::splice;
 use crate::history::Prim;
@@ -17,6 +16,7 @@ use crate::session::Session;
 use crate::text_changes::diff::{self, Hunk};
 use crate::text_changes::offsets::{len_utf16, to_utf16};
 use crate::text_changes::step::{TextFlags, TextStep};
+use crate::text_changes::{TextChange, TextUpdate};
 
 impl Session {
     /// Opens the text pane (again): the whole text, its version, its problems' places.

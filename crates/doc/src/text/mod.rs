@@ -35,4 +35,3 @@ pub use typed::TextEdit;
 pub use view::{codes, TextDelta, TextProblem, TextView, EDITABLE_UP_TO, TRELLIS};
 
 pub use crate::text_changes::{TextChange, TextUpdate};
-

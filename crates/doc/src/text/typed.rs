@@ -11,7 +11,6 @@ use ts_rs::TS;
 use super::reading::{first_error, flags, writer_text};
 use super::spec_prims;
 use super::view::codes;
-use crate::text_changes::{TextChange, TextUpdate};
 use crate::document::Document;
 use crate::edit::{Changed, Edit, EditOutcome, Position};
 use crate::history::{apply_all, is_snapshot, CoalesceKey, Prim, Step, COALESCE_MS};
@@ -19,6 +18,7 @@ use crate::session::Session;
 use crate::text_changes::diff;
 use crate::text_changes::offsets::{len_utf16, to_bytes};
 use crate::text_changes::step::{TextFlags, TextStep};
+use crate::text_changes::{TextChange, TextUpdate};
 
 /// What the pane sends after a pause in the typing: its changes (one list per editor update,
 /// each in the places of the text before it), made on `version` of the text.
@@ -234,7 +234,6 @@ fn applied(text: &str, changes: &[TextChange]) -> Result<String, Diagnostic> {
     out.push_str(&text[at..]);
     Ok(out)
 }
-
 
 fn unreachable_format<T>() -> Result<T, Diagnostic> {
     Err(Diagnostic::error(codes::BAD_CHANGE, "the document changed format while it was read (a bug)"))

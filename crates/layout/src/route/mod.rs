@@ -193,6 +193,12 @@ pub fn routes(
     out
 }
 
+/// The edges sharing a lane: into one node (its index), on one side of the columns, in one
+/// direction (true: left to right).
+type LaneKey = (usize, Side, bool);
+/// A lane's first and last column and its edges.
+type Lane = (usize, usize, Vec<usize>);
+
 /// Lanes for the edges going around the columns (see [`lanes`]).
 #[allow(clippy::too_many_arguments)]
 fn lanes_around(
@@ -215,7 +221,7 @@ fn lanes_around(
     let mut above = MaxTree::new(&tops);
     // Each edge takes the side of the columns it spans that its ends are nearer; edges into
     // one node on one side, in one direction, share a lane.
-    let mut groups: HashMap<(usize, Side, bool), (usize, usize, Vec<usize>)> = HashMap::new();
+    let mut groups: HashMap<LaneKey, Lane> = HashMap::new();
     for &e in around {
         let (a, b) = edges[e];
         let (ca, cb) = (cols.of[a] as usize, cols.of[b] as usize);
@@ -228,7 +234,7 @@ fn lanes_around(
         g.1 = g.1.max(hi);
         g.2.push(e);
     }
-    let mut order: Vec<((usize, Side, bool), (usize, usize, Vec<usize>))> = groups.into_iter().collect();
+    let mut order: Vec<(LaneKey, Lane)> = groups.into_iter().collect();
     order.sort_by_key(|((b, side, fwd), (lo, hi, _))| (hi - lo, *b, *side == Side::Above, *fwd));
     let mut stubs: HashMap<(usize, Side, bool), usize> = HashMap::new();
     let mut stub = |col: usize, side: Side, out_of: bool| {
@@ -340,7 +346,7 @@ pub fn extent(
             grow(c.x - s.w / 2.0, c.y - s.h / 2.0, s.w, s.h);
         }
     }
-    x0.is_finite().then(|| (x0, y0, x1 - x0, y1 - y0))
+    x0.is_finite().then_some((x0, y0, x1 - x0, y1 - y0))
 }
 
 #[cfg(test)]
