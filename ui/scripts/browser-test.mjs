@@ -50,7 +50,8 @@ async function test(name, fn) {
   } catch (e) {
     failed++;
     const refused = await page?.evaluate(() => window.__trellisPreview?.unexpected).catch(() => null);
-    if (process.env.SHOTS) await page?.screenshot({ path: `${process.env.SHOTS}/${name.slice(0, 20).replace(/\W+/g, "-")}.png` }).catch(() => {});
+    if (process.env.SHOTS)
+      await page?.screenshot({ path: `${process.env.SHOTS}/${name.slice(0, 20).replace(/\W+/g, "-")}.png` }).catch(() => {});
     console.log(`FAIL ${name}\n${e.stack ?? e}${refused?.length ? `\nnot in Rust's script: ${refused.join("\n")}` : ""}`);
   }
 }

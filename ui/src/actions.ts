@@ -180,7 +180,8 @@ export function savedMessage(out: SaveAnswer, name: string, errors: readonly Dia
   const saved = n ? `Saved ${name} in canonical form` : `Saved ${name}`;
   const reformatted = n ? `${count(n, "line")} reformatted.` : "";
   let text = n ? `${saved}: ${reformatted}` : `${saved}.`;
-  if (errors.length === 1) text = `${saved} with 1 problem: ${errors[0].message.replace(/[.\s]+$/, "")}. The runtime will refuse it until it is fixed.`;
+  if (errors.length === 1)
+    text = `${saved} with 1 problem: ${errors[0].message.replace(/[.\s]+$/, "")}. The runtime will refuse it until it is fixed.`;
   else if (errors.length) text = `${saved} with ${count(errors.length, "problem")}: the runtime will refuse it until they are fixed.`;
   if (errors.length && n) text += ` ${reformatted}`;
   if (out.newLayoutFile) {

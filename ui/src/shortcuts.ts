@@ -80,7 +80,11 @@ export function installShortcuts(): () => void {
     if (editable && (action === "find" || action === "escape") && (e.target as HTMLElement).closest?.("[data-text-pane]")) return;
     // F6 types nothing, so it leaves a text field for the canvas too (else a keyboard user who
     // has just typed a value has no way back to the graph but Tab through every panel).
-    if (editable && !["save", "save-as", "escape", "find", "palette", "focus-canvas", "next-tab", "prev-tab", "toggle-text"].includes(action)) return;
+    if (
+      editable &&
+      !["save", "save-as", "escape", "find", "palette", "focus-canvas", "next-tab", "prev-tab", "toggle-text"].includes(action)
+    )
+      return;
     if (action === "copy" || action === "cut") {
       // Let the browser fire the copy/cut event (it carries the clipboard); fall back if not.
       copyHandled = false;

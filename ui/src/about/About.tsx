@@ -45,9 +45,7 @@ export function runtimeLabel(r: RuntimeVersion): string {
 
 /** The text a bug report wants, one fact a line. */
 export function aboutText(info: AboutInfo): string {
-  const runtimes = info.runtimes.length
-    ? info.runtimes.map(runtimeLabel).join(", ")
-    : "not recorded in this build's built-in registry";
+  const runtimes = info.runtimes.length ? info.runtimes.map(runtimeLabel).join(", ") : "not recorded in this build's built-in registry";
   return [
     `Trellis ${info.version} (commit ${info.commit})`,
     `Licence: ${info.license}`,

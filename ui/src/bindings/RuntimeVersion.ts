@@ -3,4 +3,16 @@
 /**
  * A runtime whose published node types the built-in registry follows, and its version.
  */
-export type RuntimeVersion = { runtime: string, version: string, };
+export type RuntimeVersion = { 
+/**
+ * The runtime ("Ilmek").
+ */
+runtime: string, 
+/**
+ * The package publishing the types ("@ilmek/mcp"), when there is one.
+ */
+package: string | null, 
+/**
+ * The version followed: a package version or a commit.
+ */
+version: string, };

@@ -197,7 +197,12 @@ export class OverviewRenderer {
       for (let j = 1; j < pts.length; j++) {
         const u = pts[j - 1];
         const v = pts[j];
-        if (p.x < Math.min(u.x, v.x) - tol || p.x > Math.max(u.x, v.x) + tol || p.y < Math.min(u.y, v.y) - tol || p.y > Math.max(u.y, v.y) + tol)
+        if (
+          p.x < Math.min(u.x, v.x) - tol ||
+          p.x > Math.max(u.x, v.x) + tol ||
+          p.y < Math.min(u.y, v.y) - tol ||
+          p.y > Math.max(u.y, v.y) + tol
+        )
           continue;
         const d = segmentDistance(p.x, p.y, u.x, u.y, v.x, v.y);
         if (d <= tol && d < bestD) {

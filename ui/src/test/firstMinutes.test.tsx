@@ -66,7 +66,9 @@ describe("the first minutes' texts", () => {
     expect(view.dirty).toBe(false);
     const q = await render(<App backend={new RecordedBackend([view], [])} />);
     expect(q('[data-testid="status-dirty"]')?.textContent).toBe("not saved yet");
-    expect(q('[data-testid="status-size"]')?.textContent).toBe(`${count(view.spec.nodes.length, "node")} · ${count(view.spec.edges.length, "edge")}`);
+    expect(q('[data-testid="status-size"]')?.textContent).toBe(
+      `${count(view.spec.nodes.length, "node")} · ${count(view.spec.edges.length, "edge")}`,
+    );
   });
 });
 
@@ -76,12 +78,15 @@ describe("where a node or a note goes without a place", () => {
     const taken = [...occupiedBoxes(view)];
     expect(taken.length).toBe(Object.keys(resolvePositions(view.spec, view.layout.positions)).length);
     // The centre of the graph: on its nodes.
-    const b = taken.reduce((a, r) => ({ x: Math.min(a.x, r.x), y: Math.min(a.y, r.y), w: Math.max(a.w, r.x + r.w), h: Math.max(a.h, r.y + r.h) }), {
-      x: Infinity,
-      y: Infinity,
-      w: -Infinity,
-      h: -Infinity,
-    });
+    const b = taken.reduce(
+      (a, r) => ({ x: Math.min(a.x, r.x), y: Math.min(a.y, r.y), w: Math.max(a.w, r.x + r.w), h: Math.max(a.h, r.y + r.h) }),
+      {
+        x: Infinity,
+        y: Infinity,
+        w: -Infinity,
+        h: -Infinity,
+      },
+    );
     const want = { x: Math.round((b.x + b.w) / 2 - 100), y: Math.round((b.y + b.h) / 2 - 30) };
     const size = { w: 200, h: 60 };
     const first = freeSpot(want, size, taken);
