@@ -73,8 +73,11 @@ pub struct RunComparison {
     pub only_b: Vec<EdgeEnds>,
 }
 
+/// What steps are aligned on: superstep, node, attempt.
+type StepKey = (Option<u64>, String, u32);
+
 /// A step's key for alignment; steps off the path do not take part.
-fn keys(run: &Run) -> (Vec<(Option<u64>, String, u32)>, Vec<usize>) {
+fn keys(run: &Run) -> (Vec<StepKey>, Vec<usize>) {
     let mut keys = Vec::new();
     let mut index = Vec::new();
     for (i, s) in run.steps.iter().enumerate().filter(|(_, s)| s.on_path()) {
@@ -192,8 +195,8 @@ fn first_value_difference(
             }
         }
         let (Some(x), Some(y)) = (r.a, r.b) else { return None };
-        let names = sa.keys().chain(sb.keys().filter(|k| !sa.contains_key(*k)));
-        if let Some(channel) = names.cloned().find(|k| sa.get(k) != sb.get(k)) {
+        let mut names = sa.keys().chain(sb.keys().filter(|k| !sa.contains_key(*k)));
+        if let Some(channel) = names.find(|k| sa.get(*k) != sb.get(*k)).cloned() {
             let (va, vb) = (sa.get(&channel).cloned(), sb.get(&channel).cloned());
             let text = |v: &Option<Value>| v.as_ref().map_or("nothing".to_owned(), crate::fields::compact);
             let message = format!(

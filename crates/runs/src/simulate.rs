@@ -69,7 +69,9 @@ pub fn run(
     run_id: &str,
     thread_id: &str,
 ) -> Result<Simulation, Vec<Diagnostic>> {
-    let noted: Arc<Mutex<Vec<(String, Map<String, Value>)>>> = Arc::new(Mutex::new(Vec::new()));
+    // The update each node returned, in the order they ran.
+    type Noted = Vec<(String, Map<String, Value>)>;
+    let noted: Arc<Mutex<Noted>> = Arc::new(Mutex::new(Vec::new()));
     let mut graph = graph;
     for node in &mut graph.nodes {
         let inner = node.run.clone();

@@ -62,7 +62,9 @@ pub fn read(
             v => flatten(v, &item.place, &mut all),
         }
     }
-    let mut traces: IndexMap<String, Vec<(Map<String, Value>, String)>> = IndexMap::new();
+    // Per trace: its runs, each with the place it was read from.
+    type Runs = Vec<(Map<String, Value>, String)>;
+    let mut traces: IndexMap<String, Runs> = IndexMap::new();
     let ids: HashMap<String, String> = all
         .iter()
         .filter_map(|(o, _)| Some((string(o, "id")?, string(o, "parent_run_id").unwrap_or_default())))
