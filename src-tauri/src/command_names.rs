@@ -44,4 +44,12 @@ pub const COMMANDS: &[&str] = &[
     "compare_close",
     "conflict_report",
     "conflict_pick",
+    "run_open_dialog",
+    "run_view",
+    "run_step",
+    "run_close",
+    "run_compare_dialog",
+    "run_folder_dialog",
+    "run_simulate",
+    "run_save_log",
 ];

@@ -15,6 +15,8 @@ mod menu_events;
 pub mod open_failures;
 pub mod open_progress;
 mod quit;
+pub mod runs;
+pub mod runs_view;
 pub mod state;
 pub mod subgraphs;
 pub mod transfer;
@@ -81,6 +83,14 @@ pub fn run() {
             compare::compare_close,
             compare::conflict_report,
             compare::conflict_pick,
+            runs::run_open_dialog,
+            runs::run_view,
+            runs::run_step,
+            runs::run_close,
+            runs::run_compare_dialog,
+            runs::run_folder_dialog,
+            runs::run_simulate,
+            runs::run_save_log,
         ])
         .on_menu_event(menu_events::on_event)
         .on_window_event(|window, event| {
@@ -96,6 +106,7 @@ pub fn run() {
             app.manage(AppState::new(data_dir));
             app.manage(open_failures::PendingFailures::default());
             app.manage(compare::CompareState::default());
+            app.manage(runs::RunsState::default());
             let (bar, recent) = menu::build(&handle)?;
             app.manage(menu::RecentMenu(recent));
             app.set_menu(bar)?;
@@ -142,6 +153,7 @@ fn open_at_start(app: &tauri::AppHandle, files: &[PathBuf]) {
             }
         }
     }
+    let (run_files, files): (Vec<&PathBuf>, Vec<&PathBuf>) = files.iter().partition(|p| runs::is_run_file(p));
     for path in files {
         match ws.open(path) {
             Ok(id) => state.set_active(Some(id)),
@@ -164,6 +176,9 @@ fn open_at_start(app: &tauri::AppHandle, files: &[PathBuf]) {
     }
     drop(ws);
     menu::refresh_recent(app);
+    for path in run_files {
+        runs::open_beside_active(app, path);
+    }
 }
 
 #[cfg(test)]

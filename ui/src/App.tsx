@@ -16,6 +16,11 @@ import { OpenFailures } from "./panels/OpenFailures";
 import { RegistryPanel } from "./panels/RegistryPanel";
 import { Palette } from "./palette/Palette";
 import { Breadcrumbs } from "./subgraphs/Breadcrumbs";
+import { RunFolderPanel } from "./runs/RunFolderPanel";
+import { RunInspector } from "./runs/RunInspector";
+import { RunTimeline } from "./runs/RunTimeline";
+import { SimulatePanel } from "./runs/SimulatePanel";
+import "./runs/runs.css";
 import { installShortcuts } from "./shortcuts";
 import { ui, useUi } from "./store";
 import { traceMark } from "./perf/editTrace";
@@ -79,8 +84,11 @@ export function App({ backend }: { backend: Backend }) {
           <FindBar />
           {view?.conflict && <ConflictBar view={view} />}
           {view && <ConflictPanel view={view} />}
+          {view && <RunTimeline docId={view.id} />}
           {view && <ProblemsPanel view={view} />}
         </div>
+        {view && <RunFolderPanel docId={view.id} />}
+        {view && <RunInspector docId={view.id} />}
         {view && <ComparePanel view={view} />}
         {view && <Inspector view={view} />}
       </div>
@@ -89,6 +97,7 @@ export function App({ backend }: { backend: Backend }) {
       <Palette />
       <ExportConfirm />
       <ExportImage />
+      {view && <SimulatePanel view={view} />}
       <Toasts />
     </div>
   );

@@ -17,6 +17,7 @@
 //! - [`compare`]: "Compare with...": the diff against another version as canvas marks and a
 //!   change list, and one change taken as an edit.
 //! - [`conflicts`]: the merge driver's conflict report beside a document, resolved pick by pick.
+//! - [`run_graph`]: a document as runs see it (nodes, drawn edges, reducers).
 
 pub mod annotations;
 mod apply;
@@ -47,6 +48,7 @@ mod reformat;
 mod refusal;
 pub mod registries;
 pub mod registry_editor;
+pub mod run_graph;
 pub mod save;
 pub mod session;
 mod spare_text;
