@@ -21,6 +21,7 @@ mod drive;
 #[path = "../e2e/harness.rs"]
 mod harness;
 mod memory;
+mod runs;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
