@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TARGETS=(spec_pipeline reader_oracle weaveflow_read graphmd_read registry_manifest layout_sidecar)
+TARGETS=(spec_pipeline reader_oracle weaveflow_read graphmd_read registry_manifest layout_sidecar runs_read)
 
 # Seeds: copied (not linked) into fuzz/corpus/<target>, which is ignored by Git.
 seed() {
@@ -17,6 +17,7 @@ seed() {
     weaveflow_read) cp ../shared/corpus/weaveflow/*.json "$dir"/ 2>/dev/null || true ;;
     graphmd_read) find ../shared/corpus/graphmd crates/formats/tests -name '*.md' -exec cp {} "$dir"/ \; 2>/dev/null || true ;;
     registry_manifest) cp crates/spec/tests/fixtures/registry/{valid,invalid}/*.json "$dir"/ 2>/dev/null || true ;;
+    runs_read) find crates/runs/tests/fixtures -type f ! -name '*.snap' -exec cp {} "$dir"/ \; 2>/dev/null || true ;;
     layout_sidecar) printf '{"version":1,"positions":{"a":{"x":1,"y":2}},"viewport":{"x":0,"y":0,"zoom":1}}\n' >"$dir/seed.json" ;;
   esac
 }

@@ -55,4 +55,12 @@ pub const COMMANDS: &[&str] = &[
     "save_settings",
     "about",
     "show_log_folder",
+    "run_open_dialog",
+    "run_view",
+    "run_step",
+    "run_close",
+    "run_compare_dialog",
+    "run_folder_dialog",
+    "run_simulate",
+    "run_save_log",
 ];

@@ -113,6 +113,53 @@ pub async fn pick_image_path(window: &tauri::WebviewWindow, suggested: &str, ext
         .map(|h| h.path().to_path_buf())
 }
 
+/// Asks for a run record (File > Open Run…, Compare With Run…); `None` when cancelled.
+pub async fn pick_run_file(window: &tauri::WebviewWindow, title: &str) -> Option<PathBuf> {
+    if let Some(answer) = bypass() {
+        return answer;
+    }
+    AsyncFileDialog::new()
+        .set_title(title)
+        .add_filter(
+            "Run records (*.jsonl, *.json, *.sqlite, *.db)",
+            &["jsonl", "json", "ndjson", "sqlite", "db"],
+        )
+        .add_filter("All files", &["*"])
+        .set_parent(window)
+        .pick_file()
+        .await
+        .map(|h| h.path().to_path_buf())
+}
+
+/// Asks for a folder of run records (Open Runs Folder…); `None` when cancelled.
+pub async fn pick_run_folder(window: &tauri::WebviewWindow) -> Option<PathBuf> {
+    if let Some(answer) = bypass() {
+        return answer;
+    }
+    AsyncFileDialog::new()
+        .set_title("Open a folder of runs")
+        .set_parent(window)
+        .pick_folder()
+        .await
+        .map(|h| h.path().to_path_buf())
+}
+
+/// Asks where to save a run log; `None` when cancelled. With the test bypass naming an existing
+/// folder, the answer is the suggested name in that folder.
+pub async fn pick_run_save_path(window: &tauri::WebviewWindow, suggested: &str) -> Option<PathBuf> {
+    if let Some(answer) = bypass() {
+        return answer.map(|p| if p.is_dir() { p.join(suggested) } else { p });
+    }
+    AsyncFileDialog::new()
+        .set_title("Save the run as a run log")
+        .set_file_name(suggested)
+        .add_filter("Trellis run log (*.jsonl)", &["jsonl"])
+        .set_parent(window)
+        .save_file()
+        .await
+        .map(|h| h.path().to_path_buf())
+}
+
 /// The answer to "save changes before closing?".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Confirm {

@@ -107,6 +107,11 @@ pub fn open_dropped(app: &AppHandle, dropped: Dropped) {
                     continue;
                 }
             };
+            // A run record opens beside the document shown, not as a document of its own.
+            if crate::runs::is_run_file(&file) {
+                crate::runs::open_beside_active(&app, &file);
+                continue;
+            }
             // A refusal is reported by `open_path` (a notice with the file name and reason).
             if let Ok(id) = commands::open_path(&app, &file) {
                 let state = app.state::<crate::state::AppState>();

@@ -25,6 +25,8 @@ pub mod open_progress;
 mod quit;
 pub mod settings;
 mod single_instance;
+pub mod runs;
+pub mod runs_view;
 pub mod state;
 pub mod subgraphs;
 pub mod text_pane;
@@ -102,6 +104,14 @@ pub fn run() {
             settings::save_settings,
             about::about,
             logging::show_log_folder,
+            runs::run_open_dialog,
+            runs::run_view,
+            runs::run_step,
+            runs::run_close,
+            runs::run_compare_dialog,
+            runs::run_folder_dialog,
+            runs::run_simulate,
+            runs::run_save_log,
         ])
         .on_menu_event(menu_events::on_event)
         .on_window_event(|window, event| {
@@ -119,6 +129,7 @@ pub fn run() {
             app.manage(AppState::new(data_dir));
             app.manage(open_failures::PendingFailures::default());
             app.manage(compare::CompareState::default());
+            app.manage(runs::RunsState::default());
             let (bar, recent) = menu::build(&handle)?;
             app.manage(menu::RecentMenu(recent));
             app.set_menu(bar)?;
@@ -214,6 +225,8 @@ fn open_files(app: &tauri::AppHandle, files: Vec<PathBuf>) {
     if files.is_empty() {
         return;
     }
+    // A run record opens beside the document shown, once the documents are open.
+    let (run_files, files): (Vec<PathBuf>, Vec<PathBuf>) = files.into_iter().partition(|p| runs::is_run_file(p));
     let app = app.clone();
     tauri::async_runtime::spawn_blocking(move || {
         for path in &files {
@@ -227,6 +240,9 @@ fn open_files(app: &tauri::AppHandle, files: Vec<PathBuf>) {
             ui_sync::announce_opened(&app, id);
             let ws = state.ws();
             ui_sync::refresh_title(&app, &ws);
+        }
+        for path in &run_files {
+            runs::open_beside_active(&app, path);
         }
     });
 }

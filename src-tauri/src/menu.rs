@@ -66,6 +66,11 @@ pub fn build(app: &AppHandle) -> tauri::Result<(Menu<Wry>, Submenu<Wry>)> {
             &PredefinedMenuItem::separator(app)?,
             &item(app, "compare-with", "Compare With…", None)?,
             &PredefinedMenuItem::separator(app)?,
+            &item(app, "open-run", "Open Run…", None)?,
+            &item(app, "compare-run", "Compare With Run…", None)?,
+            &item(app, "open-runs-folder", "Open Runs Folder…", None)?,
+            &item(app, "simulate", "Simulate…", None)?,
+            &PredefinedMenuItem::separator(app)?,
             &item(app, "close", "Close", Some("CmdOrCtrl+W"))?,
             &item(app, QUIT, "Quit", Some("CmdOrCtrl+Q"))?,
         ],
@@ -99,6 +104,7 @@ pub fn build(app: &AppHandle) -> tauri::Result<(Menu<Wry>, Submenu<Wry>)> {
             &item(app, "toggle-theme", "Toggle Light/Dark Theme", None)?,
             &PredefinedMenuItem::separator(app)?,
             &item(app, "compare-close", "Leave Compare View", None)?,
+            &item(app, "run-close", "Close Run", None)?,
         ],
     )?;
     let help = Submenu::with_items(

@@ -30,6 +30,7 @@ fn declared_codes() -> BTreeSet<String> {
         "crates/doc/src",
         "crates/cli/src",
         "crates/picture/src",
+        "crates/runs/src",
         "src-tauri/src",
     ] {
         rust_files(&root().join(dir), &mut files);

@@ -21,6 +21,11 @@ import { Splitter } from "./settings/Splitter";
 import { Breadcrumbs } from "./subgraphs/Breadcrumbs";
 import { BehindBanner } from "./textPane/BehindBanner";
 import { TextPane } from "./textPane/TextPane";
+import { RunFolderPanel } from "./runs/RunFolderPanel";
+import { RunInspector } from "./runs/RunInspector";
+import { RunTimeline } from "./runs/RunTimeline";
+import { SimulatePanel } from "./runs/SimulatePanel";
+import "./runs/runs.css";
 import { installShortcuts } from "./shortcuts";
 import { ui, useUi } from "./store";
 import { traceMark } from "./perf/editTrace";
@@ -87,9 +92,12 @@ export function App({ backend }: { backend: Backend }) {
           <FindBar />
           {view?.conflict && <ConflictBar view={view} />}
           {view && <ConflictPanel view={view} />}
+          {view && <RunTimeline docId={view.id} />}
           {view && <ProblemsPanel view={view} />}
         </div>
         {view && <TextPane view={view} />}
+        {view && <RunFolderPanel docId={view.id} />}
+        {view && <RunInspector docId={view.id} />}
         {view && <ComparePanel view={view} />}
         {view && <Splitter pane="inspector" side="right" defaultWidth={320} min={240} label="Resize the inspector" />}
         {view && <Inspector view={view} />}
@@ -100,6 +108,7 @@ export function App({ backend }: { backend: Backend }) {
       <ExportConfirm />
       <ExportImage />
       <About tauri={backend.kind === "tauri"} />
+      {view && <SimulatePanel view={view} />}
       <Toasts />
     </div>
   );

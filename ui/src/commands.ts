@@ -38,6 +38,10 @@ export const COMMANDS: readonly Command[] = [
   { action: "export-image", label: "Export image (SVG or PNG)…", group: "File", also: "picture png svg screenshot" },
   { action: "compare-with", label: "Compare with a Git revision or another file…", group: "File", also: "diff history branch commit" },
   { action: "compare-file", label: "Compare with another file…", group: "File", also: "diff" },
+  { action: "open-run", label: "Open a run of this graph…", group: "File", also: "trace replay ilmek weaveflow langsmith otlp" },
+  { action: "compare-run", label: "Compare with another run…", group: "File", also: "trace diff replay" },
+  { action: "open-runs-folder", label: "Open a folder of runs (heat map)…", group: "File", also: "traces aggregate dead branches" },
+  { action: "simulate", label: "Simulate the graph (step through, breakpoints)…", group: "File", also: "run debug mock" },
   { action: "quit", label: "Quit", group: "File", keys: m("Q"), menuKeys: true, also: "exit" },
 
   { action: "undo", label: "Undo", group: "Edit", keys: m("Z") },
@@ -79,6 +83,7 @@ export const COMMANDS: readonly Command[] = [
   { action: "compare-close", label: "Leave the compare view", group: "View", also: "diff done" },
   { action: "next-tab", label: "Next document tab", group: "View", keys: "Ctrl+Tab / Ctrl+PageDown", also: "switch document" },
   { action: "prev-tab", label: "Previous document tab", group: "View", keys: "Ctrl+Shift+Tab / Ctrl+PageUp", also: "switch document" },
+  { action: "run-close", label: "Close the run", group: "View", also: "trace replay done" },
 
   {
     action: "focus-canvas",

@@ -49,6 +49,8 @@ enum Command {
     Mermaid(commands::mermaid::Args),
     /// Run a document's routing with mocked nodes and print the trace.
     Simulate(commands::simulate::Args),
+    /// Show, compare and aggregate recorded runs (Ilmek, Weaveflow, OTLP, LangSmith, run logs).
+    Runs(commands::runs::Args),
     /// List the paths through a GRAPH.md document.
     Paths(commands::paths::Args),
     /// Print the JSON Schema of the GraphSpec document.
@@ -91,6 +93,7 @@ fn dispatch(cli: Cli) -> report::Exit {
         Command::Convert(args) => commands::convert::run(args),
         Command::Mermaid(args) => commands::mermaid::run(args),
         Command::Simulate(args) => commands::simulate::run(args),
+        Command::Runs(args) => commands::runs::run(args),
         Command::Paths(args) => commands::paths::run(args),
         Command::Schema(args) => commands::schema::run(args),
         Command::Registry(args) => commands::registry::run(args),

@@ -19,6 +19,7 @@
 //!   change list, and one change taken as an edit.
 //! - [`conflicts`]: the merge driver's conflict report beside a document, resolved pick by pick.
 //! - [`text`]: the document's text beside the canvas, live both ways (the text pane).
+//! - [`run_graph`]: a document as runs see it (nodes, drawn edges, reducers).
 
 #![forbid(unsafe_code)]
 
@@ -53,6 +54,7 @@ mod refusal;
 pub mod registries;
 pub mod registry_editor;
 pub mod routes;
+pub mod run_graph;
 pub mod save;
 pub mod session;
 pub mod subgraphs;

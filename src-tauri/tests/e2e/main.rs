@@ -16,6 +16,7 @@ mod layout;
 mod notes;
 mod overview;
 mod registry;
+mod runs;
 mod subgraphs;
 mod tabs;
 mod text_pane;

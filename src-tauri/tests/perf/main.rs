@@ -23,6 +23,7 @@ mod drive;
 mod harness;
 mod memory;
 mod text_pane;
+mod runs;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -18,6 +18,7 @@ import {
 import type { DocumentView } from "../bindings";
 import { CanvasOverlays } from "../keyboard/CanvasOverlays";
 import { CompareOverlay } from "../compare/CompareOverlay";
+import { RunOverlay } from "../runs/RunOverlay";
 import { traceMark } from "../perf/editTrace";
 import { useUi } from "../store";
 import { GraphNode, TerminalNode } from "./GraphNode";
@@ -135,6 +136,7 @@ function CanvasInner({ view }: { view: DocumentView }) {
       <canvas ref={overlay} className="overview" data-testid="overview-canvas" style={{ display: dom ? "none" : "block" }} />
       <CanvasOverlays view={view} positions={basePositions} />
       <CompareOverlay docId={view.id} positions={basePositions} />
+      <RunOverlay docId={view.id} positions={basePositions} />
       <MiniMap boxes={scene} />
     </div>
   );

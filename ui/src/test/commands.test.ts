@@ -141,6 +141,7 @@ describe("the command list", () => {
       "panels/Tabs.tsx",
       "textPane/TextPane.tsx",
       "about/About.tsx",
+      "runs/runState.ts",
     ])
       for (const m of readFileSync(resolve(__dirname, "..", f), "utf8").matchAll(/registerAction\("([^"]+)"/g)) registered.add(m[1]);
     const unhandled = PALETTE_COMMANDS.map((c) => c.action as string).filter((a) => !cases.has(a) && !registered.has(a));

@@ -9,6 +9,8 @@ pub mod mermaid;
 pub mod paths;
 pub mod registry;
 pub mod registry_infer;
+pub mod runs;
+mod runs_print;
 pub mod schema;
 pub mod simulate;
 pub mod validate;

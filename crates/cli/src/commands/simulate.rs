@@ -1,4 +1,4 @@
-//! `trellis simulate FILE [--registry FILE]... [--input JSON] [--mock KEY=JSON]... [--limit N]`
+//! `trellis simulate FILE [--registry FILE]... [--input JSON] [--mock KEY=JSON]... [--limit N] [--record RUN.jsonl]`
 //!
 //! Runs the document's routing on the deterministic executor (`trellis_spec::executor`) with
 //! mocked nodes: each node returns the update given by `--mock` for its id, else for its type
@@ -7,21 +7,23 @@
 //! (plus `"error"` when the run did not end `done`). Step 0 is the input step, where
 //! `__start__`'s edges fire.
 //!
+//! `--record RUN.jsonl` also writes the run as Trellis's run log (docs/runs.md): the graph's name,
+//! hash and text, the input, then Ilmek's events as the run emitted them, each with its time, so
+//! `trellis runs show` and the app read a simulated run as they read a captured one.
+//!
 //! Exit 0 when the run ends `done`; 1 when the document has errors or the run hits the step
 //! limit or an error; 2 for a bad `--input`/`--mock` or an unreadable file.
 
-use std::collections::HashSet;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use clap::builder::TypedValueParser;
 
 use serde_json::{Map, Value};
-use trellis_spec::executor::{run as execute, RunStatus, DEFAULT_LIMIT};
-use trellis_spec::graph::from_spec;
-use trellis_spec::registry::{Built, NodeFn, Registry, State};
+use trellis_runs::log::LogHeader;
+use trellis_runs::simulate;
+use trellis_spec::executor::{RunStatus, DEFAULT_LIMIT};
 use trellis_spec::validate::validate;
-use trellis_spec::{json, Diagnostic, GraphSpec};
+use trellis_spec::{json, GraphSpec};
 
 use crate::load;
 use crate::registries;
@@ -48,6 +50,9 @@ pub struct Args {
     /// The most supersteps to run (at most 10000: a trace is printed for every step).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_LIMIT, value_parser = clap::value_parser!(u16).range(0..=MAX_LIMIT).map(usize::from))]
     pub limit: usize,
+    /// Also write the run as a run log (Trellis's `trellis-run/1` JSON lines) to this file.
+    #[arg(long, value_name = "RUN.jsonl")]
+    pub record: Option<PathBuf>,
 }
 
 /// The largest `--limit`: enough for any routing experiment, small enough that a cycle with
@@ -94,8 +99,10 @@ pub fn run(args: Args) -> Exit {
         return Exit::Problems;
     }
 
-    let compiled = match build(&spec, &mocks) {
-        Ok(c) => c,
+    let built = simulate::mocked_graph(&spec, &mocks)
+        .and_then(|graph| simulate::run(graph, &spec, input.clone(), args.limit, &run_id(), "simulate"));
+    let sim = match built {
+        Ok(sim) => sim,
         Err(mut problems) => {
             json::fill_spans(&source.text, &mut problems);
             report::print(
@@ -106,8 +113,23 @@ pub fn run(args: Args) -> Exit {
             return Exit::Problems;
         }
     };
-    let state: State = input.into_iter().collect();
-    let result = execute(&compiled, state, args.limit);
+    if let Some(path) = &args.record {
+        let header = LogHeader {
+            graph_name: spec.name.clone(),
+            graph_hash: Some(trellis_runs::identity::graph_hash(source.text.as_bytes())),
+            graph_spec: serde_json::from_str(&trellis_spec::to_canonical_string(&spec)).ok(),
+            runtime: Some("trellis simulate".into()),
+            run_id: None,
+            input: Some(input),
+            captured_ms: Some(now_ms()),
+        };
+        let text = simulate::log_text(&sim, &header, &mut now_ms);
+        if let Err(message) = crate::load::write_atomically(path, &text) {
+            report::note(&format!("{}: {message}", path.display()));
+            return Exit::Usage;
+        }
+    }
+    let result = sim.result;
     let mut text = serde_json::to_string_pretty(&result).unwrap_or_default();
     text.push('\n');
     report::write_stdout(&text);
@@ -158,35 +180,14 @@ fn names_a_node(spec: &GraphSpec, key: &str) -> bool {
     spec.nodes.iter().any(|n| n.id == key || n.type_name.as_deref() == Some(key))
 }
 
-/// Builds the graph with every node's behaviour replaced by its mock.
-fn build(
-    spec: &GraphSpec,
-    mocks: &[(String, Map<String, Value>)],
-) -> Result<trellis_spec::graph::CompiledGraph, Vec<Diagnostic>> {
-    // Every type the document names runs as a mock, whatever a registry says it does.
-    let mut registry = Registry::new();
-    let mut seen = HashSet::new();
-    for t in spec.nodes.iter().filter_map(|n| n.type_name.as_deref()) {
-        if seen.insert(t) {
-            registry.register(t, |_| Built::Node(no_update()));
-        }
-    }
-    let mut graph = from_spec(spec, &registry)?;
-    for node in &mut graph.nodes {
-        // Later `--mock` flags win over earlier ones for the same key.
-        let by_id = mocks.iter().rev().find(|(k, _)| *k == node.id);
-        let by_type = || mocks.iter().rev().find(|(k, _)| Some(k.as_str()) == node.type_name.as_deref());
-        node.run = match by_id.or_else(by_type) {
-            Some((_, update)) => {
-                let update = update.clone();
-                Arc::new(move |_: &State| Ok(update.clone()))
-            }
-            None => no_update(),
-        };
-    }
-    graph.compile()
+/// Milliseconds since the Unix epoch (the run log's times).
+fn now_ms() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_secs_f64() * 1000.0)
 }
 
-fn no_update() -> NodeFn {
-    Arc::new(|_: &State| Ok(Map::new()))
+/// A run id that sorts by time (`sim-<ms since the epoch in hex>`).
+fn run_id() -> String {
+    format!("sim-{:x}", now_ms() as u64)
 }
