@@ -28,6 +28,8 @@
 //! labels under nodes) for tests and benchmarks. The crate is pure: sizes and edges in,
 //! positions and routes out.
 
+#![forbid(unsafe_code)]
+
 pub mod clusters;
 mod components;
 mod cycles;

@@ -12,6 +12,8 @@
 //! (reading a record by its path, an SQLite database read-only), shared by the command line and
 //! the app. Depends on trellis-spec for node ids, reducers and the executor, never on the app.
 
+#![forbid(unsafe_code)]
+
 pub mod codes;
 pub mod compare;
 mod fields;
