@@ -36,6 +36,7 @@ pub mod read;
 mod read_stream;
 pub mod registry;
 pub mod registry_edit;
+pub mod runtime_words;
 pub mod schema;
 pub mod shape_warnings;
 pub mod shared_text;

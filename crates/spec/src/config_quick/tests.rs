@@ -142,9 +142,9 @@ fn schemas_it_cannot_decide_are_declined() {
     assert!(QuickSchema::of(&json!({"type": "object", "properties": {"id": {"type": "string"}}})).is_some());
 }
 
-/// Every built-in type but one is decided here (`human_input` has an `if`/`then` over the whole
-/// config), and typical configs of them are accepted on their text when, and only when, the
-/// full check accepts them.
+/// Every built-in type but two is decided here (`human_input` has an `if`/`then` over the whole
+/// config, `a2a_call` an `anyOf`: `text` or `textFrom`), and typical configs of them are
+/// accepted on their text when, and only when, the full check accepts them.
 #[test]
 fn the_built_in_types_are_decided_on_the_text() {
     let registry = crate::builtin::default_registry();
@@ -152,7 +152,7 @@ fn the_built_in_types_are_decided_on_the_text() {
     for t in registry.types() {
         let schema = t.info.config_schema.as_ref().expect("built-in types have schemas");
         let quick = QuickSchema::of(schema);
-        let whole_config_keyword = schema.get("allOf").is_some();
+        let whole_config_keyword = schema.get("allOf").is_some() || schema.get("anyOf").is_some();
         assert_eq!(quick.is_some(), !whole_config_keyword, "{}", t.info.type_name);
         quick_by_type.insert(
             t.info.type_name.as_str(),
@@ -195,6 +195,20 @@ fn the_built_in_types_are_decided_on_the_text() {
         ("wait", r#"{"duration_ms":1000,"reason":"cool down"}"#, true),
         ("wait", r#"{"duration_ms":-1}"#, false),
         ("wait", r#"{"duration_ms":1.5}"#, false),
+        // The Ilmek runtime's types: open to keys they do not read, `arguments` of any kind.
+        (
+            "mcp_tool",
+            r#"{"server":"github","tool":"github__search","argumentsFrom":"query","to":"hits","text":true}"#,
+            true,
+        ),
+        ("mcp_tool", r#"{"server":"gh","tool":"gh__search","arguments":"q=1","other":1}"#, true),
+        ("mcp_tool", r#"{"tool":"github__search"}"#, false),
+        ("mcp_tool", r#"{"server":"github","tool":"github__search","to":5}"#, false),
+        ("mcp_resource", r#"{"server":"github","uri":""}"#, false),
+        ("skill", r#"{"skill":"brand-voice","to":"system"}"#, true),
+        ("skill", r#"{"skill":null}"#, false),
+        ("skills", r#"{"intro":null}"#, true),
+        ("skills", r#"{"to":""}"#, false),
     ];
     for (type_name, raw, valid) in configs {
         let (quick, validator) = &quick_by_type[type_name];
