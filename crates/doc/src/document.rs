@@ -124,6 +124,8 @@ pub(crate) fn parse_document(
             }
         }
         Ok(Format::GraphSpec) => graphspec(text, None),
+        // A GRAPH.md that is prose, not a workflow contract: said in one line.
+        Err(d) if d.code == trellis_formats::detect::codes::NOT_A_CONTRACT => Err(vec![d]),
         // Broken JSON is reported by the GraphSpec reader (line and column of the syntax
         // error), not as "unknown format".
         Err(d) => graphspec(text, Some(d)),
