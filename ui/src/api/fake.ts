@@ -329,6 +329,8 @@ export class FakeBackend implements Backend {
       }
       case "describe_types":
         throw new Error("describing types writes a registry file: only the desktop app does that");
+      case "set_version":
+        throw new Error("the browser demo edits GraphSpec documents only");
     }
   }
   async resolveConflict(docId: string) {

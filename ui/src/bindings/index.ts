@@ -38,6 +38,8 @@ export type * from "./SaveAnswer";
 export type * from "./Severity";
 export type * from "./Span";
 export type * from "./TypeInfo";
+export type * from "./TypeOrigin";
+export type * from "./TransferView";
 export type * from "./ViewDelta";
 export type * from "./Viewport";
 export type * from "./WeaveflowView";
