@@ -125,7 +125,9 @@ export function RegistryPanel({ types }: { types: TypeInfo[] }) {
                       <span className="dot" style={{ background: categoryColor(t.category) }} />
                       <span className="reg-title">{t.title || t.type}</span>
                       <code className="reg-type">{t.type}</code>
-                      {t.origin?.kind === "example" ? <span className="reg-origin example">example</span> : null}
+                      {/* Under its section's heading the tag would only repeat it (and squeeze the
+                          title); among search matches it is the one place that says it. */}
+                      {sec.key === "matches" && t.origin?.kind === "example" ? <span className="reg-origin example">example</span> : null}
                       {t.deprecated ? <span className="deprecated">deprecated</span> : null}
                       {/* A pointer shortcut, not a control: an option may not hold a focusable
                           element (axe-core's nested-interactive); from the keyboard, Enter in the
