@@ -14,5 +14,6 @@ mod keyboard;
 mod notes;
 mod overview;
 mod registry;
+mod runtimes;
 mod subgraphs;
 mod tabs;
