@@ -99,7 +99,7 @@ pub fn off_convention(schema: &Value, field: &str, config: &Map<String, Value>) 
     while let Some(at) = rest.find("{config.") {
         let after = &rest[at + 8..];
         let key = &after[..after.find('}')?];
-        if !config.get(key).and_then(Value::as_str).is_some_and(|s| !s.is_empty()) {
+        if config.get(key).and_then(Value::as_str).is_none_or(|s| s.is_empty()) {
             return None;
         }
         rest = after;

@@ -173,7 +173,7 @@ fn bundle(root: &Map<String, Value>) -> Vec<Diagnostic> {
         ));
     }
     for key in ["exported_at", "graph_id", "graph_version"] {
-        if !root.get(key).and_then(Value::as_str).is_some_and(|s| !s.trim().is_empty()) {
+        if root.get(key).and_then(Value::as_str).is_none_or(|s| s.trim().is_empty()) {
             out.push(bundle_error(
                 codes::BUNDLE_REQUIRED,
                 format!("Invalid graph export: {key} is required."),
