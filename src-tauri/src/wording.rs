@@ -72,6 +72,26 @@ pub fn editor_message(d: &Diagnostic) -> Option<String> {
             ),
             _ => return None,
         },
+        // A config field that names a channel (`x-trellis-channel`), or leaves out one whose
+        // default channel is undeclared: the same problem as a condition's, the same way out.
+        "config/undeclared-channel" => format!(
+            "Node \u{201c}{}\u{201d}'s config field \u{201c}{}\u{201d} names the channel \u{201c}{}\u{201d}, which this graph \
+             does not declare: declare it (the button, or Channels in the graph inspector: click the empty canvas), or \
+             name a declared channel in the field.",
+            node?,
+            config_field(&d.pointer)?,
+            channel?
+        ),
+        // A field a runtime refuses the node without: the editor's words, then the runtime's own.
+        "config/missing-field" => {
+            let field = config_field(&d.pointer)?;
+            let runtime = d.names.runtime_message.as_deref()?;
+            format!(
+                "Node \u{201c}{}\u{201d} needs its \u{201c}{field}\u{201d} field: fill it in the config form. Without it the \
+                 runtime refuses the node when it builds the graph: {runtime}",
+                node?
+            )
+        }
         "spec/malformed-predicate" | "spec/no-operator" => "This edge's condition is incomplete: select the edge and \
              choose a channel and an operator in the inspector."
             .to_owned(),
@@ -85,6 +105,15 @@ pub fn editor_message(d: &Diagnostic) -> Option<String> {
         _ => return None,
     };
     Some(msg)
+}
+
+/// The top-level config field a pointer names (`/nodes/3/config/to` -> `to`).
+fn config_field(pointer: &str) -> Option<String> {
+    let segments = trellis_spec::diagnostic::pointer_segments(pointer);
+    match segments.as_slice() {
+        [nodes, _, config, field, ..] if nodes == "nodes" && config == "config" => Some(field.clone()),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -140,6 +169,31 @@ mod tests {
         let t = worded(codes::UNKNOWN_TYPE);
         assert!(t.contains("\u{201c}planner\u{201d}") && t.contains("\u{201c}plan_v2\u{201d}"), "{t}");
         assert!(worded(codes::UNDECLARED_CHANNEL).contains("\u{201c}cart\u{201d}"));
+    }
+
+    #[test]
+    fn a_runtime_published_type_is_worded_with_the_runtimes_own_words() {
+        // From the real checker, on the runtime's own test document (a skill without its name).
+        let spec: trellis_spec::GraphSpec = serde_json::from_value(serde_json::json!({
+            "channels": {"instructions": {}},
+            "nodes": [{"id": "brief", "type": "skill", "config": {}},
+                      {"id": "pick", "type": "mcp_tool", "config": {"server": "gh", "tool": "gh__x", "to": "found"}}],
+            "edges": [{"from": "__start__", "to": "brief"}, {"from": "brief", "to": "pick"}],
+        }))
+        .expect("spec");
+        let found = trellis_spec::validate(&spec, Some(&trellis_spec::builtin::default_registry()));
+        let worded = |code: &str| {
+            let d = found.iter().find(|d| d.code == code).unwrap_or_else(|| panic!("{code} in {found:?}"));
+            editor_message(d).unwrap_or_else(|| panic!("{code} worded"))
+        };
+        let missing = worded("config/missing-field");
+        assert!(missing.contains("\u{201c}skill\u{201d} field"), "{missing}");
+        assert!(missing.ends_with("a \"skill\" node needs config.skill: the skill's name"), "{missing}");
+        let channel = worded("config/undeclared-channel");
+        assert!(
+            channel.contains("field \u{201c}to\u{201d} names the channel \u{201c}found\u{201d}"),
+            "{channel}"
+        );
     }
 
     #[test]

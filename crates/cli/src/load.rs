@@ -101,8 +101,13 @@ pub fn load(path: &Path) -> Result<(Source, Document), Failure> {
 /// Parses `source`, the text of `path` ([`read_source`]), in whatever format it is in.
 pub fn parse_source(path: &Path, source: Source) -> Result<(Source, Document), Failure> {
     let doc = Document::read_shared(file_name(path).as_deref(), &source.text).map_err(|d| Failure {
+        // A GRAPH.md that is no workflow contract is not a document to check: a usage error.
+        exit: if d.code == trellis_formats::detect::codes::NOT_A_CONTRACT {
+            Exit::Usage
+        } else {
+            Exit::Problems
+        },
         report: FileReport::new(source.display.clone(), Some(source.text.clone()), vec![d]),
-        exit: Exit::Problems,
     })?;
     Ok((source, doc))
 }

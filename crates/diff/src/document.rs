@@ -32,7 +32,7 @@ pub enum ReadError {
     Binary,
     NotUtf8,
     /// Not one of the three formats (or ambiguous).
-    Format(Diagnostic),
+    Format(Box<Diagnostic>),
     /// In a known format but not readable as a document (syntax errors and the like).
     Unreadable(Format, Vec<Diagnostic>),
     /// Readable, but its elements cannot be told apart (a node without an id, ids used twice).
@@ -94,7 +94,7 @@ pub fn read(name: Option<&str>, bytes: &[u8], layout: Option<&[u8]>) -> Result<D
         return Err(ReadError::Binary);
     }
     let text = std::str::from_utf8(bytes).map_err(|_| ReadError::NotUtf8)?;
-    let any = AnyDocument::read(name, text).map_err(ReadError::Format)?;
+    let any = AnyDocument::read(name, text).map_err(|d| ReadError::Format(Box::new(d)))?;
     let format = any.format();
     let shape = |e: crate::graph::ShapeError| ReadError::Shape(format, e.0);
     match any {

@@ -1,7 +1,8 @@
 //! Channel edits and the config fields that name channels (`x-trellis-channel` in a type's
 //! schema, see `trellis_spec::channel_refs`): a rename rewrites them in the same undo step, a
 //! removal is refused while any names the channel, and a node added with a config that names
-//! channels the document does not declare declares them in the same step.
+//! channels the document does not declare declares them in the same step. A field left out
+//! names its schema's default channel (`implied`): a rename writes the new name into it.
 
 use serde_json::Value;
 use trellis_spec::channel_refs::config_channel_refs;
@@ -25,8 +26,14 @@ pub(crate) fn renamed(spec: &GraphSpec, registry: &Registry, from: &str, to: &st
             Some(k) => node.config.get_mut(&r.field).and_then(|v| v.get_mut(k)),
             None => node.config.get_mut(&r.field),
         };
-        if let Some(v) = slot {
-            *v = Value::String(to.to_owned());
+        match slot {
+            Some(v) => *v = Value::String(to.to_owned()),
+            // The field was absent and named its default channel: the node keeps writing to
+            // the renamed channel only if the field now says so.
+            None if r.implied => {
+                node.config.insert(r.field.clone(), Value::String(to.to_owned()));
+            }
+            None => {}
         }
     }
     prims
@@ -37,7 +44,10 @@ pub(crate) fn refuse_removal(spec: &GraphSpec, registry: &Registry, name: &str) 
     let users: Vec<String> = config_channel_refs(spec, registry)
         .into_iter()
         .filter(|r| r.channel == name)
-        .map(|r| format!("\"{}\" ({})", spec.nodes[r.node].id, r.field))
+        .map(|r| {
+            let by_default = if r.implied { ", by default" } else { "" };
+            format!("\"{}\" ({}{by_default})", spec.nodes[r.node].id, r.field)
+        })
         .collect();
     if users.is_empty() {
         return Ok(());

@@ -105,6 +105,8 @@ pub(crate) fn parse_document(file_name: Option<&str>, text: &str) -> ReadResult 
             Some(d) => Ok((Document::GraphMd(d), read.diagnostics)),
             None => Err(read.diagnostics),
         },
+        // A GRAPH.md that is prose, not a workflow contract: said in one line.
+        Err(d) if d.code == trellis_formats::detect::codes::NOT_A_CONTRACT => Err(vec![d]),
         // A text in no format: when the GraphSpec reader finds errors in it (broken JSON, a
         // JSON value that is not an object), those say more than "unknown format".
         Err(d) => graphspec_parsed(read::parse_spec(text), Some(d)),

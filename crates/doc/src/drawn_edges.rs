@@ -129,7 +129,7 @@ impl DrawnEdges {
         match document {
             Document::GraphSpec(_) => {}
             Document::Weaveflow(d) => {
-                let edges = d.value().get("edges").and_then(Value::as_array);
+                let edges = d.definition_value().get("edges").and_then(Value::as_array);
                 for (slot, e) in labels.iter_mut().zip(edges.into_iter().flatten()) {
                     if let Some(c) = e.get("condition").and_then(Value::as_object) {
                         let kind = c.get("type").and_then(Value::as_str).unwrap_or("condition");

@@ -55,6 +55,9 @@ pub fn edit_for(fix: &FixEdit, document: &Document) -> Result<Option<Edit>, Diag
         FixEdit::DeclareChannel { name } => {
             Edit::AddChannel { name: name.clone(), reducer: ReducerName::LastWrite }
         }
+        FixEdit::SetVersion { version } => {
+            Edit::SetDocField { field: "version".into(), value: Some(Value::String(version.clone())) }
+        }
         FixEdit::RenameConfigField { node, from, to } => {
             let config = config_of(document, node)
                 .ok_or_else(|| failed(format!("there is no node \"{node}\" any more")))?;

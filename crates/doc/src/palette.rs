@@ -12,6 +12,7 @@ use trellis_formats::graphmd::model::{JUDGE_SEATS, NODE_KINDS};
 use trellis_formats::weaveflow::builtin::{Kind, NODE_TYPES};
 use trellis_spec::builtin::SOURCE as BUILTIN_SOURCE;
 use trellis_spec::infer::title_of;
+use trellis_spec::registry::TypeOrigin;
 use trellis_spec::TypeInfo;
 
 use crate::document::Document;
@@ -23,7 +24,10 @@ pub fn palette(session: &Session) -> Vec<TypeInfo> {
     let mut types: Vec<TypeInfo> = match session.document() {
         Document::GraphSpec(_) => registry.types().map(|t| TypeInfo::clone(&t.info)).collect(),
         Document::Weaveflow(_) => {
-            let mut out: Vec<TypeInfo> = NODE_TYPES.iter().map(weaveflow_type).collect();
+            // The types the newest registry replaced are known to the checks (a warning names
+            // the new type) but not offered for new nodes.
+            let mut out: Vec<TypeInfo> =
+                NODE_TYPES.iter().filter(|b| b.replaced.is_none()).map(weaveflow_type).collect();
             out.extend(
                 registry
                     .types()
@@ -62,6 +66,7 @@ fn weaveflow_type(b: &trellis_formats::weaveflow::builtin::BuiltinType) -> TypeI
             required.push(json!(k.key));
         }
     }
+    let version = trellis_formats::weaveflow::builtin::NEWEST_REGISTRY;
     TypeInfo {
         type_name: b.name.to_owned(),
         title: Some(title_of(b.name)),
@@ -73,6 +78,12 @@ fn weaveflow_type(b: &trellis_formats::weaveflow::builtin::BuiltinType) -> TypeI
             "required": required,
             "additionalProperties": b.config.open,
         })),
+        origin: Some(TypeOrigin::Runtime {
+            runtime: "Weaveflow".to_owned(),
+            package: None,
+            version: version.to_owned(),
+            source: Some(format!("dengzii/weaveflow {}", b.source)),
+        }),
         ..TypeInfo::default()
     }
 }

@@ -4,12 +4,16 @@
 //!
 //! Rules, in order:
 //! 1. GRAPH.md: the file is named `GRAPH.md` or `*.graph.md` (any case), or the text starts
-//!    with `---` front matter that declares `spec_version`.
+//!    with `---` front matter that declares `spec_version`. Either way the front matter must be
+//!    a workflow contract: a file whose front matter is absent, or has none of the contract's
+//!    keys (`entry`, `exits`, `nodes`, `edges`), is refused in one line ("not a GRAPH.md
+//!    workflow contract: ..."): many files named `GRAPH.md` are prose.
 //! 2. Otherwise the text must be a JSON object (the first value is enough: a file with trailing
 //!    values is still recognised, so its own reader can report them).
 //! 3. Weaveflow: the object has `state_modules`, `entry_point` or `finish_point`, in any case and
 //!    with or without `_` (a missing `version` or a miscased key is the Weaveflow reader's to
-//!    report, in Weaveflow's words).
+//!    report, in Weaveflow's words); or it has `definition` and no GraphSpec key: a Workbench
+//!    export bundle or an upload envelope, which carry a definition (its reader checks them).
 //! 4. GraphSpec: otherwise, the object has any of `nodes`, `edges`, `channels`, or it has `name`
 //!    and no key a GraphSpec does not have (`{"name": null}` is an empty GraphSpec; a
 //!    `package.json`, with its `name` among other keys, is not a graph document).
@@ -26,6 +30,8 @@ pub mod codes {
     pub const UNKNOWN_FORMAT: &str = "detect/unknown-format";
     /// The document matches more than one format.
     pub const AMBIGUOUS: &str = "detect/ambiguous";
+    /// A file named (or marked) GRAPH.md whose front matter is absent or no workflow contract.
+    pub const NOT_A_CONTRACT: &str = "detect/not-a-contract";
 }
 
 /// The three document formats Trellis opens.
@@ -86,6 +92,35 @@ fn declares_spec_version(front: &str) -> bool {
     })
 }
 
+/// Why a text without front matter is no workflow contract.
+const NO_FRONT_MATTER: &str =
+    "it has no YAML front matter (a contract starts with a `---` line, then `entry`, `exits`, `nodes` and `edges`)";
+
+/// The keys of a GRAPH.md workflow contract's front matter, of which one at least must be
+/// there (formats.md §3 and §5.5: `spec_version` alone decides nothing, `name` nothing either).
+const CONTRACT_KEYS: [&str; 4] = ["entry", "exits", "nodes", "edges"];
+
+/// `Ok` when `text` opens with front matter that has a top-level key of a workflow contract;
+/// otherwise the one-line refusal saying why it is not one.
+fn contract(text: &str) -> Result<(), Diagnostic> {
+    let refuse = |why: &str| {
+        Err(Diagnostic::error(codes::NOT_A_CONTRACT, format!("not a GRAPH.md workflow contract: {why}")))
+    };
+    let Some(front) = front_matter(text) else {
+        return refuse(if text.trim().is_empty() { "the file is empty" } else { NO_FRONT_MATTER });
+    };
+    let top_level = |key: &str| {
+        front.lines().any(|l| {
+            let rest = l.strip_prefix(key).or_else(|| l.strip_prefix(&format!("\"{key}\"")[..]));
+            rest.is_some_and(|r| r.trim_start().starts_with(':'))
+        })
+    };
+    if CONTRACT_KEYS.iter().any(|k| top_level(k)) {
+        return Ok(());
+    }
+    refuse("its front matter has none of the contract's keys `entry`, `exits`, `nodes`, `edges`")
+}
+
 /// Detects the format of a document.
 pub fn detect(file_name: Option<&str>, text: &str) -> Result<Format, Diagnostic> {
     detect_with(file_name, text, outline)
@@ -106,11 +141,11 @@ fn detect_with(
     outline: impl Fn(&str) -> Result<Outline, Diagnostic>,
 ) -> Result<Format, Diagnostic> {
     if file_name.is_some_and(graph_md_name) {
-        return Ok(Format::GraphMd);
+        return contract(text).map(|()| Format::GraphMd);
     }
     if let Some(front) = front_matter(text) {
         if declares_spec_version(front) {
-            return Ok(Format::GraphMd);
+            return contract(text).map(|()| Format::GraphMd);
         }
         return Err(Diagnostic::error(
             codes::UNKNOWN_FORMAT,
@@ -154,7 +189,11 @@ pub fn detect_object(
     obj: &serde_json::Map<String, Value>,
 ) -> Result<Format, Diagnostic> {
     if file_name.is_some_and(graph_md_name) {
-        return Ok(Format::GraphMd);
+        // Text that parses as a JSON object has no front matter.
+        return Err(Diagnostic::error(
+            codes::NOT_A_CONTRACT,
+            format!("not a GRAPH.md workflow contract: {NO_FRONT_MATTER}"),
+        ));
     }
     let keys: Vec<&str> = obj.keys().map(String::as_str).collect();
     object_format(&keys)
@@ -189,10 +228,23 @@ pub(crate) fn object_format<K: AsRef<str>>(keys: &[K]) -> Result<Format, Diagnos
     if ["nodes", "edges", "channels"].iter().any(|k| has(k)) {
         return Ok(Format::GraphSpec);
     }
+    // A Weaveflow transfer file: the Workbench's export bundle or an upload envelope.
+    if has("definition") {
+        return Ok(Format::Weaveflow);
+    }
     // `name` alone makes a (still empty) GraphSpec only when nothing else is there: a
     // `package.json` has a `name` too, and is no graph.
     if has("name") && keys.iter().all(|k| GRAPHSPEC_KEYS.contains(&k.as_ref())) {
         return Ok(Format::GraphSpec);
+    }
+    // A single node, as documentation pages show one: said so, with the key a runtime would
+    // name first (Weaveflow: `json: unknown field "id"`).
+    if has("id") && has("type") {
+        return Err(Diagnostic::error(
+            codes::UNKNOWN_FORMAT,
+            "not a graph document: it is a single node (`id`, `type`), a fragment of a graph's `nodes` list, \
+             not a whole graph (a Weaveflow definition has no field `id`)",
+        ));
     }
     let keys: Vec<&str> = keys.iter().map(AsRef::as_ref).take(8).collect();
     Err(Diagnostic::error(
@@ -216,16 +268,53 @@ mod tests {
 
     #[test]
     fn graph_md_by_name_any_case() {
-        assert_eq!(detect(Some("GRAPH.md"), "anything"), Ok(Format::GraphMd));
-        assert_eq!(detect(Some("dir/flows/Support.Graph.MD"), ""), Ok(Format::GraphMd));
-        assert_eq!(detect(Some("C:\\x\\graph.md"), "{}"), Ok(Format::GraphMd));
+        let contract = "---\nentry: a\nnodes: []\n---\n";
+        assert_eq!(detect(Some("GRAPH.md"), contract), Ok(Format::GraphMd));
+        assert_eq!(detect(Some("dir/flows/Support.Graph.MD"), contract), Ok(Format::GraphMd));
+        assert_eq!(detect(Some("C:\\x\\graph.md"), contract), Ok(Format::GraphMd));
+    }
+
+    #[test]
+    fn a_graph_md_that_is_no_contract_is_refused_in_one_line() {
+        for (text, why) in [
+            ("# Graph\n\nHow our graph library works.\n", "it has no YAML front matter"),
+            ("", "the file is empty"),
+            ("---\ntitle: Graph notes\nspec_version: 1.1.0\n---\nprose\n", "none of the contract's keys"),
+            ("{}", "it has no YAML front matter"),
+        ] {
+            let Err(d) = detect(Some("GRAPH.md"), text) else { panic!("{text:?} is no contract") };
+            assert_eq!(d.code, codes::NOT_A_CONTRACT);
+            assert!(d.message.starts_with("not a GRAPH.md workflow contract: "), "{}", d.message);
+            assert!(d.message.contains(why), "{}", d.message);
+            assert!(!d.message.contains('\n'), "one line: {}", d.message);
+        }
+        // Front matter that declares `spec_version` but is no contract, in a file of another name.
+        let skill = "---\nname: x\nspec_version: 0.1.0\nsteps: []\n---\n";
+        assert_eq!(code(detect(Some("SKILL.md"), skill)), codes::NOT_A_CONTRACT);
+        // A nested `nodes:` is not the top-level key; a quoted top-level one is.
+        assert_eq!(code(detect(Some("GRAPH.md"), "---\nmeta:\n  nodes: []\n---\n")), codes::NOT_A_CONTRACT);
+        assert_eq!(detect(Some("GRAPH.md"), "---\n\"edges\": []\n---\n"), Ok(Format::GraphMd));
+        // A parsed JSON object named GRAPH.md is said the same way as its text.
+        let Ok(Value::Object(obj)) = json::parse("{}") else { panic!("an object") };
+        assert_eq!(code(detect_object(Some("GRAPH.md"), &obj)), codes::NOT_A_CONTRACT);
+    }
+
+    #[test]
+    fn transfer_files_are_weaveflow() {
+        let bundle = r#"{"format":"weaveflow.graph-export","format_version":"1.0","contents":["graph"],"definition":{}}"#;
+        assert_eq!(detect(Some("g.weaveflow.json"), bundle), Ok(Format::Weaveflow));
+        let envelope = r#"{"graph_id":"g","graph_version":"v1","definition":{},"settings":{}}"#;
+        assert_eq!(detect(None, envelope), Ok(Format::Weaveflow));
     }
 
     #[test]
     fn graph_md_by_front_matter() {
-        let text = "---\nname: x\nspec_version: 1.1.0\n---\n# Body\n";
+        let text = "---\nname: x\nspec_version: 1.1.0\nentry: a\n---\n# Body\n";
         assert_eq!(detect(Some("notes.md"), text), Ok(Format::GraphMd));
-        assert_eq!(detect(None, "---\r\nspec_version : \"1.0.0\"\r\n---\r\n"), Ok(Format::GraphMd));
+        assert_eq!(
+            detect(None, "---\r\nspec_version : \"1.0.0\"\r\nnodes: []\r\n---\r\n"),
+            Ok(Format::GraphMd)
+        );
         // spec_version in the body, not the front matter, does not count.
         assert_eq!(code(detect(None, "---\nname: x\n---\nspec_version: 1\n")), codes::UNKNOWN_FORMAT);
         // A nested key is not the top-level one.

@@ -61,11 +61,27 @@ fn the_accepted_version_is_a_setting() {
     let text = read(&fixtures().join("rules/00_valid.json")).replace("\"1.0\"", "\"2.0\"");
     let d = run(&text);
     assert_eq!(d.len(), 1);
-    assert_eq!(d[0].message, "graph definition version must be \"1.0\", got \"2.0\"");
+    // The runtime's words, then why: the document is of the 2.0 generation (told from its own
+    // `version` and `state_modules`), and the fix to say "1.0".
+    assert_eq!(
+        d[0].message,
+        "graph definition version must be \"1.0\", got \"2.0\": this is a definition of the \"2.0\" generation \
+         (state_modules; Weaveflow 807985d to 0ad04ab); the current runtime reads the same state_modules shape as \
+         version \"1.0\""
+    );
+    assert_eq!(d[0].fixes[0].edit, trellis_spec::FixEdit::SetVersion { version: "1.0".into() });
     let two = ValidateOptions { expected_version: "2.0".into() };
     assert_eq!(check_text(&text, None, &two).diagnostics, Vec::new());
     let d = check_text(&read(&fixtures().join("rules/00_valid.json")), None, &two).diagnostics;
-    assert_eq!(d[0].message, "graph definition version must be \"2.0\", got \"1.0\"");
+    assert!(
+        d[0].message.starts_with("graph definition version must be \"2.0\", got \"1.0\": "),
+        "{}",
+        d[0].message
+    );
+    // A version no generation has: the runtime's words alone, no fix.
+    let d = run(&text.replacen("\"2.0\"", "\"3.1\"", 1));
+    assert_eq!(d[0].message, "graph definition version must be \"1.0\", got \"3.1\"");
+    assert!(d[0].fixes.is_empty());
 }
 
 #[test]
@@ -90,4 +106,19 @@ fn diagnostics_point_at_the_element() {
     );
     let span = d[0].span.unwrap_or(trellis_spec::Span { line: 0, column: 0, offset: 0, length: 0 });
     assert!(span.line > 1);
+}
+
+/// Trellis's built-in GraphSpec types are no Weaveflow types: with the registry the app and
+/// the command line pass (built-in types under the project's), `http` is still unknown, as the
+/// Weaveflow runtime would find it; a project's own type is known.
+#[test]
+fn graphspec_built_in_types_are_unknown_in_a_weaveflow_document() {
+    let text = read(&fixtures().join("rules/g10_graphspec_type_is_unknown.json"));
+    let mut registry = trellis_spec::builtin::default_registry();
+    let d = check_text(&text, Some(&registry), &ValidateOptions::default()).diagnostics;
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].code, "weaveflow/unknown-node-type");
+    assert!(!d[0].message.contains("mcp_tool") && !d[0].message.contains("classifier"), "{}", d[0].message);
+    registry.describe(TypeInfo::named("http"), "project.registry.json");
+    assert_eq!(check_text(&text, Some(&registry), &ValidateOptions::default()).diagnostics, Vec::new());
 }

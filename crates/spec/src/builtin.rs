@@ -1,6 +1,14 @@
-//! The built-in default registry: common agent-workflow node types, embedded in the binary as
-//! a manifest (`crates/spec/registry/default.registry.json`), so `trellis registry list` works
-//! on a fresh clone and a graph builder has a palette before any project registry exists.
+//! The built-in registry, embedded in the binary as two manifests, so `trellis registry list`
+//! works on a fresh clone and a graph builder has a palette before any project registry exists:
+//!
+//! - `crates/spec/registry/ilmek.registry.json`: the node types the Ilmek runtime publishes
+//!   (`@ilmek/mcp`, `@ilmek/a2a`, `@ilmek/skills` 0.2.0), described exactly as the runtime
+//!   defines them (`origin` says which package and version);
+//! - `crates/spec/registry/examples.registry.json`: Trellis's own example types (`llm`, `http`,
+//!   `judge`, ...), which no runtime publishes (`origin: {"kind": "example"}`). They serve the
+//!   example graph and people starting from scratch.
+//!
+//! Where both name a type, the published one wins: the examples are layered under it.
 //!
 //! It is metadata only (no factories): Trellis designs graphs, a runtime runs them. It is the
 //! lowest layer of discovery; a project registry may redefine any of its types.
@@ -16,21 +24,48 @@ use crate::registry::Registry;
 /// The `source` of built-in types.
 pub const SOURCE: &str = "built-in";
 
-/// The manifest text, as embedded.
-pub const MANIFEST_TEXT: &str = include_str!("../registry/default.registry.json");
+/// The embedded manifests as (file name, text), published types first: where two name the
+/// same type, the first one's is used.
+pub const MANIFESTS: [(&str, &str); 2] = [
+    ("ilmek.registry.json", include_str!("../registry/ilmek.registry.json")),
+    ("examples.registry.json", include_str!("../registry/examples.registry.json")),
+];
 
-/// The built-in manifest, parsed once. Read the quick way (schemas not compiled): the text
-/// is embedded and a test reads it the checked way and finds no problem, so every command that
-/// needs a registry does not compile a dozen schemas at start (issue 18).
+/// The version of the Ilmek packages whose types are built in (`@ilmek/mcp`, `@ilmek/a2a`,
+/// `@ilmek/skills`), as their `origin` states it.
+pub const ILMEK_VERSION: &str = "0.2.0";
+
+/// The built-in types as one manifest (published types, then the examples whose names no
+/// published type takes), parsed once. Read the quick way (schemas not compiled): the texts
+/// are embedded and a test reads them the checked way and finds no problem, so every command
+/// that needs a registry does not compile a dozen schemas at start (issue 18).
 pub fn manifest() -> &'static Manifest {
     static MANIFEST: OnceLock<Manifest> = OnceLock::new();
-    MANIFEST.get_or_init(|| parse_trusted_manifest(MANIFEST_TEXT, SOURCE).unwrap_or_default())
+    MANIFEST.get_or_init(|| {
+        layered(MANIFESTS.iter().map(|(_, text)| parse_trusted_manifest(text, SOURCE).unwrap_or_default()))
+    })
 }
 
-/// Problems in the embedded manifest, read the checked way (always empty; a test keeps it so).
+/// The manifests as one, in order; a type a former manifest already has is left out (so the
+/// published type wins over an example of the same name).
+pub(crate) fn layered(manifests: impl IntoIterator<Item = Manifest>) -> Manifest {
+    let mut out = Manifest { name: Some("built-in".into()), ..Manifest::default() };
+    for m in manifests {
+        for (info, entry) in m.types.into_iter().zip(m.entries) {
+            if !out.types.iter().any(|t| t.type_name == info.type_name) {
+                out.types.push(info);
+                out.entries.push(entry);
+            }
+        }
+    }
+    out
+}
+
+/// Problems in the embedded manifests, read the checked way (always empty; a test keeps it so).
 pub fn manifest_diagnostics() -> &'static [Diagnostic] {
     static DIAGNOSTICS: OnceLock<Vec<Diagnostic>> = OnceLock::new();
-    DIAGNOSTICS.get_or_init(|| parse_manifest(MANIFEST_TEXT, SOURCE).1)
+    DIAGNOSTICS
+        .get_or_init(|| MANIFESTS.iter().flat_map(|(name, text)| parse_manifest(text, name).1).collect())
 }
 
 /// The built-in types as a registry, built once: a registry made from it (every discovery
@@ -65,9 +100,57 @@ mod tests {
 
     #[test]
     fn the_quick_reading_is_the_checked_one() {
-        let (checked, diagnostics) = parse_manifest(MANIFEST_TEXT, SOURCE);
-        assert!(diagnostics.is_empty());
-        assert_eq!(Some(manifest()), checked.as_ref());
+        let checked = layered(MANIFESTS.iter().map(|(name, text)| {
+            let (m, diagnostics) = parse_manifest(text, SOURCE);
+            assert!(diagnostics.is_empty(), "{name}: {diagnostics:?}");
+            m.unwrap_or_default()
+        }));
+        assert_eq!(manifest(), &checked);
+    }
+
+    #[test]
+    fn a_published_type_wins_over_an_example_of_the_same_name() {
+        let read = |text: &str| parse_manifest(text, "m").0.unwrap_or_default();
+        let published = read(
+            r#"{"types": [{"type": "mcp_tool", "title": "runtime's",
+            "origin": {"kind": "runtime", "runtime": "Ilmek", "version": "0.2.0"}}]}"#,
+        );
+        let examples = read(
+            r#"{"types": [{"type": "llm", "origin": {"kind": "example"}},
+            {"type": "mcp_tool", "title": "example's", "origin": {"kind": "example"}}]}"#,
+        );
+        let both = layered([published, examples]);
+        let names: Vec<(&str, Option<&str>)> =
+            both.types.iter().map(|t| (t.type_name.as_str(), t.title.as_deref())).collect();
+        assert_eq!(names, [("mcp_tool", Some("runtime's")), ("llm", None)]);
+    }
+
+    #[test]
+    fn every_type_says_who_publishes_it() {
+        use crate::registry::TypeOrigin;
+        let published = ["mcp_tool", "mcp_resource", "a2a_call", "skill", "skills"];
+        for t in &manifest().types {
+            match &t.origin {
+                Some(TypeOrigin::Runtime { runtime, package, version, source }) => {
+                    assert!(published.contains(&t.type_name.as_str()), "{} is not published", t.type_name);
+                    assert_eq!(
+                        (runtime.as_str(), version.as_str()),
+                        ("Ilmek", ILMEK_VERSION),
+                        "{}",
+                        t.type_name
+                    );
+                    assert!(package.as_deref().is_some_and(|p| p.starts_with("@ilmek/")), "{}", t.type_name);
+                    assert!(source.is_some(), "{}", t.type_name);
+                }
+                Some(TypeOrigin::Example) => {
+                    assert!(!published.contains(&t.type_name.as_str()), "{} is published", t.type_name)
+                }
+                None => panic!("{} has no origin", t.type_name),
+            }
+        }
+        for name in published {
+            assert!(manifest().types.iter().any(|t| t.type_name == name), "{name} is not built in");
+        }
     }
 
     #[test]
@@ -86,6 +169,10 @@ mod tests {
             "retrieval",
             "wait",
             "mcp_tool",
+            "mcp_resource",
+            "a2a_call",
+            "skill",
+            "skills",
             "memory_read",
             "memory_write",
             "noop",
@@ -108,7 +195,14 @@ mod tests {
             assert!(t.docs.as_deref().is_some_and(|d| d.starts_with("# ")), "{name}: docs");
             let schema = t.config_schema.as_ref().unwrap_or_else(|| panic!("{name}: no schema"));
             assert_eq!(schema["type"], "object", "{name}");
-            assert_eq!(schema["additionalProperties"], false, "{name}");
+            // An example type is closed; a published type takes any other key as its runtime
+            // does (it ignores them), and says so for the "ignored field" warning.
+            match t.origin {
+                Some(crate::registry::TypeOrigin::Example) => {
+                    assert_eq!(schema["additionalProperties"], false, "{name}")
+                }
+                _ => assert_eq!(schema["x-trellis-unknown-fields"], "ignored", "{name}"),
+            }
             let props = schema["properties"].as_object().unwrap_or_else(|| panic!("{name}: no properties"));
             for (p, s) in props {
                 assert!(s.get("description").is_some(), "{name}.{p}: no description");
@@ -149,7 +243,8 @@ mod tests {
 
     #[test]
     fn categories_are_from_the_palette_list() {
-        let known = ["Model", "Tools", "Control", "State", "Human", "Memory", "Retrieval"];
+        let known =
+            ["MCP", "A2A", "Skills", "Model", "Tools", "Control", "State", "Human", "Memory", "Retrieval"];
         for t in &manifest().types {
             let c = t.category.as_deref().unwrap_or_default();
             assert!(known.contains(&c), "{}: category {c}", t.type_name);

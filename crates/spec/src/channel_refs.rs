@@ -10,6 +10,11 @@
 //!   and removing a channel they name is refused (`crates/doc`).
 //!
 //! Empty strings and `{{...}}` placeholders are not channel names and are skipped.
+//!
+//! A channel field whose schema gives a string `"default"` names that channel when the field
+//! is absent: the runtime writes there (an Ilmek `mcp_tool` without `to` writes to `result`).
+//! Such a reference is `implied`: it counts as a use, is checked, and a rename writes the new
+//! name into the field.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -41,15 +46,23 @@ pub struct ChannelRef {
     /// The element index when the field holds a list of channels.
     pub item: Option<usize>,
     pub channel: String,
+    /// The field is absent and the channel is its schema's default (what the runtime uses).
+    pub implied: bool,
 }
 
 /// The top-level properties of `schema` marked as naming a channel.
 pub fn channel_fields(schema: &Value) -> Vec<&str> {
+    channel_fields_with_defaults(schema).into_iter().map(|(k, _)| k).collect()
+}
+
+/// The top-level properties of `schema` marked as naming a channel, each with the channel its
+/// `"default"` names (when it is a channel name).
+pub fn channel_fields_with_defaults(schema: &Value) -> Vec<(&str, Option<&str>)> {
     let Some(props) = schema.get("properties").and_then(Value::as_object) else { return Vec::new() };
     props
         .iter()
         .filter(|(_, s)| s.get(CHANNEL_KEYWORD).and_then(Value::as_bool) == Some(true))
-        .map(|(k, _)| k.as_str())
+        .map(|(k, s)| (k.as_str(), s.get("default").and_then(Value::as_str).filter(|d| is_name(d))))
         .collect()
 }
 
@@ -61,66 +74,58 @@ fn is_name(s: &str) -> bool {
 /// Every channel the configs of `spec` name, in document order.
 pub fn config_channel_refs(spec: &GraphSpec, registry: &Registry) -> Vec<ChannelRef> {
     let mut out = Vec::new();
-    each_ref(spec, registry, |node, field, item, channel| {
-        out.push(ChannelRef { node, field: field.to_owned(), item, channel: channel.to_owned() });
+    each_ref(spec, registry, |node, field, item, channel, implied| {
+        out.push(ChannelRef { node, field: field.to_owned(), item, channel: channel.to_owned(), implied });
     });
     out
 }
 
-/// Calls `found(node, field, item, channel)` for every channel the configs of `spec` name, in
-/// document order. A config still held as its text is read on the text: building every config's
-/// value to read one or two of its fields would be most of the work.
-fn each_ref(spec: &GraphSpec, registry: &Registry, mut found: impl FnMut(usize, &str, Option<usize>, &str)) {
-    let mut fields_of: HashMap<&str, Vec<&str>, crate::id::IdHasher> = HashMap::default();
+/// Calls `found(node, field, item, channel, implied)` for every channel the configs of `spec`
+/// name, in document order (an absent field with a default names the default, `implied`). A
+/// config still held as its text is read on the text: building every config's value to read one
+/// or two of its fields would be most of the work.
+fn each_ref(
+    spec: &GraphSpec,
+    registry: &Registry,
+    mut found: impl FnMut(usize, &str, Option<usize>, &str, bool),
+) {
+    type Fields<'r> = (Vec<&'r str>, Vec<Option<&'r str>>);
+    let mut fields_of: HashMap<&str, Fields<'_>, crate::id::IdHasher> = HashMap::default();
     for (i, n) in spec.nodes.iter().enumerate() {
         let Some(t) = n.type_name.as_deref() else { continue };
-        let fields = fields_of.entry(t).or_insert_with(|| {
+        let (names, defaults) = fields_of.entry(t).or_insert_with(|| {
             registry
                 .get(t)
                 .and_then(|nt| nt.info.config_schema.as_ref())
-                .map(channel_fields)
+                .map(channel_fields_with_defaults)
                 .unwrap_or_default()
+                .into_iter()
+                .unzip()
         });
-        if fields.is_empty() {
+        if names.is_empty() {
             continue;
         }
-        match n.config.raw_text() {
-            Some(raw) => refs_in_text(raw, fields, |field, item, channel| found(i, field, item, channel)),
-            None => {
-                for field in fields.iter() {
-                    match n.config.get(*field) {
-                        Some(Value::String(s)) if is_name(s) => found(i, field, None, s),
-                        Some(Value::Array(items)) => {
-                            for (k, v) in items.iter().enumerate() {
-                                if let Some(s) = v.as_str().filter(|s| is_name(s)) {
-                                    found(i, field, Some(k), s);
-                                }
-                            }
+        let values: Vec<Option<Value>> = match n.config.raw_text() {
+            Some(raw) => field_values(raw, names),
+            None => names.iter().map(|f| n.config.get(f).cloned()).collect(),
+        };
+        for ((field, default), value) in names.iter().zip(defaults.iter()).zip(values) {
+            match value {
+                Some(Value::String(s)) if is_name(&s) => found(i, field, None, &s, false),
+                Some(Value::Array(items)) => {
+                    for (k, item) in items.iter().enumerate() {
+                        if let Some(s) = item.as_str().filter(|s| is_name(s)) {
+                            found(i, field, Some(k), s, false);
                         }
-                        _ => {}
                     }
                 }
-            }
-        }
-    }
-}
-
-/// The channels the members `fields` of the config text `raw` name, in the order of `fields`,
-/// as the config's value would give them: serde_json reads the text once, building the values of
-/// those members only.
-fn refs_in_text(raw: &str, fields: &[&str], mut found: impl FnMut(&str, Option<usize>, &str)) {
-    let values = field_values(raw, fields);
-    for (field, value) in fields.iter().zip(values) {
-        match value {
-            Some(Value::String(s)) if is_name(&s) => found(field, None, &s),
-            Some(Value::Array(items)) => {
-                for (k, item) in items.iter().enumerate() {
-                    if let Some(s) = item.as_str().filter(|s| is_name(s)) {
-                        found(field, Some(k), s);
+                None => {
+                    if let Some(d) = default {
+                        found(i, field, None, d, true);
                     }
                 }
+                _ => {}
             }
-            _ => {}
         }
     }
 }
@@ -154,7 +159,7 @@ fn field_values(raw: &str, fields: &[&str]) -> Vec<Option<Value>> {
 /// A diagnostic (with the "declare it" fix) for each config reference to an undeclared channel.
 pub fn check_config_channels(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    each_ref(spec, registry, |node_index, field, item, channel| {
+    each_ref(spec, registry, |node_index, field, item, channel, implied| {
         if spec.channels.contains_key(channel) {
             return;
         }
@@ -164,18 +169,19 @@ pub fn check_config_channels(spec: &GraphSpec, registry: &Registry) -> Vec<Diagn
             Some(k) => pointer(["nodes", &index, "config", field, &k.to_string()]),
             None => pointer(["nodes", &index, "config", field]),
         };
-        out.push(
-            Diagnostic::error(
-                codes::UNDECLARED_CHANNEL,
-                format!(
-                    "node \"{}\": config field \"{field}\" names channel \"{channel}\", which this spec does not declare",
-                    node.id
-                ),
+        let names = if implied {
+            format!(
+                "config field \"{field}\" is absent, so the node uses its default channel \"{channel}\", which this spec does not declare"
             )
-            .at(at)
-            .on_node(&node.id)
-            .naming_channel(channel)
-            .with_fix(crate::fixes::declare_channel(channel)),
+        } else {
+            format!("config field \"{field}\" names channel \"{channel}\", which this spec does not declare")
+        };
+        out.push(
+            Diagnostic::error(codes::UNDECLARED_CHANNEL, format!("node \"{}\": {names}", node.id))
+                .at(at)
+                .on_node(&node.id)
+                .naming_channel(channel)
+                .with_fix(crate::fixes::declare_channel(channel)),
         );
     });
     out

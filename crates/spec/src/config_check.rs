@@ -21,7 +21,8 @@ use crate::config_schema::{self, describe, field_label};
 use crate::diagnostic::{pointer, pointer_push, Diagnostic};
 use crate::fixes;
 use crate::model::GraphSpec;
-use crate::registry::{Registry, TypeInfo};
+use crate::registry::{Registry, TypeInfo, TypeOrigin};
+use crate::runtime_words;
 use crate::suggest::{closest, strsim_hint};
 
 /// Codes of the config checks.
@@ -38,6 +39,12 @@ pub mod codes {
     pub const UNUSABLE_SCHEMA: &str = "config/unusable-schema";
     /// A node uses a type its registry marks as deprecated.
     pub const DEPRECATED_TYPE: &str = "config/deprecated-type";
+    /// A config field a runtime-published type does not read: the runtime ignores it (a
+    /// warning, not an error, because the runtime builds the node all the same).
+    pub const IGNORED_FIELD: &str = "config/ignored-field";
+    /// A name the host resolves that does not have the form the host gives such names by
+    /// default (an MCP tool not named `<server>__<tool>`): a warning, the host may differ.
+    pub const HOST_CONVENTION: &str = "config/host-convention";
 }
 
 /// At most this many diagnostics per node: a config that is wrong everywhere (say, pasted from
@@ -53,6 +60,7 @@ const MAX_PER_NODE: usize = 25;
 pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let mut compiled: HashMap<&str, Option<Validator>, crate::id::IdHasher> = HashMap::default();
+    let mut notes_of: HashMap<&str, Notes<'_>, crate::id::IdHasher> = HashMap::default();
     for (index, node) in spec.nodes.iter().enumerate() {
         let Some(type_name) = node.type_name.as_deref() else { continue };
         let Some(node_type) = registry.get(type_name) else { continue };
@@ -68,6 +76,26 @@ pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
             );
         }
         let Some(schema) = info.config_schema.as_ref() else { continue };
+        let notes = notes_of.entry(type_name).or_insert_with(|| Notes::of(schema));
+        if notes.ignores_unknown_fields {
+            out.extend(ignored_fields(schema, &node.config, index, &node.id, type_name));
+        }
+        for field in &notes.conventions {
+            if let Some((prefix, note)) = runtime_words::off_convention(schema, field, &node.config) {
+                let value = node.config.get(*field).map(Value::to_string).unwrap_or_default();
+                out.push(
+                    Diagnostic::warning(
+                        codes::HOST_CONVENTION,
+                        format!(
+                            "node \"{}\": config field \"{field}\" is {value}, which does not start with \"{prefix}\": {note}",
+                            node.id
+                        ),
+                    )
+                    .at(pointer(["nodes", &index.to_string(), "config", field]))
+                    .on_node(&node.id),
+                );
+            }
+        }
         // A config is always an object, so a schema that accepts every object is decided here:
         // no compilation, no copy of the config (the common `{"type": "object"}` of a registry
         // that describes types without constraining them).
@@ -108,15 +136,21 @@ pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
                 }
             }
             found.truncate(MAX_PER_NODE);
+            for d in &mut found {
+                with_runtime_words(d, schema, config, &base, info.origin.as_ref());
+            }
             found
         });
         if found.is_empty() {
             continue;
         }
-        // A built-in type whose configs the document fills otherwise is, most often, the type of
-        // the same name of the user's own runtime (its `llm` has a `system` field): describing
-        // it as the document uses it, in the project registry, replaces the built-in one.
-        if node_type.source == crate::builtin::SOURCE {
+        // A built-in example type whose configs the document fills otherwise is, most often,
+        // the type of the same name of the user's own runtime (its `llm` has a `system` field):
+        // describing it as the document uses it, in the project registry, replaces the built-in
+        // one. A runtime-published type is described as its runtime defines it: its findings are
+        // that runtime's refusals, not a difference of opinion.
+        let published = matches!(info.origin, Some(TypeOrigin::Runtime { .. }));
+        if node_type.source == crate::builtin::SOURCE && !published {
             for d in &mut found {
                 d.fixes.push(fixes::describe_builtin_type(type_name));
             }
@@ -124,6 +158,22 @@ pub fn check_configs(spec: &GraphSpec, registry: &Registry) -> Vec<Diagnostic> {
         out.extend(found);
     }
     out
+}
+
+/// What a type's schema says about its runtime beyond JSON Schema (`crate::runtime_words`),
+/// found once per type.
+struct Notes<'s> {
+    ignores_unknown_fields: bool,
+    conventions: Vec<&'s str>,
+}
+
+impl<'s> Notes<'s> {
+    fn of(schema: &'s Value) -> Notes<'s> {
+        Notes {
+            ignores_unknown_fields: runtime_words::ignores_unknown_fields(schema),
+            conventions: runtime_words::convention_fields(schema),
+        }
+    }
 }
 
 /// The diagnostics for one schema error in the config of node `id`.
@@ -171,10 +221,96 @@ fn node_diagnostics(
                 })
                 .collect()
         }
-        _ => vec![Diagnostic::error(codes::INVALID, format!("node \"{id}\": {subject} {}", describe(e)))
-            .at(at)
-            .on_node(id)],
+        ValidationErrorKind::AnyOf { .. } if place.is_empty() => match one_of_fields(schema, e) {
+            Some(keys) => {
+                let listed = keys.iter().map(|k| format!("\"{k}\"")).collect::<Vec<_>>().join(" or ");
+                let what = if keys.iter().any(|k| config.get(k).is_some()) {
+                    format!("config needs {listed} as a string, and none is one")
+                } else {
+                    format!("config needs the field {listed}")
+                };
+                vec![Diagnostic::error(
+                    codes::MISSING_FIELD,
+                    format!("node \"{id}\": {what} (type \"{type_name}\")"),
+                )
+                .at(pointer_push(&at, &keys[0]))
+                .on_node(id)]
+            }
+            None => vec![invalid(e, &at, id, &subject)],
+        },
+        _ => vec![invalid(e, &at, id, &subject)],
     }
+}
+
+fn invalid(e: &ValidationError<'_>, at: &str, id: &str, subject: &str) -> Diagnostic {
+    Diagnostic::error(codes::INVALID, format!("node \"{id}\": {subject} {}", describe(e))).at(at).on_node(id)
+}
+
+/// The fields of an `anyOf` whose every branch requires one field (`text` or `textFrom`), in
+/// branch order; `None` for any other `anyOf`.
+fn one_of_fields(schema: &Value, e: &ValidationError<'_>) -> Option<Vec<String>> {
+    let branches = schema.pointer(e.schema_path().as_str())?.as_array()?;
+    branches
+        .iter()
+        .map(|b| match b.get("required")?.as_array()?.as_slice() {
+            [Value::String(k)] => Some(k.clone()),
+            _ => None,
+        })
+        .collect::<Option<Vec<String>>>()
+        .filter(|keys| !keys.is_empty())
+}
+
+/// Adds the runtime's own words for a refusal of the top-level field a diagnostic points at
+/// (`x-runtime-refusal`, [`runtime_words`]): in [`crate::Names::runtime_message`] and after
+/// the message.
+fn with_runtime_words(
+    d: &mut Diagnostic,
+    schema: &Value,
+    config: &Value,
+    base: &str,
+    origin: Option<&TypeOrigin>,
+) {
+    let Some(rest) = d.pointer.strip_prefix(base).and_then(|r| r.strip_prefix('/')) else { return };
+    let field = rest.split('/').next().unwrap_or_default().replace("~1", "/").replace("~0", "~");
+    let Some(map) = config.as_object() else { return };
+    let Some(words) = runtime_words::refusal(schema, &field, map) else { return };
+    let who = match origin {
+        Some(TypeOrigin::Runtime { runtime, .. }) => runtime.as_str(),
+        _ => "the runtime",
+    };
+    d.message = format!("{}; {who} refuses it when it builds the graph: {words}", d.message);
+    d.names.runtime_message = Some(words);
+}
+
+/// A warning for each top-level config key a runtime-published type does not read (its
+/// schema says `x-trellis-unknown-fields: ignored`), with a rename when a field is close.
+fn ignored_fields(
+    schema: &Value,
+    config: &crate::model::Config,
+    index: usize,
+    id: &str,
+    type_name: &str,
+) -> Vec<Diagnostic> {
+    let known = runtime_words::property_names(schema);
+    config
+        .keys()
+        .filter(|k| !known.contains(&k.as_str()))
+        .map(|name| {
+            let hint = strsim_hint(name, known.iter().copied());
+            let d = Diagnostic::warning(
+                codes::IGNORED_FIELD,
+                format!(
+                    "node \"{id}\": config field \"{name}\" is not one type \"{type_name}\" reads; its runtime ignores it{hint}"
+                ),
+            )
+            .at(pointer(["nodes", &index.to_string(), "config", name]))
+            .on_node(id);
+            match closest(name, known.iter().copied()) {
+                Some(to) => d.with_fix(fixes::rename_config_field(id, name, to)),
+                None => d,
+            }
+        })
+        .collect()
 }
 
 /// The property names declared next to the `additionalProperties` (or

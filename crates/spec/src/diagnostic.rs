@@ -92,11 +92,16 @@ pub struct Names {
     #[ts(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub channel: Option<String>,
+    /// The runtime's own words for the same refusal (`an "mcp_tool" node needs config.server`),
+    /// so a user can match the editor's finding to the error the runtime prints.
+    #[ts(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_message: Option<String>,
 }
 
 impl Names {
     pub fn is_empty(&self) -> bool {
-        self.node_type.is_none() && self.channel.is_none()
+        self.node_type.is_none() && self.channel.is_none() && self.runtime_message.is_none()
     }
 }
 
@@ -129,6 +134,8 @@ pub enum FixEdit {
     DeclareChannel { name: String },
     /// Rename a top-level field of a node's config, keeping its value.
     RenameConfigField { node: String, from: String, to: String },
+    /// Set the document's own `version` (a Weaveflow definition of another generation).
+    SetVersion { version: String },
 }
 
 impl Fix {

@@ -49,6 +49,22 @@ pub fn set_node_type(node: &str, type_name: &str) -> Fix {
     )
 }
 
+/// Change the type of `node` to `type_name`, the new name of the type it has.
+pub fn rename_type(node: &str, type_name: &str) -> Fix {
+    Fix::new(
+        format!("Change the type to \"{type_name}\" (its replacement)"),
+        FixEdit::SetNodeType { node: node.to_owned(), type_name: type_name.to_owned() },
+    )
+}
+
+/// Set the document's `version` to `version` (`why` ends the button's sentence).
+pub fn set_version(version: &str, why: &str) -> Fix {
+    Fix::new(
+        format!("Set version to \"{version}\" ({why})"),
+        FixEdit::SetVersion { version: version.to_owned() },
+    )
+}
+
 /// Declare channel `name` with the `last_write` reducer.
 pub fn declare_channel(name: &str) -> Fix {
     Fix::new(

@@ -35,6 +35,7 @@ pub mod read;
 mod reader;
 pub mod registry;
 pub mod registry_edit;
+pub mod runtime_words;
 pub mod schema;
 pub mod shape_warnings;
 pub mod shared_text;

@@ -68,6 +68,7 @@ const TYPE_FIELDS: &[&str] = &[
     "defaults",
     "version",
     "deprecated",
+    "origin",
 ];
 
 /// A parsed manifest: its name, version and the types it describes, in file order.
@@ -287,6 +288,25 @@ impl Reader<'_> {
                 );
                 None
             }
+        };
+        info.origin = match obj.remove("origin") {
+            None => None,
+            Some(v) => match serde_json::from_value::<crate::registry::TypeOrigin>(v) {
+                Ok(origin) => Some(origin),
+                Err(e) => {
+                    self.diagnostics.push(
+                        Diagnostic::error(
+                            codes::FIELD_TYPE,
+                            format!(
+                                "\"origin\" must be {{\"kind\": \"runtime\", \"runtime\": ..., \"version\": ...}} or \
+                                 {{\"kind\": \"example\"}} ({e}); it is ignored"
+                            ),
+                        )
+                        .at(pointer_push(at, "origin")),
+                    );
+                    None
+                }
+            },
         };
         info.defaults = match obj.remove("defaults") {
             None => None,
@@ -526,6 +546,10 @@ pub mod format {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[schemars(with = "Deprecated")]
         pub deprecated: Option<Deprecated>,
+        /// Who defines the type: a runtime's package at a version, or Trellis's own example.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schemars(with = "crate::registry::TypeOrigin")]
+        pub origin: Option<crate::registry::TypeOrigin>,
     }
 
     /// `true`/`false`, or a sentence saying what to use instead.

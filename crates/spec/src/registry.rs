@@ -78,6 +78,50 @@ pub struct TypeInfo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional, type = "boolean | string")]
     pub deprecated: Option<Value>,
+    /// Who defines the type: a runtime's package (at a version), or Trellis's own example.
+    /// Absent for a project's types (the project is its own source).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub origin: Option<TypeOrigin>,
+}
+
+/// Where a type's definition comes from, so the app can say whether a runtime publishes it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[ts(export)]
+pub enum TypeOrigin {
+    /// Published by a runtime: described as that runtime defines it (its config keys,
+    /// defaults and build-time refusals), at the version named.
+    Runtime {
+        /// The runtime ("Ilmek", "Weaveflow").
+        runtime: String,
+        /// The package that publishes the type ("@ilmek/mcp"), when it has one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        package: Option<String>,
+        /// The version followed: a package version ("0.2.0") or a commit.
+        version: String,
+        /// Where the definition was read (repository, path and commit), for people checking it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        source: Option<String>,
+    },
+    /// Trellis's own example type: no runtime publishes it. It serves the example graph and
+    /// people starting from scratch; a runtime's type of the same name replaces it.
+    Example,
+}
+
+impl TypeOrigin {
+    /// "@ilmek/mcp 0.2.0 (Ilmek)", or "Trellis example".
+    pub fn label(&self) -> String {
+        match self {
+            TypeOrigin::Runtime { runtime, package: Some(p), version, .. } => {
+                format!("{p} {version} ({runtime})")
+            }
+            TypeOrigin::Runtime { runtime, package: None, version, .. } => format!("{runtime} {version}"),
+            TypeOrigin::Example => "Trellis example".to_owned(),
+        }
+    }
 }
 
 impl TypeInfo {

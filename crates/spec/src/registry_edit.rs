@@ -136,7 +136,15 @@ pub fn apply(manifest: &str, edit: &RegistryEdit) -> Result<String, String> {
                 return Err(format!("a type \"{type_name}\" already exists in this registry"));
             }
             let entry = match edit {
-                RegistryEdit::CopyType { info } => serde_json::to_value(info).map_err(|e| e.to_string())?,
+                RegistryEdit::CopyType { info } => {
+                    // A copy is the project's own type: an example's mark does not follow it (a
+                    // runtime's does: the copy still describes that runtime's type).
+                    let mut info = info.clone();
+                    if info.origin == Some(crate::registry::TypeOrigin::Example) {
+                        info.origin = None;
+                    }
+                    serde_json::to_value(info).map_err(|e| e.to_string())?
+                }
                 _ => json!({
                     "type": type_name,
                     "title": crate::infer::title_of(type_name),

@@ -7,27 +7,77 @@ use std::path::Path;
 
 use serde_json::Value;
 use trellis_spec::builtin;
+use trellis_spec::registry::TypeOrigin;
+use trellis_spec::TypeInfo;
 
 const START: &str = "<!-- builtin-types:start -->";
 const END: &str = "<!-- builtin-types:end -->";
 
-/// The generated section: one table per category, in manifest order, then a field list per type.
+/// The generated section: the runtime's published types, then Trellis's examples, each one
+/// table per category (in manifest order).
 fn generated() -> String {
     let manifest = builtin::manifest();
+    let published: Vec<&TypeInfo> =
+        manifest.types.iter().filter(|t| matches!(t.origin, Some(TypeOrigin::Runtime { .. }))).collect();
+    let examples: Vec<&TypeInfo> =
+        manifest.types.iter().filter(|t| !matches!(t.origin, Some(TypeOrigin::Runtime { .. }))).collect();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} types: {} published by the Ilmek runtime, {} Trellis examples.\n",
+        manifest.types.len(),
+        published.len(),
+        examples.len()
+    );
+    let _ = writeln!(out, "### Published by Ilmek {}\n", builtin::ILMEK_VERSION);
+    let mut packages: Vec<String> = Vec::new();
+    for t in &published {
+        if let Some(TypeOrigin::Runtime { package: Some(p), version, .. }) = &t.origin {
+            let p = format!("`{p}` {version}");
+            if !packages.contains(&p) {
+                packages.push(p);
+            }
+        }
+    }
+    let _ = writeln!(
+        out,
+        "Described exactly as {} define them (config keys, the runtime's defaults, its build-time refusals).\n",
+        packages.join(", ")
+    );
+    tables(&mut out, &published, true);
+    let _ = writeln!(out, "### Trellis examples\n");
+    let _ = writeln!(
+        out,
+        "No runtime publishes these: they serve the example graph and people starting from scratch. A runtime's type \
+         of the same name replaces an example.\n"
+    );
+    tables(&mut out, &examples, false);
+    out.push_str("`trellis registry show TYPE` prints a type's full documentation, field types, ranges and defaults.\n");
+    out
+}
+
+/// One table per category of `types`; `runtime_defaults` adds the column of the defaults the
+/// runtime applies to an absent field.
+fn tables(out: &mut String, types: &[&TypeInfo], runtime_defaults: bool) {
     let mut categories: Vec<&str> = Vec::new();
-    for t in &manifest.types {
+    for t in types {
         let c = t.category.as_deref().unwrap_or("Other");
         if !categories.contains(&c) {
             categories.push(c);
         }
     }
-    let mut out = String::new();
-    let _ = writeln!(out, "{} types in {} categories.\n", manifest.types.len(), categories.len());
     for c in &categories {
-        let _ = writeln!(out, "### {c}\n");
-        let _ = writeln!(out, "| type | title | what it does | config fields (`*` required) |");
+        let _ = writeln!(out, "#### {c}\n");
+        if runtime_defaults {
+            let _ = writeln!(
+                out,
+                "| type | package | what it does | config fields (`*` required, `=` the runtime's default) |"
+            );
+        } else {
+            let _ = writeln!(out, "| type | title | what it does | config fields (`*` required) |");
+        }
         let _ = writeln!(out, "|---|---|---|---|");
-        for t in manifest.types.iter().filter(|t| t.category.as_deref().unwrap_or("Other") == *c) {
+        for t in types.iter().filter(|t| t.category.as_deref().unwrap_or("Other") == *c) {
             let schema = t.config_schema.as_ref();
             let required: Vec<&str> = schema
                 .and_then(|s| s.get("required"))
@@ -38,30 +88,35 @@ fn generated() -> String {
                 .and_then(|s| s.get("properties"))
                 .and_then(Value::as_object)
                 .map(|p| {
-                    p.keys()
-                        .map(|k| {
-                            if required.contains(&k.as_str()) {
-                                format!("`{k}`*")
-                            } else {
-                                format!("`{k}`")
+                    p.iter()
+                        .map(|(k, prop)| {
+                            let star = if required.contains(&k.as_str()) { "*" } else { "" };
+                            match prop.get("default").filter(|_| runtime_defaults) {
+                                Some(d) => format!("`{k}`{star} = `{d}`"),
+                                None => format!("`{k}`{star}"),
                             }
                         })
                         .collect()
                 })
                 .unwrap_or_default();
+            let second = if runtime_defaults {
+                match &t.origin {
+                    Some(TypeOrigin::Runtime { package: Some(p), .. }) => format!("`{p}`"),
+                    _ => String::new(),
+                }
+            } else {
+                t.title.clone().unwrap_or_default()
+            };
             let _ = writeln!(
                 out,
-                "| `{}` | {} | {} | {} |",
+                "| `{}` | {second} | {} | {} |",
                 t.type_name,
-                t.title.as_deref().unwrap_or(""),
                 t.description.as_deref().unwrap_or(""),
                 if fields.is_empty() { "none".to_owned() } else { fields.join(", ") }
             );
         }
         out.push('\n');
     }
-    out.push_str("`trellis registry show TYPE` prints a type's full documentation, field types, ranges and defaults.\n");
-    out
 }
 
 #[test]
@@ -119,6 +174,8 @@ fn every_registry_and_config_code_is_documented() {
         c::UNKNOWN_FIELD,
         c::UNUSABLE_SCHEMA,
         c::DEPRECATED_TYPE,
+        c::IGNORED_FIELD,
+        c::HOST_CONVENTION,
     ] {
         assert!(page.contains(&format!("| `{code}` |")), "docs/diagnostics.md lacks {code}");
     }

@@ -30,7 +30,7 @@ fn copy_fixture(dir: &Path, rel: &str, name: &str) -> PathBuf {
 /// being typed into (a committed app setting remounts its field with the value Rust kept, a
 /// moment after the document's view already shows the change): then it is found again and
 /// the typing starts over.
-async fn type_and_leave(app: &Desktop, css: &str, text: &str) {
+pub(crate) async fn type_and_leave(app: &Desktop, css: &str, text: &str) {
     for _ in 0..5 {
         let el = app.visible(css).await;
         let typed = async {
@@ -53,7 +53,7 @@ async fn type_and_leave(app: &Desktop, css: &str, text: &str) {
 
 /// The lines where `before` and `after` differ, as (line number, old, new); the files must have
 /// the same number of lines.
-fn changed_lines(before: &str, after: &str) -> Vec<(usize, String, String)> {
+pub(crate) fn changed_lines(before: &str, after: &str) -> Vec<(usize, String, String)> {
     let (a, b): (Vec<&str>, Vec<&str>) = (before.split('\n').collect(), after.split('\n').collect());
     assert_eq!(a.len(), b.len(), "the line count changed:\n--- before\n{before}\n--- after\n{after}");
     a.iter()
@@ -72,7 +72,7 @@ async fn first_path_latency(app: &Desktop) -> u64 {
 
 /// Clicks a node where it is on screen: its DOM element when the canvas shows elements, else
 /// its spot on the overview drawing (flow position through React Flow's viewport transform).
-async fn click_node(app: &Desktop, doc_id: &str, id: &str) {
+pub(crate) async fn click_node(app: &Desktop, doc_id: &str, id: &str) {
     let script = r#"
         const [id] = arguments;
         const el = document.querySelector(`[data-testid="node-${id}"]`);

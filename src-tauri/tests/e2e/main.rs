@@ -17,6 +17,7 @@ mod notes;
 mod overview;
 mod registry;
 mod runs;
+mod runtimes;
 mod subgraphs;
 mod tabs;
 mod text_pane;

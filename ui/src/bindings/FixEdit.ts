@@ -3,4 +3,4 @@
 /**
  * The change a [`Fix`] makes.
  */
-export type FixEdit = { "kind": "describe_types", types: Array<string>, } | { "kind": "set_node_type", node: string, type: string, } | { "kind": "declare_channel", name: string, } | { "kind": "rename_config_field", node: string, from: string, to: string, };
+export type FixEdit = { "kind": "describe_types", types: Array<string>, } | { "kind": "set_node_type", node: string, type: string, } | { "kind": "declare_channel", name: string, } | { "kind": "rename_config_field", node: string, from: string, to: string, } | { "kind": "set_version", version: string, };

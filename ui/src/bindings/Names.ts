@@ -11,4 +11,9 @@ node_type?: string,
 /**
  * A channel (the undeclared one of `spec/undeclared-channel`).
  */
-channel?: string, };
+channel?: string, 
+/**
+ * The runtime's own words for the same refusal (`an "mcp_tool" node needs config.server`),
+ * so a user can match the editor's finding to the error the runtime prints.
+ */
+runtime_message?: string, };

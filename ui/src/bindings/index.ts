@@ -49,6 +49,8 @@ export type * from "./TextProblem";
 export type * from "./TextRange";
 export type * from "./TextUpdate";
 export type * from "./TextView";
+export type * from "./TypeOrigin";
+export type * from "./TransferView";
 export type * from "./ViewDelta";
 export type * from "./Viewport";
 export type * from "./WeaveflowView";

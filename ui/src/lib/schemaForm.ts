@@ -17,6 +17,9 @@ export type FieldDef = {
   enumValues?: unknown[];
   default?: unknown;
   format?: string;
+  /** A name the host resolves when it builds the graph (`x-trellis-host-resolved`): free text
+   * the editor cannot check, which the form says. */
+  hostResolved?: boolean;
   schema: Record<string, unknown>;
 };
 
@@ -32,9 +35,30 @@ function typeOf(s: Schema): string | undefined {
   return undefined;
 }
 
+/** The JSON type of a value, as a schema `type` names it. */
+function typeOfValue(v: unknown): string | undefined {
+  if (typeof v === "boolean") return "boolean";
+  if (typeof v === "number") return "number";
+  if (typeof v === "string") return "string";
+  if (Array.isArray(v)) return "array";
+  if (isObj(v)) return "object";
+  return undefined;
+}
+
+/** A field whose schema leaves its type open (a runtime that takes any value and ignores the
+ * ones it cannot use) is edited as the type of its `default` or first example; a channel name
+ * is text. */
+function loosely(s: Schema): Schema {
+  if (typeOf(s) !== undefined) return s;
+  const examples = Array.isArray(s.examples) ? s.examples : [];
+  const t = typeOfValue(s.default) ?? typeOfValue(examples[0]) ?? (s["x-trellis-channel"] === true ? "string" : undefined);
+  return t ? { ...s, type: t } : s;
+}
+
 const LONG_TEXT = /prompt|template|system|body|instructions|question|docs|description|message|text/i;
 
-export function kindOf(name: string, s: Schema): FieldKind {
+export function kindOf(name: string, schema: Schema): FieldKind {
+  const s = loosely(schema);
   if (Array.isArray(s.enum)) return "enum";
   const t = typeOf(s);
   switch (t) {
@@ -80,6 +104,7 @@ export function fieldsFromSchema(schema: unknown): FieldDef[] {
       enumValues: Array.isArray(s.enum) ? s.enum : "const" in s ? [s.const] : undefined,
       default: s.default,
       format: typeof s.format === "string" ? s.format : undefined,
+      hostResolved: s["x-trellis-host-resolved"] === true,
       schema: s,
     };
   });

@@ -1,13 +1,15 @@
-// The registry browser: every type grouped by category, fuzzy search (`/` focuses it), a
+// The registry browser: every type grouped by who defines it (a runtime's published types, then
+// Trellis's own examples, then the project's) and by category, fuzzy search (`/` focuses it), a
 // detail view (docs as Markdown rendered without raw HTML, config fields and defaults). Drag a
 // type onto the canvas, or press Enter to add the highlighted one at the centre of the view.
+// Who defines a type is Rust's data (`TypeInfo.origin`, from the manifest), never a list here.
 import { useEffect, useMemo, useRef, useState } from "react";
 import Markdown from "react-markdown";
-import type { TypeInfo } from "../bindings";
+import type { TypeInfo, TypeOrigin } from "../bindings";
 import { addNode } from "../actions";
 import { DRAG_MIME } from "../canvas/paletteDrop";
 import { categoryColor } from "../lib/colors";
-import { groupByCategory, makeTypeSearch } from "../lib/fuzzy";
+import { type TypeGroup, groupByCategory, makeTypeSearch } from "../lib/fuzzy";
 import { fieldsFromSchema } from "../lib/schemaForm";
 import { useUi } from "../store";
 import { RegistryEditor } from "./RegistryEditor";
@@ -20,8 +22,11 @@ export function RegistryPanel({ types }: { types: TypeInfo[] }) {
   const tick = useUi((s) => s.focusSearchTick);
   const search = useMemo(() => makeTypeSearch(types), [types]);
   const found = useMemo(() => search(query), [search, query]);
-  const groups = useMemo(() => (query.trim() ? [{ category: "Matches", types: found }] : groupByCategory(found)), [found, query]);
-  const flat = useMemo(() => groups.flatMap((g) => g.types), [groups]);
+  const sections = useMemo(
+    () => (query.trim() ? [{ key: "matches", title: "", note: "", groups: [{ category: "Matches", types: found }] }] : bySource(found)),
+    [found, query],
+  );
+  const flat = useMemo(() => sections.flatMap((s) => s.groups.flatMap((g) => g.types)), [sections]);
 
   useEffect(() => {
     if (tick) {
@@ -79,60 +84,124 @@ export function RegistryPanel({ types }: { types: TypeInfo[] }) {
       />
       <div className="registry-list" role="listbox" aria-label="node types">
         {flat.length === 0 && <div className="empty">No type matches “{query}”.</div>}
-        {groups.map((g) => (
-          <div key={g.category} className="reg-group" data-testid={`registry-group-${g.category}`}>
-            <div className="reg-cat">
-              <span className="dot" style={{ background: categoryColor(g.category === "Matches" ? undefined : g.category) }} />
-              {g.category}
-            </div>
-            {g.types.map((t) => {
-              const i = flat.indexOf(t);
-              return (
-                <div
-                  key={t.type}
-                  role="option"
-                  aria-selected={i === active}
-                  className={`reg-item${i === active ? " active" : ""}${detail === t.type ? " open" : ""}`}
-                  data-testid="registry-item"
-                  data-type={t.type}
-                  draggable
-                  onDragStart={(e) => {
-                    e.dataTransfer.setData(DRAG_MIME, t.type);
-                    e.dataTransfer.setData("text/plain", t.type);
-                    e.dataTransfer.effectAllowed = "copy";
-                  }}
-                  onClick={() => {
-                    setActive(i);
-                    setDetail(detail === t.type ? null : t.type);
-                  }}
-                  onDoubleClick={() => void addNode(t)}
-                  title={t.description}
-                >
-                  <span className="dot" style={{ background: categoryColor(t.category) }} />
-                  <span className="reg-title">{t.title || t.type}</span>
-                  <code className="reg-type">{t.type}</code>
-                  {t.deprecated ? <span className="deprecated">deprecated</span> : null}
-                  {/* A pointer shortcut, not a control: an option may not hold a focusable
-                      element (axe-core's nested-interactive); from the keyboard, Enter in the
-                      search adds the highlighted type. */}
-                  <span
-                    className="reg-add"
-                    title="Add at the centre"
-                    aria-hidden
-                    data-testid={`registry-add-${t.type}`}
-                    onClick={(e) => (e.stopPropagation(), void addNode(t))}
-                  >
-                    +
-                  </span>
+        {sections.map((sec) => (
+          <div key={sec.key} className="reg-section" data-testid={`registry-section-${sec.key}`}>
+            {sec.title && (
+              <div className="reg-section-head" title={sec.note}>
+                {sec.title}
+                {sec.note && <div className="reg-section-note">{sec.note}</div>}
+              </div>
+            )}
+            {sec.groups.map((g) => (
+              <div key={g.category} className="reg-group" data-testid={`registry-group-${g.category}`}>
+                <div className="reg-cat">
+                  <span className="dot" style={{ background: categoryColor(g.category === "Matches" ? undefined : g.category) }} />
+                  {g.category}
                 </div>
-              );
-            })}
+                {g.types.map((t) => {
+                  const i = flat.indexOf(t);
+                  return (
+                    <div
+                      key={t.type}
+                      role="option"
+                      aria-selected={i === active}
+                      className={`reg-item${i === active ? " active" : ""}${detail === t.type ? " open" : ""}`}
+                      data-testid="registry-item"
+                      data-type={t.type}
+                      data-origin={t.origin?.kind ?? "project"}
+                      draggable
+                      onDragStart={(e) => {
+                        e.dataTransfer.setData(DRAG_MIME, t.type);
+                        e.dataTransfer.setData("text/plain", t.type);
+                        e.dataTransfer.effectAllowed = "copy";
+                      }}
+                      onClick={() => {
+                        setActive(i);
+                        setDetail(detail === t.type ? null : t.type);
+                      }}
+                      onDoubleClick={() => void addNode(t)}
+                      title={[t.description, originSentence(t.origin)].filter(Boolean).join("\n")}
+                    >
+                      <span className="dot" style={{ background: categoryColor(t.category) }} />
+                      <span className="reg-title">{t.title || t.type}</span>
+                      <code className="reg-type">{t.type}</code>
+                      {/* Under its section's heading the tag would only repeat it (and squeeze the
+                          title); among search matches it is the one place that says it. */}
+                      {sec.key === "matches" && t.origin?.kind === "example" ? <span className="reg-origin example">example</span> : null}
+                      {t.deprecated ? <span className="deprecated">deprecated</span> : null}
+                      {/* A pointer shortcut, not a control: an option may not hold a focusable
+                          element (axe-core's nested-interactive); from the keyboard, Enter in the
+                          search adds the highlighted type. */}
+                      <span
+                        className="reg-add"
+                        title="Add at the centre"
+                        aria-hidden
+                        data-testid={`registry-add-${t.type}`}
+                        onClick={(e) => (e.stopPropagation(), void addNode(t))}
+                      >
+                        +
+                      </span>
+                    </div>
+                  );
+                })}
+              </div>
+            ))}
           </div>
         ))}
       </div>
       {shown && <TypeDetail t={shown} onClose={() => setDetail(null)} />}
     </aside>
   );
+}
+
+type Section = { key: string; title: string; note: string; groups: TypeGroup[] };
+
+/** The types by who defines them: each runtime's published types (in first-seen order), then
+ * Trellis's examples, then the rest (project registries), each grouped by category. */
+export function bySource(types: readonly TypeInfo[]): Section[] {
+  const runtimes = new Map<string, TypeInfo[]>();
+  const examples: TypeInfo[] = [];
+  const project: TypeInfo[] = [];
+  for (const t of types) {
+    const o = t.origin;
+    if (o?.kind === "runtime") {
+      const k = `${o.runtime} ${o.version}`;
+      runtimes.set(k, [...(runtimes.get(k) ?? []), t]);
+    } else if (o?.kind === "example") examples.push(t);
+    else project.push(t);
+  }
+  const out: Section[] = [...runtimes.values()].map((ts) => {
+    const o = ts[0].origin as Extract<TypeOrigin, { kind: "runtime" }>;
+    const packages = [...new Set(ts.map((t) => (t.origin?.kind === "runtime" ? t.origin.package : undefined)).filter(Boolean))];
+    return {
+      key: `runtime-${o.runtime}`,
+      title: `Published by ${o.runtime} ${o.version}`,
+      note: `${packages.length ? `${packages.join(", ")}: ` : ""}described as the runtime defines them.`,
+      groups: groupByCategory(ts),
+    };
+  });
+  if (project.length)
+    out.push({
+      key: "project",
+      title: runtimes.size || examples.length ? "Project types" : "",
+      note: "",
+      groups: groupByCategory(project),
+    });
+  if (examples.length)
+    out.push({
+      key: "examples",
+      title: "Trellis examples",
+      note: "No runtime publishes these: they serve the example graph and starting from scratch.",
+      groups: groupByCategory(examples),
+    });
+  return out;
+}
+
+/** What the detail view and the tooltip say about who defines a type. */
+export function originSentence(o: TypeOrigin | undefined): string {
+  if (!o) return "";
+  if (o.kind === "example") return "A Trellis example: no runtime publishes this type.";
+  return `Published by ${o.runtime}${o.package ? ` in ${o.package}` : ""} ${o.version}, described as the runtime defines it.`;
 }
 
 export function TypeDetail({ t, onClose }: { t: TypeInfo; onClose: () => void }) {
@@ -147,6 +216,12 @@ export function TypeDetail({ t, onClose }: { t: TypeInfo; onClose: () => void })
           ×
         </button>
       </div>
+      {t.origin ? (
+        <div className={`td-origin ${t.origin.kind}`} data-testid="type-origin">
+          {originSentence(t.origin)}
+          {t.origin.kind === "runtime" && t.origin.source ? <div className="muted">Read from {t.origin.source}.</div> : null}
+        </div>
+      ) : null}
       {t.deprecated ? <div className="warn-box">Deprecated{typeof t.deprecated === "string" ? `: ${t.deprecated}` : "."}</div> : null}
       {t.description ? <p>{t.description}</p> : null}
       {t.docs ? (
@@ -175,6 +250,9 @@ export function TypeDetail({ t, onClose }: { t: TypeInfo; onClose: () => void })
                   {f.kind}
                   {f.minimum !== undefined || f.maximum !== undefined ? ` ${f.minimum ?? "…"}..${f.maximum ?? "…"}` : ""}
                   {f.enumValues ? `: ${f.enumValues.map((v) => JSON.stringify(v)).join(" | ")}` : ""}
+                  {f.schema["x-trellis-channel"] === true ? <span className="td-tag">channel</span> : null}
+                  {f.hostResolved ? <span className="td-tag">host</span> : null}
+                  {f.default !== undefined ? <span className="muted"> absent: {JSON.stringify(f.default)}</span> : null}
                 </td>
                 <td>
                   <code>{f.name in defaults ? JSON.stringify(defaults[f.name]) : ""}</code>

@@ -162,6 +162,11 @@ function Field({
         {f.title !== f.name ? <code className="muted"> {f.name}</code> : null}
       </label>
       {input}
+      {f.hostResolved ? (
+        <div className="hint host-resolved" data-testid={`host-resolved-${f.name}`}>
+          Resolved by the host when it builds the graph: Trellis cannot know the valid names, so it accepts any.
+        </div>
+      ) : null}
       {f.description ? <div className="hint">{f.description}</div> : null}
       {local ? (
         <div className="inline-error" data-testid={`field-error-${f.name}`}>

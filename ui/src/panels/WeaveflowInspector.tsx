@@ -195,6 +195,28 @@ function GraphFields({ weaveflow, ids, diags, send }: { weaveflow: WeaveflowView
   return (
     <div data-testid="weaveflow-graph">
       <div className="panel-head">Weaveflow graph</div>
+      <div className="hint pad" data-testid="wf-generation">
+        Generation: {weaveflow.generation}
+      </div>
+      {weaveflow.transfer && (
+        <div className="td-origin" data-testid="wf-transfer">
+          This file is {weaveflow.transfer.kind}. The canvas edits the definition it carries; positions go to{" "}
+          <code>{weaveflow.transfer.positionsIn}</code>.
+          {weaveflow.transfer.kept.length > 0 && (
+            <>
+              {" "}
+              Kept as they are:{" "}
+              {weaveflow.transfer.kept.map((k, i) => (
+                <span key={k}>
+                  {i ? ", " : ""}
+                  <code>{k}</code>
+                </span>
+              ))}
+              .
+            </>
+          )}
+        </div>
+      )}
       <Field label="name" value={def.name} testid="wf-graph-name" onCommit={doc("name")} />
       <Field label="description" value={def.description} testid="wf-graph-description" onCommit={doc("description")} />
       <Choice

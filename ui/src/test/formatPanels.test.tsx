@@ -78,6 +78,7 @@ const weaveflow: WeaveflowView = {
     ],
     edges: [{ from: "seed", to: "done", condition: { type: "cel", config: { expression: "true" } } }],
   },
+  generation: 'the current "1.0" generation (state_modules; dsl/dsl.go@9ae3512)',
   entryPoint: "seed",
   finishPoint: "",
 };

@@ -124,9 +124,10 @@ fn list_human(registry: &Registry) -> String {
             let title = t.info.title.as_deref().unwrap_or("");
             let deprecated =
                 if t.info.deprecated.as_ref().is_some_and(is_deprecated) { "  (deprecated)" } else { "" };
+            let origin = t.info.origin.as_ref().map(|o| format!(" ({})", o.label())).unwrap_or_default();
             let _ = writeln!(
                 out,
-                "  {:<w_type$}  {:<w_title$}  {}{deprecated}",
+                "  {:<w_type$}  {:<w_title$}  {}{origin}{deprecated}",
                 t.info.type_name, title, t.source
             );
         }
@@ -216,6 +217,14 @@ fn show_human(t: &NodeType) -> String {
     }
     if let Some(v) = &info.version {
         facts.push(format!("version: {v}"));
+    }
+    if let Some(o) = &info.origin {
+        facts.push(match o {
+            trellis_spec::registry::TypeOrigin::Example => {
+                "a Trellis example: no runtime publishes it".to_owned()
+            }
+            _ => format!("published by {}", o.label()),
+        });
     }
     let _ = writeln!(out, "{}", facts.join(", "));
     match &info.deprecated {
@@ -346,9 +355,17 @@ mod tests {
     #[test]
     fn list_groups_by_category_and_names_the_source() {
         let text = list_human(&builtin::default_registry());
-        assert!(text.starts_with("Model\n  llm "), "{text}");
+        // The runtime's published types come first, each saying who publishes it.
+        assert!(text.starts_with("MCP\n  mcp_tool "), "{text}");
+        assert!(text.contains("\nModel\n  llm "), "{text}");
         assert!(
-            text.lines().any(|l| l.trim_start().starts_with("http") && l.ends_with("built-in")),
+            text.lines().any(|l| l.trim_start().starts_with("mcp_tool")
+                && l.ends_with("built-in (@ilmek/mcp 0.2.0 (Ilmek))")),
+            "{text}"
+        );
+        assert!(
+            text.lines()
+                .any(|l| l.trim_start().starts_with("http") && l.ends_with("built-in (Trellis example)")),
             "{text}"
         );
         assert!(text.ends_with("types from 1 registry\n"), "{text}");
@@ -362,7 +379,9 @@ mod tests {
         let r = builtin::default_registry();
         let text = show_human(r.get("llm").expect("llm"));
         assert!(
-            text.starts_with("llm — LLM call\ncategory: Model, source: built-in, version: 1.0.0\n"),
+            text.starts_with(
+                "llm — LLM call\ncategory: Model, source: built-in, version: 1.0.0, a Trellis example: no runtime publishes it\n"
+            ),
             "{text}"
         );
         let temp = text.lines().find(|l| l.trim_start().starts_with("temperature")).unwrap_or_default();

@@ -102,6 +102,8 @@ pub fn check(
                 ));
                 let refs = trellis_formats::subgraph::weaveflow_refs(doc.definition());
                 diagnostics.extend(subgraph_diagnostics(path, &refs, true));
+                // A transfer file's findings about its definition are placed inside it.
+                trellis_formats::weaveflow::fill_spans(doc, &source.text, &mut diagnostics);
             }
             lines = json::fill_spans_keeping(&source.text, &mut diagnostics);
             diagnostics

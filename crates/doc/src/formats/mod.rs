@@ -53,3 +53,5 @@ pub(crate) fn typed<T: DeserializeOwned + Default>(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod transfer_tests;

@@ -8,6 +8,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 use trellis_formats::graphmd::paths::{self, Analysis};
 use trellis_formats::graphmd::{self, GraphMd, Topology};
+use trellis_formats::weaveflow::generation::Generation;
 use trellis_formats::weaveflow::WeaveflowDoc;
 use trellis_spec::{EdgeSpec, GraphSpec, NodeSpec};
 use ts_rs::TS;
@@ -27,6 +28,28 @@ pub struct WeaveflowView {
     pub entry_point: String,
     /// `finish_point` ("" when absent).
     pub finish_point: String,
+    /// Which generation of the definition this is, told from the document's own keys
+    /// (`state_modules` or `state_schema`, and `version`).
+    pub generation: String,
+    /// The file around the definition, when it is a Workbench export bundle or an upload
+    /// envelope.
+    #[ts(optional)]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transfer: Option<TransferView>,
+}
+
+/// A transfer file around a Weaveflow definition, as the inspector tells it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(export)]
+pub struct TransferView {
+    /// What the file is ("a Weaveflow Workbench export bundle").
+    pub kind: String,
+    /// The file's other parts, kept byte for byte (`settings`, `triggers`, ...).
+    pub kept: Vec<String>,
+    /// Where positions are written (`ui.web` in a bundle, the definition's `metadata.web`
+    /// otherwise).
+    pub positions_in: String,
 }
 
 /// A GRAPH.md document for the inspector, the canvas marks and the path panel.
@@ -47,10 +70,23 @@ pub struct GraphMdView {
 
 impl WeaveflowView {
     pub fn of(d: &WeaveflowDoc) -> WeaveflowView {
+        let transfer = d.transfer().map(|t| TransferView {
+            kind: t.kind.describe().to_owned(),
+            kept: d
+                .value()
+                .as_object()
+                .map(|o| {
+                    o.keys().filter(|k| *k != "definition" && !(t.web_in_ui && *k == "ui")).cloned().collect()
+                })
+                .unwrap_or_default(),
+            positions_in: if t.web_in_ui { "ui.web" } else { "definition.metadata.web" }.to_owned(),
+        });
         WeaveflowView {
-            definition: d.value().clone(),
+            definition: d.definition_value().clone(),
             entry_point: d.definition().entry_point.clone(),
             finish_point: d.definition().finish_point.clone(),
+            generation: Generation::of(d.definition_value()).describe().to_owned(),
+            transfer,
         }
     }
 }

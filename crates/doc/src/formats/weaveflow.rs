@@ -8,7 +8,7 @@ use trellis_formats::weaveflow::{
     self, EdgeCondition, ExecutionPolicy, FailureRoute, GraphDefinition, GraphEdge, GraphNode, GraphPolicy,
     StateBinding, StateModuleRef, ValidateOptions, WeaveflowDoc, END_NODE,
 };
-use trellis_spec::{json, Diagnostic};
+use trellis_spec::Diagnostic;
 
 use super::{check_position, codes, refuse, typed, Applied};
 use crate::annotations::{self, Annotations};
@@ -102,7 +102,7 @@ pub fn validate(d: &WeaveflowDoc, registries: &Registries, source: Option<&str>)
     };
     let mut out = weaveflow::validate(d.definition(), Some(&registries.registry), &options);
     if out.iter().any(|d| d.span.is_none() && !d.pointer.is_empty()) {
-        json::fill_spans(&crate::document::weaveflow_text(d, source), &mut out);
+        weaveflow::fill_spans(d, &crate::document::weaveflow_text(d, source), &mut out);
     }
     out
 }

@@ -186,9 +186,18 @@ fn hostile_files_give_diagnostics_not_panics() {
     fs.put("/w/weave.json", br#"{"version": "1", "state_modules": [], "entry_point": "a"}"#);
     let id = w.open(Path::new("/w/weave.json")).expect("weaveflow opens");
     assert!(w.get(id).expect("doc").diagnostics().iter().any(|d| d.is_error()));
-    fs.put("/w/GRAPH.md", b"---\nspec_version: 1.0\n---\n");
+    fs.put("/w/GRAPH.md", b"---\nspec_version: 1.0\nentry: a\n---\n");
     let id = w.open(Path::new("/w/GRAPH.md")).expect("GRAPH.md opens");
     assert!(w.get(id).expect("doc").diagnostics().iter().any(|d| d.is_error()));
+    // A GRAPH.md that is prose is no workflow contract: refused in one line, not opened.
+    fs.put("/w/docs/GRAPH.md", b"# Graph\n\nHow the graph package draws edges.\n");
+    let d = w.open(Path::new("/w/docs/GRAPH.md")).expect_err("prose is refused");
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].code, trellis_formats::detect::codes::NOT_A_CONTRACT);
+    assert!(
+        d[0].message.starts_with("not a GRAPH.md workflow contract: it has no YAML front matter"),
+        "{d:?}"
+    );
     // A broken layout sidecar is a warning; the document opens with layout_missing.
     fs.put("/w/ok.json", EXAMPLE);
     fs.put("/w/ok.layout.json", "{\"version\": 1, \"positions\": {\"a\": {\"x\": \"no\"}}}");

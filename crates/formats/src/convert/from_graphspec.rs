@@ -101,7 +101,9 @@ pub fn from_graphspec_with(spec: &GraphSpec, options: &FromGraphSpecOptions) -> 
     for (i, n) in spec.nodes.iter().enumerate() {
         let type_name = n.type_name.clone().unwrap_or_default();
         let at = format!("/nodes/{i}");
-        if !type_name.is_empty() && builtin::node_type(&type_name).is_none() {
+        // A type the newest Weaveflow registry replaced (`llm`) is no Weaveflow type either.
+        let current = builtin::node_type(&type_name).is_some_and(|b| b.replaced.is_none());
+        if !type_name.is_empty() && !current {
             losses.push(
                 Loss::new(
                     codes::NODE_TYPE,

@@ -11,6 +11,9 @@ pub const UNKNOWN_FIELD: &str = "weaveflow/unknown-field";
 pub const FIELD_CASE: &str = "weaveflow/field-case";
 /// More than one JSON value in the file (`graph definition contains multiple JSON values`).
 pub const MULTIPLE_VALUES: &str = "weaveflow/multiple-values";
+/// A `state_schema`: the early "1.0" generation, which the current runtime refuses (its
+/// `json: unknown field` with the reason).
+pub const EARLY_GENERATION: &str = "weaveflow/early-generation";
 /// A value of the wrong JSON type (`json: cannot unmarshal …`).
 pub const WRONG_TYPE: &str = "weaveflow/wrong-type";
 
@@ -77,6 +80,9 @@ pub const CANNOT_REACH_END: &str = "weaveflow/cannot-reach-end";
 pub const UNKNOWN_NODE_TYPE: &str = "weaveflow/unknown-node-type";
 /// A condition type that is not a known condition resolver.
 pub const UNKNOWN_CONDITION_TYPE: &str = "weaveflow/unknown-condition-type";
+/// A node type the newest Weaveflow registry replaced (`supervisor_finalize`, now
+/// `supervisor_synthesis`): a warning naming the new type, with the fix to change to it.
+pub const REPLACED_NODE_TYPE: &str = "weaveflow/replaced-node-type";
 /// A node config that does not match its type's config shape.
 pub const NODE_CONFIG_INVALID: &str = "weaveflow/node-config-invalid";
 /// A state port the node or condition type does not declare (warning).
@@ -89,3 +95,21 @@ pub const BINDING_REDUCER_INVALID: &str = "weaveflow/binding-reducer-invalid";
 pub const UNKNOWN_STATE_MODULE: &str = "weaveflow/unknown-state-module";
 /// An execution policy or limit that does not parse (durations, counts, jitter, classes).
 pub const POLICY_INVALID: &str = "weaveflow/policy-invalid";
+
+// --- transfer files (formats.md §5.2): pointers into the file, not the definition ---
+/// A bundle's `format` or `format_version` is not the Workbench's
+/// (`Unsupported graph export format: …`, `Unsupported graph export version: …`).
+pub const BUNDLE_FORMAT: &str = "weaveflow/bundle-format";
+/// A key a bundle does not have (`Invalid graph file: graph export contains unknown field …`).
+pub const BUNDLE_UNKNOWN_FIELD: &str = "weaveflow/bundle-unknown-field";
+/// A bundle without `exported_at`, `graph_id` or `graph_version` (`… is required.`).
+pub const BUNDLE_REQUIRED: &str = "weaveflow/bundle-required";
+/// A bundle's `contents` that does not declare what is present, or declares what is not.
+pub const BUNDLE_CONTENTS: &str = "weaveflow/bundle-contents";
+/// A bundle whose definition keeps `metadata.web` (it belongs in `ui.web`).
+pub const BUNDLE_WEB: &str = "weaveflow/bundle-web";
+/// A key an upload envelope does not have (`invalid graph upload: json: unknown field …`),
+/// among them the 2.0-era envelope's `graph_id`.
+pub const UPLOAD_UNKNOWN_FIELD: &str = "weaveflow/upload-unknown-field";
+/// An upload envelope without its definition or settings.
+pub const UPLOAD_REQUIRED: &str = "weaveflow/upload-required";

@@ -20,7 +20,7 @@ pub fn check(c: &EdgeCondition, base: &str) -> Vec<Problem> {
     match t {
         "state_expression" => state_expression(c, &config_ptr, &mut out),
         "expression_conditions" => expression_conditions(c, &config_ptr, &mut out),
-        _ => out.extend(check_config(def, &c.config, &config_ptr, &format!("{t} config"))),
+        _ => out.extend(check_config(def, &c.config, &config_ptr, &format!("{t} config"), "")),
     }
     out.extend(check_ports(def, &c.state, &state_ptr, &format!("{t} condition")));
     out

@@ -2,35 +2,55 @@
 //! typed view does not interpret) beside the typed view. The raw value is what gets written,
 //! so an unedited document comes back as it was read; a typed edit is merged into the raw
 //! value keeping the original key order (formats.md §2.5: do not copy Go's output).
+//!
+//! A transfer file (an export bundle or an upload envelope, `transfer.rs`) is the same: its raw
+//! value is the whole file, the typed view is the definition it carries (with a bundle's
+//! `ui.web` as its `metadata.web`), and an edit changes only the definition (and `ui.web`), so
+//! everything else in the file is written back as it was.
 
 use serde_json::{Map, Value};
 
 use super::model::GraphDefinition;
+use super::transfer::{self, Transfer};
 
 /// A Graph Definition as the editor holds it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct WeaveflowDoc {
     value: Value,
     definition: GraphDefinition,
+    transfer: Option<Transfer>,
 }
 
 impl WeaveflowDoc {
     /// Pairs a raw value with its typed view (the reader does this; the view must describe the
-    /// value).
-    pub(crate) fn from_parts(value: Value, definition: GraphDefinition) -> Self {
-        WeaveflowDoc { value, definition }
+    /// value, or the definition inside it when `transfer` says the value is a transfer file).
+    pub(crate) fn from_parts(value: Value, definition: GraphDefinition, transfer: Option<Transfer>) -> Self {
+        WeaveflowDoc { value, definition, transfer }
     }
 
     /// A new document from a typed definition, written in Go's field order with Go's
     /// `omitempty` rules (node `name` and `state` always present).
     pub fn from_definition(definition: GraphDefinition) -> Self {
         let value = to_value(&definition);
-        WeaveflowDoc { value, definition }
+        WeaveflowDoc { value, definition, transfer: None }
     }
 
-    /// The raw JSON value that the writer serializes.
+    /// The raw JSON value that the writer serializes: the whole file.
     pub fn value(&self) -> &Value {
         &self.value
+    }
+
+    /// The definition's raw value: the file's, or the one a transfer file carries.
+    pub fn definition_value(&self) -> &Value {
+        match self.transfer {
+            Some(_) => self.value.get("definition").unwrap_or(&Value::Null),
+            None => &self.value,
+        }
+    }
+
+    /// The file around the definition, when it is a transfer file.
+    pub fn transfer(&self) -> Option<&Transfer> {
+        self.transfer.as_ref()
     }
 
     /// The typed view.
@@ -41,10 +61,24 @@ impl WeaveflowDoc {
     /// Replaces the typed view and merges it into the raw value: keys keep their original
     /// order, new keys go after them, removed keys disappear, and a field that was absent and
     /// is still empty stays absent (Go reads absent and empty alike), so only what changed
-    /// changes in the file.
+    /// changes in the file. In a transfer file only the definition (and a bundle's `ui.web`)
+    /// is merged; the rest of the file is left as it is.
     pub fn set_definition(&mut self, definition: GraphDefinition) {
-        let new = to_value(&definition);
-        self.value = merge(&self.value, new);
+        let mut new = to_value(&definition);
+        match (self.transfer, self.value.as_object_mut()) {
+            (Some(t), Some(root)) => {
+                let web = if t.web_in_ui { transfer::take_web(&mut new) } else { None };
+                let merged = match root.get("definition") {
+                    Some(old) => merge(old, new),
+                    None => new,
+                };
+                root.insert("definition".into(), merged);
+                if t.web_in_ui {
+                    transfer::set_ui_web(root, web, merge);
+                }
+            }
+            _ => self.value = merge(&self.value, new),
+        }
         self.definition = definition;
     }
 
@@ -83,7 +117,7 @@ fn is_empty(v: &Value) -> bool {
 }
 
 /// Merges `new` into `old`, keeping `old`'s key order and `old`'s text where equal.
-fn merge(old: &Value, new: Value) -> Value {
+pub(crate) fn merge(old: &Value, new: Value) -> Value {
     match (old, new) {
         (Value::Object(o), Value::Object(mut n)) => {
             let mut out = Map::new();

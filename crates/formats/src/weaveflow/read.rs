@@ -15,10 +15,12 @@ use trellis_spec::{json, Diagnostic, Span};
 
 use super::codes;
 use super::doc::WeaveflowDoc;
+use super::generation::EARLY_STATE_SCHEMA;
 use super::model::{
     EdgeCondition, ExecutionPolicy, FailureRoute, GraphDefinition, GraphEdge, GraphNode, GraphPolicy, Limits,
     RetryPolicy, StateBinding, StateModuleRef,
 };
+use super::transfer::{self, Transfer, TransferKind};
 
 /// The result of reading a text: the document when the text held a JSON object, and every
 /// problem found on the way (spans filled).
@@ -38,18 +40,60 @@ pub fn parse(text: &str) -> Parsed {
         Err(d) => return Parsed { doc: None, diagnostics: vec![d] },
     };
     let (doc, mut diagnostics) = read_value(value);
-    json::fill_spans(text, &mut diagnostics);
+    match doc.as_ref().and_then(WeaveflowDoc::transfer) {
+        Some(t) => transfer::fill_spans(t, text, &mut diagnostics),
+        None => json::fill_spans(text, &mut diagnostics),
+    }
     Parsed { doc, diagnostics }
 }
 
-/// Reads a Graph Definition from an already parsed value (no spans: there is no text).
+/// Reads a Graph Definition from an already parsed value (no spans: there is no text). A
+/// transfer file (an export bundle, an upload envelope: `transfer.rs`) is read as the
+/// definition it carries; the findings about the file around it point into the file, the
+/// others into the definition.
 pub fn read_value(value: Value) -> (Option<WeaveflowDoc>, Vec<Diagnostic>) {
-    let mut r = Reader { diags: Vec::new() };
-    let Some(f) = r.fields(&value, "", "", "dsl.GraphDefinition", ROOT_FIELDS) else {
-        return (None, r.diags);
+    let kind = value.as_object().and_then(transfer::kind_of);
+    let Some(kind) = kind else {
+        let mut r = Reader { diags: Vec::new() };
+        let Some(f) = r.fields(&value, "", "", "dsl.GraphDefinition", ROOT_FIELDS) else {
+            return (None, r.diags);
+        };
+        let definition = r.definition(&f);
+        return (Some(WeaveflowDoc::from_parts(value, definition, None)), r.diags);
     };
-    let definition = r.definition(&f);
-    (Some(WeaveflowDoc::from_parts(value.clone(), definition)), r.diags)
+    let empty = Map::new();
+    let root = value.as_object().unwrap_or(&empty);
+    let mut diags = transfer::check(root, kind);
+    let inner = root.get("definition").filter(|d| !d.is_null());
+    let Some(inner) = inner else {
+        if !diags.iter().any(|d| d.pointer == "/definition") {
+            diags.push(
+                Diagnostic::error(
+                    codes::BUNDLE_CONTENTS,
+                    "the file holds no graph definition (no \"definition\")",
+                )
+                .at("/definition"),
+            );
+        }
+        return (None, diags);
+    };
+    let mut r = Reader { diags: Vec::new() };
+    let Some(f) = r.fields(inner, "", "", "dsl.GraphDefinition", ROOT_FIELDS) else {
+        diags.extend(r.diags);
+        return (None, diags);
+    };
+    let mut definition = r.definition(&f);
+    diags.extend(r.diags);
+    // A bundle keeps the definition's `metadata.web` (positions) in `ui.web`; the editor reads
+    // it as the definition's, and writes it back there. A definition that holds its own, against
+    // the rules (said above), keeps it where it is.
+    let ui_web = root.get("ui").and_then(|u| u.get("web")).filter(|w| !w.is_null());
+    let web_in_ui = kind == TransferKind::ExportBundle && !definition.metadata.contains_key("web");
+    if let (true, Some(web)) = (web_in_ui, ui_web) {
+        definition.metadata.insert("web".into(), web.clone());
+    }
+    let t = Transfer { kind, web_in_ui };
+    (Some(WeaveflowDoc::from_parts(value, definition, Some(t))), diags)
 }
 
 /// `graph definition contains multiple JSON values` when something follows the first value
@@ -190,6 +234,10 @@ impl Reader {
                     )
                     .at(at),
                 );
+                continue;
+            }
+            if ptr.is_empty() && k == "state_schema" && go_type == "dsl.GraphDefinition" {
+                self.diags.push(Diagnostic::error(codes::EARLY_GENERATION, EARLY_STATE_SCHEMA).at(at));
                 continue;
             }
             self.diags

@@ -26,8 +26,15 @@ impl Problem {
 }
 
 /// Config keys: required ones present, known ones of the right kind, unknown ones a warning
-/// when the reference lists the whole config. `what` names the owner ("state_set config").
-pub fn check_config(t: &BuiltinType, config: &Map<String, Value>, base: &str, what: &str) -> Vec<Problem> {
+/// when the reference lists the whole config. `what` names the owner ("state_set config"), `id`
+/// the node (for the runtime's own words of a refusal, where its source gives them).
+pub fn check_config(
+    t: &BuiltinType,
+    config: &Map<String, Value>,
+    base: &str,
+    what: &str,
+    id: &str,
+) -> Vec<Problem> {
     let mut out = Vec::new();
     for k in t.config.keys {
         match config.get(k.key) {
@@ -37,7 +44,10 @@ pub fn check_config(t: &BuiltinType, config: &Map<String, Value>, base: &str, wh
             )),
             Some(v) if !k.kind.accepts(v) => out.push(Problem::error(
                 pointer_push(base, k.key),
-                format!("{what} field \"{}\" must be {}, got {v}", k.key, k.kind.describe()),
+                match k.refusal {
+                    Some(words) => words.replace("%q", &format!("\"{id}\"")),
+                    None => format!("{what} field \"{}\" must be {}, got {v}", k.key, k.kind.describe()),
+                },
             )),
             _ => {}
         }

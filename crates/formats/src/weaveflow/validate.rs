@@ -18,6 +18,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use trellis_spec::builtin::SOURCE as BUILTIN_SOURCE;
 use trellis_spec::diagnostic::pointer_push;
 use trellis_spec::{json, Diagnostic, Registry, Severity};
 
@@ -25,6 +26,7 @@ use super::bindings::{path_problem, reducer_ok};
 use super::builtin::{self, ERROR_CLASSES, FAILURE_STAGES, RENAMED_CONDITIONS, STATE_MODULES};
 use super::codes;
 use super::conditions;
+use super::generation::Generation;
 use super::model::{GraphDefinition, StateBinding, END_NODE};
 use super::policy;
 use super::read::{parse, Parsed};
@@ -53,10 +55,20 @@ pub fn check_text(text: &str, registry: Option<&Registry>, options: &ValidateOpt
     let mut parsed = parse(text);
     if let Some(doc) = &parsed.doc {
         let mut more = validate(doc.definition(), registry, options);
-        json::fill_spans(text, &mut more);
+        fill_spans(doc, text, &mut more);
         parsed.diagnostics.extend(more);
     }
     parsed
+}
+
+/// Fills the spans of findings about `doc` from `text`, the document's text: for a transfer
+/// file, a finding about the definition (its pointer is into the definition) is placed where
+/// the definition sits in the file.
+pub fn fill_spans(doc: &super::WeaveflowDoc, text: &str, diagnostics: &mut [Diagnostic]) {
+    match doc.transfer() {
+        Some(t) => super::transfer::fill_spans(t, text, diagnostics),
+        None => json::fill_spans(text, diagnostics),
+    }
 }
 
 /// Validates a definition. `registry` adds project node types (and condition types) to
@@ -71,6 +83,33 @@ pub fn validate(
     build_rules(def, registry, &mut out);
     registry_rules(def, registry, &mut out);
     out
+}
+
+/// The runtime's refusal of the `version`, and why, when the definition is of another
+/// generation whose shape the runtime reads under its own version (with the fix to say so).
+fn version_problem(def: &GraphDefinition, expected: &str, version: &str) -> Diagnostic {
+    let refusal = format!("graph definition version must be \"{expected}\", got \"{version}\"");
+    let d = |m: String| Diagnostic::error(codes::VERSION, m).at("/version").on(trellis_spec::Element::Graph);
+    // The generation from what the document declares: "2.0" is the 2.0 generation's alone; a
+    // "1.0" is the current one when it has state modules (without, it may be the early one).
+    let generation = match (version, def.state_modules.is_empty()) {
+        ("2.0", _) => Generation::TwoZero,
+        ("1.0" | "", false) => Generation::Current,
+        _ => return d(refusal),
+    };
+    let (now, other) = match expected {
+        "1.0" => ("the current runtime", Generation::Current),
+        "2.0" => ("the 2.0-era runtime", Generation::TwoZero),
+        _ => return d(refusal),
+    };
+    if generation == other {
+        return d(refusal);
+    }
+    d(format!(
+        "{refusal}: this is a definition of {}; {now} reads the same state_modules shape as version \"{expected}\"",
+        generation.describe()
+    ))
+    .with_fix(trellis_spec::fixes::set_version(expected, &format!("what {now} reads")))
 }
 
 fn edge_label(def: &GraphDefinition, i: usize) -> (String, String) {
@@ -88,14 +127,7 @@ fn definition_rules(def: &GraphDefinition, options: &ValidateOptions, out: &mut 
     let expected = options.expected_version.trim();
     let version = def.version.trim();
     if version != expected {
-        out.push(
-            Diagnostic::error(
-                codes::VERSION,
-                format!("graph definition version must be \"{expected}\", got \"{version}\""),
-            )
-            .at("/version")
-            .on(trellis_spec::Element::Graph),
-        );
+        out.push(version_problem(def, expected, version));
     }
 
     if def.state_modules.is_empty() {
@@ -374,7 +406,7 @@ fn build_rules(def: &GraphDefinition, registry: Option<&Registry>, out: &mut Vec
                     i,
                 ));
             }
-        } else if !registry.is_some_and(|r| r.contains(t)) {
+        } else if !project_type(registry, t) {
             let hint = RENAMED_CONDITIONS
                 .iter()
                 .find(|(old, _)| *old == t)
@@ -416,18 +448,26 @@ fn registry_rules(def: &GraphDefinition, registry: Option<&Registry>, out: &mut 
             continue;
         }
         let base = format!("/nodes/{i}");
-        if let Some(b) = builtin::node_type(t) {
+        // A project type of the same name is the project's own definition.
+        let builtin = builtin::node_type(t).filter(|_| !project_type(registry, t));
+        if let Some(b) = builtin {
+            if let Some(r) = &b.replaced {
+                out.push(replaced(id, i, b, r));
+            }
             let what = format!("node \"{id}\"");
-            for p in check_config(b, &n.config, &format!("{base}/config"), &format!("{what} config")) {
+            for p in check_config(b, &n.config, &format!("{base}/config"), &format!("{what} config"), id) {
                 out.push(problem(codes::NODE_CONFIG_INVALID, &p, "").on_node(id));
             }
             for p in check_ports(b, &n.state, &format!("{base}/state"), &format!("{what} ({t})")) {
                 out.push(problem(codes::NODE_CONFIG_INVALID, &p, "").on_node(id));
             }
-        } else if !registry.is_some_and(|r| r.contains(t)) {
-            let mut known: Vec<&str> = builtin::NODE_TYPES.iter().map(|b| b.name).collect();
+        } else if !project_type(registry, t) {
+            let mut known: Vec<&str> =
+                builtin::NODE_TYPES.iter().filter(|b| b.replaced.is_none()).map(|b| b.name).collect();
             if let Some(r) = registry {
-                known.extend(r.type_names());
+                known.extend(
+                    r.types().filter(|nt| nt.source != BUILTIN_SOURCE).map(|nt| nt.info.type_name.as_str()),
+                );
             }
             let mut d = Diagnostic::error(
                 codes::UNKNOWN_NODE_TYPE,
@@ -468,6 +508,32 @@ fn registry_rules(def: &GraphDefinition, registry: Option<&Registry>, out: &mut 
     if let Some(p) = &def.policy {
         policy::check_graph(p, out);
     }
+}
+
+/// True when a project registry describes `type_name`. Trellis's built-in GraphSpec types
+/// (`llm`, `http`, `classifier`) are no Weaveflow types: a Weaveflow document is checked
+/// against Weaveflow's own types and the project's, as the runtime's registry would find them.
+fn project_type(registry: Option<&Registry>, type_name: &str) -> bool {
+    registry.and_then(|r| r.get(type_name)).is_some_and(|t| t.source != BUILTIN_SOURCE)
+}
+
+/// The warning for a node of a type the newest Weaveflow registry replaced, naming the new type.
+fn replaced(id: &str, index: usize, b: &builtin::BuiltinType, r: &builtin::Replaced) -> Diagnostic {
+    let note = if r.note.is_empty() { String::new() } else { format!(" ({})", r.note) };
+    Diagnostic::warning(
+        codes::REPLACED_NODE_TYPE,
+        format!(
+            "node \"{id}\" has type \"{}\" ({}), which the newest Weaveflow registry ({}) no longer has: use \"{}\"{note}",
+            b.name,
+            b.source,
+            builtin::NEWEST_REGISTRY,
+            r.by
+        ),
+    )
+    .at(format!("/nodes/{index}/type"))
+    .on_node(id)
+    .naming_type(b.name)
+    .with_fix(trellis_spec::fixes::rename_type(id, r.by))
 }
 
 fn binding(b: &StateBinding, at: &str, what: &str) -> Vec<Diagnostic> {

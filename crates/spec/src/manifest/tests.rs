@@ -114,6 +114,7 @@ fn the_format_schema_is_generated_and_agrees_with_type_info() {
         defaults: Some(json!({})),
         version: Some("1".into()),
         deprecated: Some(json!(true)),
+        origin: Some(crate::registry::TypeOrigin::Example),
     };
     let as_json = serde_json::to_value(&full).unwrap_or_default();
     let keys: Vec<&str> =
