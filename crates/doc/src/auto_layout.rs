@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 use std::collections::HashMap;
 
 use trellis_layout::clusters::{layout_clustered, Clusters, Frame as ClusterFrame};
-use trellis_layout::{Cancelled, Graph, Options, Size};
+use trellis_layout::{Cancelled, Graph, Options};
 use trellis_spec::{END, START};
 
 use crate::document::Document;

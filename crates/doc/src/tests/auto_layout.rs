@@ -10,7 +10,8 @@ use trellis_layout::route::{routes, RouteOptions};
 use trellis_layout::{Point, Size};
 
 use super::{clock, workspace};
-use crate::auto_layout::{CanvasGraph, NODE, TERMINAL};
+use crate::auto_layout::CanvasGraph;
+use crate::canvas_sizes::{NODE, TERMINAL};
 use crate::fs::FakeFs;
 use crate::workspace::{OpenStage, Workspace};
 

@@ -24,7 +24,7 @@ use crate::view::DocumentView;
 fn fixture(name: &str) -> Session {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../layout/fixtures");
     let fs = FakeFs::new();
-    fs.put(&format!("/w/{name}"), std::fs::read_to_string(dir.join(name)).expect("fixture"));
+    fs.put(format!("/w/{name}"), std::fs::read_to_string(dir.join(name)).expect("fixture"));
     let mut s =
         Session::open(&fs, DocId(1), Path::new(&format!("/w/{name}")), registries(), Arc::new(clock()))
             .expect("opens");

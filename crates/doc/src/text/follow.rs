@@ -6,7 +6,7 @@
 use trellis_spec::{json, Diagnostic};
 
 use super::places;
-use super::reading::{flags, reading_error, writer_text};
+use super::reading::{reading_error, writer_text};
 use super::view::{codes, TextDelta, TextProblem, TextView, EDITABLE_UP_TO, TRELLIS};
 use crate::text_changes::{TextChange, TextUpdate};
 use crate::document::Document;
