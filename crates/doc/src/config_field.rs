@@ -85,3 +85,32 @@ fn set_in(target: &mut Value, segments: &[String], value: Option<Value>, path: &
         _ => Err(format!("\"{path}\" goes inside a value that is neither an object nor an array")),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn config_fields_set_and_remove() {
+        let c = json!({"a": 1, "b": {"c": [1, 2]}}).as_object().cloned().unwrap_or_default();
+        let set = |c: &Map<String, Value>, p: &str, v: Option<Value>| set_config_field(c.clone(), p, v);
+        let r = set(&c, "/b/c/1", Some(json!(5))).expect("ok").expect("changed");
+        assert_eq!(Value::Object(r), json!({"a": 1, "b": {"c": [1, 5]}}));
+        let r = set(&c, "/b/c/-", Some(json!(3))).expect("ok").expect("changed");
+        assert_eq!(Value::Object(r), json!({"a": 1, "b": {"c": [1, 2, 3]}}));
+        let r = set(&c, "/x/y", Some(json!("z"))).expect("ok").expect("changed");
+        assert_eq!(Value::Object(r), json!({"a": 1, "b": {"c": [1, 2]}, "x": {"y": "z"}}));
+        let r = set(&c, "/a", None).expect("ok").expect("changed");
+        assert_eq!(Value::Object(r), json!({"b": {"c": [1, 2]}}));
+        assert!(set(&c, "/a", Some(json!(1))).expect("ok").is_none());
+        assert!(set(&c, "/zz", None).expect("ok").is_none());
+        assert!(set(&c, "/a/b", Some(json!(1))).is_err());
+        assert!(set(&c, "a", Some(json!(1))).is_err());
+        assert!(set(&c, "", Some(json!(1))).is_err());
+        assert!(set(&c, "/b/c/7", Some(json!(1))).is_err());
+        assert!(set(&c, "/b/c/01", Some(json!(1))).is_err());
+        let r = set(&c, "/a~1b", Some(json!(2))).expect("ok").expect("changed");
+        assert_eq!(r.get("a/b"), Some(&json!(2)));
+    }
+}

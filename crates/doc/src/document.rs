@@ -46,7 +46,7 @@ pub enum DocFormat {
 }
 
 /// The document itself. One variant per format; each has its own edit handler (GraphSpec:
-/// `apply.rs`; Weaveflow and GRAPH.md: `formats/`), met in `crate::perform`, and all give
+/// `apply/`; Weaveflow and GRAPH.md: `formats/`), met in `crate::perform`, and all give
 /// reversible undo steps.
 // One document per session: boxing the big variant would only burden every match.
 #[allow(clippy::large_enum_variant)]

@@ -60,3 +60,18 @@ pub(crate) fn id_base(type_name: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn fresh_ids_count_up() {
+        let taken: HashSet<&str> = ["llm", "llm_2", "a_9"].into_iter().collect();
+        assert_eq!(fresh_id("llm", &|s| taken.contains(s)), "llm_3");
+        assert_eq!(fresh_id("a_9", &|s| taken.contains(s)), "a_10");
+        assert_eq!(fresh_id("new", &|s| taken.contains(s)), "new");
+        assert_eq!(fresh_id("__start__", &|s| taken.contains(s)), "__start___2");
+    }
+}

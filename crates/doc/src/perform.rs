@@ -1,5 +1,5 @@
 //! The one way an edit, an undo or a redo reaches a document, whatever its format. Each
-//! format has its handler: GraphSpec edits are planned as prims (`apply.rs`), Weaveflow and
+//! format has its handler: GraphSpec edits are planned as prims (`apply/`), Weaveflow and
 //! GRAPH.md edits are applied to a copy by `formats::weaveflow` / `formats::graphmd` and told
 //! as reversible format steps (`formats::steps`). Either way the session gets back the same
 //! thing, a list of reversible prims and what they changed, and keeps history alike for all.

@@ -1,5 +1,5 @@
 //! Why an edit is refused: the codes every format's edit handler answers with (GraphSpec:
-//! `apply.rs`; Weaveflow and GRAPH.md: `formats/`), and the checks they share. A refused edit
+//! `apply/`; Weaveflow and GRAPH.md: `formats/`), and the checks they share. A refused edit
 //! changes nothing.
 
 use trellis_spec::Diagnostic;

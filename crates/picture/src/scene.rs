@@ -2,7 +2,7 @@
 //! collapsed groups' boxes) at their canvas positions, its wires (the document's edges with the
 //! labels the canvas writes on them, plus the edges drawn for the reader only, and for a
 //! collapsed group the edges Rust aggregated, labelled `×N`), the group frames and the notes
-//! (`annotations.rs`). Built from the session the app holds, in all three formats (Weaveflow's
+//! (`trellis_doc::annotations`). Built from the session the app holds, in all three formats (Weaveflow's
 //! notes and groups come from its `metadata.web`, through the session's layout);
 //! `svg::render` draws it.
 //!

@@ -1,6 +1,6 @@
 // Notes and groups: what the user can do with them (palette commands, Ctrl+G, the buttons on
 // notes and frames). Every change is one edit Rust applies and answers (crates/doc
-// annotations.rs); the selection of notes and groups is UI state, beside the node selection.
+// src/annotations/); the selection of notes and groups is UI state, beside the node selection.
 import { create } from "zustand";
 import { edit, registerAction, setAnnotationDelete, setAnnotationFragment } from "../actions";
 import { canvasController } from "../canvas/canvasController";
@@ -44,7 +44,7 @@ export function selectAnnotation(kind: "note" | "group", id: string, add: boolea
   } else useAnnotationSelection.setState({ [key]: next } as Partial<AnnotationSelection>);
 }
 
-/** A new note's size (Rust's default, crates/doc/src/annotations.rs). */
+/** A new note's size (Rust's default, crates/doc/src/annotations/rules.rs). */
 const NOTE_W = 240;
 const NOTE_H = 160;
 

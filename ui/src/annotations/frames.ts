@@ -18,7 +18,7 @@ export const BOX_PREFIX = "group:";
 export const boxId = (group: string) => `${BOX_PREFIX}${group}`;
 export const groupOfBox = (id: string) => (id.startsWith(BOX_PREFIX) ? id.slice(BOX_PREFIX.length) : null);
 
-/** CSS colours of the palette Rust accepts (annotations.rs PALETTE), light enough behind text. */
+/** CSS colours of the palette Rust accepts (annotations/rules.rs PALETTE), light enough behind text. */
 export const PALETTE: Record<string, { fill: string; line: string }> = {
   yellow: { fill: "#fef3c7", line: "#d97706" },
   orange: { fill: "#ffedd5", line: "#ea580c" },

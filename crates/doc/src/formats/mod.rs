@@ -1,7 +1,7 @@
 //! Weaveflow and GRAPH.md documents in a session: reading them (format detected by
 //! `trellis_formats::detect`), their edits, their undo steps and their save checks.
 //!
-//! Where GraphSpec edits are planned as small reversible prims (`apply.rs`), an edit of these
+//! Where GraphSpec edits are planned as small reversible prims (`apply/`), an edit of these
 //! formats is applied to a copy of the document by the format's handler (`weaveflow.rs`,
 //! `graphmd.rs`; a refused edit changes nothing), then recorded as the small reversible
 //! changes that turn the old model into the new (`steps.rs`: a node, an edge, a field, a

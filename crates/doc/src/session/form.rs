@@ -4,14 +4,15 @@
 
 use trellis_spec::Diagnostic;
 
-use super::{codes, Session};
+use super::codes;
+use super::state::Session;
 use crate::document::Document;
 use crate::edit::{Changed, EditOutcome};
 use crate::history::{Prim, Step};
 
 impl Session {
     /// Learns whether the text a GraphSpec was read from is its canonical text (a streaming
-    /// comparison, about 40 ms at 100,000 nodes): an app does this while the page reads the
+    /// comparison): an app does this while the page reads the
     /// document's view (`crate::workspace::Opening::check`), when the machine is otherwise
     /// waiting, so that the first save does not read the file again to count what it reformats.
     ///

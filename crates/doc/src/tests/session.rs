@@ -2,8 +2,8 @@ use serde_json::json;
 use trellis_spec::Severity;
 
 use super::*;
-use crate::apply::codes;
 use crate::edit::{Edit, Position};
+use crate::refusal::codes;
 
 fn edit(v: serde_json::Value) -> Edit {
     serde_json::from_value(v).expect("edit")

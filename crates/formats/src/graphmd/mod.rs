@@ -9,6 +9,7 @@ pub mod emit;
 pub mod model;
 pub mod paths;
 pub mod read;
+pub mod topology;
 pub mod validate;
 pub mod write;
 pub mod yaml;

@@ -3,8 +3,9 @@
 //! Markdown body byte for byte, and the file's layout (BOM, line ending).
 //!
 //! Setters edit the tree in place and touch only what they change, so the canonical writer
-//! changes only the lines of what was edited. Typed reading of the tree lives in
-//! `validate.rs` (`Topology`), which is what path analysis and conversion use.
+//! changes only the lines of what was edited. Typed reading of the tree is
+//! `topology.rs` (`Topology`, built by `validate/`), which is what path analysis and conversion
+//! use.
 
 use crate::graphmd::yaml::{Map, Node, Yaml};
 

@@ -1,5 +1,5 @@
 //! Reading a GRAPH.md file: the `---` fences, the YAML front matter (with spans and safety
-//! limits), the body byte for byte. Checking the rules is `validate.rs`.
+//! limits), the body byte for byte. Checking the rules is `validate/`.
 
 use crate::graphmd::model::{GraphMd, LineEnding, Origin};
 use crate::graphmd::yaml::{self, Map, Node, Yaml, YamlErrorKind};
