@@ -21,7 +21,7 @@ pub const MANIFEST_TEXT: &str = include_str!("../registry/default.registry.json"
 
 /// The built-in manifest, parsed once. Read the quick way (schemas not compiled): the text
 /// is embedded and a test reads it the checked way and finds no problem, so every command that
-/// needs a registry does not compile a dozen schemas at start (issue 18).
+/// needs a registry does not compile a dozen schemas at start.
 pub fn manifest() -> &'static Manifest {
     static MANIFEST: OnceLock<Manifest> = OnceLock::new();
     MANIFEST.get_or_init(|| parse_trusted_manifest(MANIFEST_TEXT, SOURCE).unwrap_or_default())

@@ -11,7 +11,7 @@ use crate::history::{Prim, Step};
 
 impl Session {
     /// Learns whether the text a GraphSpec was read from is its canonical text (a streaming
-    /// comparison, about 40 ms at 100,000 nodes): an app does this while the page reads the
+    /// comparison, noticeable on a large document): an app does this while the page reads the
     /// document's view (`crate::workspace::Opening::check`), when the machine is otherwise
     /// waiting, so that the first save does not read the file again to count what it reformats.
     ///

@@ -1,4 +1,4 @@
-//! The GRAPH.md rules (issue 7 §2 and `docs/graphmd.md`): one pass over the front matter
+//! The GRAPH.md rules (`docs/graphmd.md`): one pass over the front matter
 //! tree that collects every problem (never first-only) and, on the way, builds the typed
 //! [`Topology`] that path analysis and conversion use.
 
