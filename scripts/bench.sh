@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run bench`: every issue-8 figure, then docs/BENCHMARKS.md (scripts/bench-report.mjs).
+# `npm run bench`: every figure, then the whole of docs/BENCHMARKS.md (scripts/bench-report.mjs).
 #
 #   1. core (criterion, crates/bench/benches/document.rs): open, save (whole pipeline with the
 #      atomic write into a temp dir) at 1,000 / 10,000 / 100,000 nodes, an edit + revalidation
@@ -22,8 +22,8 @@
 # BENCH_SCALE_LIMIT (seconds, default 600), BENCH_SKIP_CORE=1, BENCH_SKIP_APP=1,
 # BENCH_SKIP_UI_BUILD=1 (ui/dist already built), BENCH_SKIP_FUZZ=1, BENCH_SKIP_LAYOUT=1,
 # BENCH_SKIP_PACKAGE=1 (no packages, no installed-app start),
-# TRELLIS_SHARED (the shared folder with corpus/ and peer-bench/, default ../shared), BENCH_REAL_SIZES (issue 13's
-# real files, default 1000,10000,100000), BENCH_ELK_LIMIT (s, default 300: the elkjs baseline is
+# TRELLIS_SHARED (the shared folder with corpus/ and peer-bench/, default ../shared), BENCH_REAL_SIZES (files
+# without a layout sidecar, default 1000,10000,100000), BENCH_ELK_LIMIT (s, default 300: the elkjs baseline is
 # given up after it), BENCH_ONLY_REAL=1 (of the app figures, only the real files), BENCH_FUZZ_SECONDS (default 60
 # per fuzz target, scripts/fuzz.sh), CARGO_TARGET_DIR (default ./target), ILMEK_GIT_DIR (a Git
 # directory of AimTune/ilmek: the CLI beside the reference, scripts/peer-bench.sh), BENCH_SKIP_PEER=1.
@@ -47,8 +47,11 @@ machine_json() {
   mem=$(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)
   webkit=$(pkg-config --modversion webkit2gtk-4.1 2>/dev/null || dpkg-query -W -f '${Version}' libwebkit2gtk-4.1-0 2>/dev/null || echo unknown)
   cpu=$(awk -F: '/model name/ {gsub(/^ +/, "", $2); print $2; exit}' /proc/cpuinfo)
-  printf '{"nproc": %s, "memory": "%s", "cpu": "%s", "webkitgtk": "%s", "kernel": "%s", "rustc": "%s", "date": "%s"}\n' \
-    "$(nproc)" "$mem" "$cpu" "$webkit" "$(uname -r)" "$(rustc --version)" "$STAMP"
+  local commit
+  commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+  git diff --quiet HEAD 2>/dev/null || commit="$commit with uncommitted changes"
+  printf '{"nproc": %s, "memory": "%s", "cpu": "%s", "webkitgtk": "%s", "kernel": "%s", "rustc": "%s", "date": "%s", "commit": "%s"}\n' \
+    "$(nproc)" "$mem" "$cpu" "$webkit" "$(uname -r)" "$(rustc --version)" "$STAMP" "$commit"
 }
 machine_json >"$OUT/machine.json"
 echo "== machine: $(cat "$OUT/machine.json")"
@@ -80,10 +83,16 @@ if [[ "${BENCH_SKIP_LAYOUT:-}" != 1 ]]; then
 fi
 
 if [[ "${BENCH_SKIP_PEER:-}" != 1 ]]; then
-  # Issue 18: the CLI beside the reference TypeScript round trip, same files, same run.
+  # The CLI beside the reference TypeScript round trip, same files, same run; its table is kept
+  # as peer.md for the page.
+  rm -f "$OUT/peer.md"
   if [[ -n "${ILMEK_GIT_DIR:-}" || -f "$TARGET/peer/ilmek/ts/packages/core/src/spec.ts" ]]; then
     echo "== the CLI beside the reference TypeScript round trip (scripts/peer-bench.sh)"
-    bash scripts/peer-bench.sh || echo "bench: the peer comparison failed (see above); its table is left out" >&2
+    if PEER_ROOT="$TARGET/peer" bash scripts/peer-bench.sh; then
+      cp "$TARGET/peer/results/table.md" "$OUT/peer.md"
+    else
+      echo "bench: the peer comparison failed (see above); its table is left out" >&2
+    fi
   else
     echo "bench: no reference checkout: set ILMEK_GIT_DIR to a Git directory of AimTune/ilmek to compare the CLI with the reference TypeScript round trip (left out)" >&2
   fi
@@ -108,7 +117,7 @@ if [[ "${BENCH_SKIP_APP:-}" != 1 ]]; then
   cargo build -p trellis-app --features e2e --all-targets --locked
   PERF=(cargo test -p trellis-app --features e2e --test perf -- --test-threads=1 --nocapture)
   rm -f "$OUT/app-real.jsonl" "$OUT/app-real.status"
-  echo "== issue 13's real files ($REAL_SIZES nodes, no sidecar, project types) against React Flow + elkjs"
+  echo "== files without a sidecar ($REAL_SIZES nodes, project types) against React Flow + elkjs"
   start=$(date +%s)
   if ! TRELLIS_BENCH_REAL_SIZES="$REAL_SIZES" TRELLIS_BENCH_OUT="$OUT/app-real.jsonl" \
     TRELLIS_BENCH_OPEN_LIMIT_S="$SCALE_LIMIT" TRELLIS_BENCH_ELK_LIMIT_S="${BENCH_ELK_LIMIT:-300}" \
@@ -141,7 +150,7 @@ if [[ "${BENCH_SKIP_APP:-}" != 1 && "${BENCH_ONLY_REAL:-}" != 1 ]]; then
 fi
 
 if [[ "${BENCH_SKIP_APP:-}" != 1 && "${BENCH_SKIP_PACKAGE:-}" != 1 ]]; then
-  # Issue 51: the packages' sizes, and the installed package's app from its start to a usable
+  # The packages' sizes, and the installed package's app from its start to a usable
   # window (the first drawn frame), as shipped. Installing needs root; without it the start is
   # not measured and the report says so.
   echo "== the packages (npm run package) and the installed app's start"
@@ -166,6 +175,8 @@ if [[ "${BENCH_SKIP_FUZZ:-}" != 1 ]]; then
   # the quiet machine a bench run has. A crash is printed and fails the run at the end.
   echo "== fuzz targets, ${BENCH_FUZZ_SECONDS:-60} s each"
   bash scripts/fuzz.sh run "${BENCH_FUZZ_SECONDS:-60}" || fuzz_failed=1
+  printf '{"seconds": %s, "failed": [%s]}\n' "${BENCH_FUZZ_SECONDS:-60}" \
+    "${fuzz_failed:+\"one or more targets, named in the bench log\"}" >"$OUT/fuzz.json"
 fi
 
 echo "== docs/BENCHMARKS.md"

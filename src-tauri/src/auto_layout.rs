@@ -50,7 +50,7 @@ pub async fn layout_document(
 ) -> Result<Option<IndexMap<String, Position>>, CommandError> {
     let id = parse_id(&doc_id)?;
     // Only the ids and edges are copied under the lock; the layout runs without it.
-    // Groups (issue 16) are kept together.
+    // Groups are kept together.
     let canvas = {
         let ws = state.ws();
         let session = ws.session(id)?;

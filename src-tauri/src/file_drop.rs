@@ -1,4 +1,4 @@
-//! Files dropped from the OS onto the window open in tabs, as File > Open opens them (issue 14).
+//! Files dropped from the OS onto the window open in tabs, as File > Open opens them.
 //!
 //! The window keeps `dragDropEnabled: false`: Tauri's own file-drop handler would take every
 //! drop, the registry browser's HTML5 drags included (toolchain trap 11). Instead the drop is

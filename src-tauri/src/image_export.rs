@@ -1,4 +1,4 @@
-//! File > Export image (issue 14): a picture of the open document, whole or its selection, in
+//! File > Export image: a picture of the open document, whole or its selection, in
 //! the UI's theme, as SVG or PNG, written where the user chooses. The drawing is
 //! `trellis-picture`'s; this file reads the request, asks for the path, rasterises off the
 //! UI thread and writes atomically (never over the open document's own file).

@@ -1,5 +1,5 @@
-//! Files that could not be opened, told to the user in the app (issue 14, "opening files
-//! plainly"): the file name, the reason in the editor's words, and the line and column.
+//! Files that could not be opened, told to the user in the app, plainly: the file name, the
+//! reason in the editor's words, and the line and column.
 //!
 //! A failure while the window exists goes out as the `open-failed` event; one from before the
 //! window (the command line at start) waits here until the UI asks with `open_failures`, so

@@ -1,10 +1,10 @@
 //! How WebKitGTK draws the window, chosen before GTK starts (Linux only).
 //!
 //! WebKitGTK composites the page through OpenGL. Without a GPU (no DRM render node, as in a
-//! VM, a container or under Xvfb) that GL is emulated in software, and it costs about 25 ms of
-//! CPU per frame even for an empty page, more than the whole 60 Hz frame budget (issue 8,
-//! docs/BENCHMARKS.md). Drawing without accelerated compositing paints the same page straight
-//! into the window for 3 to 10 ms a frame. So when the machine has no render node and the user
+//! VM, a container or under Xvfb) that GL is emulated in software, and it costs more CPU per
+//! frame than the whole 60 Hz frame budget even for an empty page (docs/BENCHMARKS.md). Drawing
+//! without accelerated compositing paints the same page straight into the window for a fraction
+//! of that. So when the machine has no render node and the user
 //! has not chosen, Trellis turns compositing off. Machines with a GPU keep WebKit's default;
 //! `WEBKIT_DISABLE_COMPOSITING_MODE=0` (or `=1`) in the environment always wins.
 

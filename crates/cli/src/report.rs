@@ -139,7 +139,7 @@ pub fn note(message: &str) {
 /// plus a few hundred bytes per finding, however many findings there are and however long the
 /// lines are (a minified file is one line). The index knows the findings' own places only
 /// ([`LineIndex::at_offsets`]): a list of every line start of a 10,000-node document is a
-/// megabyte of fresh memory and two more passes, for the few hundred lines shown (issue 18).
+/// megabyte of fresh memory and two more passes, for the few hundred lines shown.
 pub fn human(reports: &[FileReport]) -> String {
     let mut out = String::new();
     for r in reports {

@@ -160,8 +160,8 @@ impl Session {
 
 impl Session {
     /// What changed in the view when the document itself did not (a save, a refused save): the
-    /// small fields and the findings, which were `before`. A 100,000-node save answered with the
-    /// whole view cost the page a second of reading it and drawing it again (issue 18).
+    /// small fields and the findings, which were `before`. A large document's save answered with
+    /// the whole view would make the page read it and draw it again.
     pub fn delta_since(&self, before: &[Diagnostic]) -> ViewDelta {
         let outcome = EditOutcome {
             changed: Changed::default(),

@@ -1,4 +1,4 @@
-//! How much of a hand-formatted file its first save reformats (issue 12: "saved in canonical
+//! How much of a hand-formatted file its first save reformats ("saved in canonical
 //! form: 231 lines reformatted"), so that a user who opens their own file, changes one field and
 //! saves is told why the pull request shows more than that field.
 //!

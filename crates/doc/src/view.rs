@@ -33,7 +33,7 @@ pub struct DocumentView {
     /// The GraphSpec; for Weaveflow and GRAPH.md, the canvas projection of the document (same
     /// node ids; edges one for one in the document's order, so an edge index is the same).
     // Written from the session's model by reference when the view is made: cloning a
-    // 5,000-node model for every answer cost time and memory the allocator kept (issue 8).
+    // large model for every answer would cost time and memory the allocator keeps.
     #[ts(as = "GraphSpec")]
     pub spec: Box<RawValue>,
     /// Weaveflow documents: the definition and its entry and finish points (null otherwise).
@@ -172,7 +172,7 @@ pub fn spec_json_len(session: &Session) -> usize {
 
 /// Appends the view's GraphSpec (its `spec`) to `out` as the JSON text serde_json writes for it,
 /// straight from the session's model: configs still held as their text are rewritten from it,
-/// without building their values (issue 18).
+/// without building their values.
 pub fn write_spec_json(session: &Session, out: &mut Vec<u8>) {
     match session.spec() {
         Some(spec) => trellis_spec::writer::write_compact(spec, out),

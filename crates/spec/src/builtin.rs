@@ -38,7 +38,7 @@ pub const ILMEK_VERSION: &str = "0.2.0";
 /// The built-in types as one manifest (published types, then the examples whose names no
 /// published type takes), parsed once. Read the quick way (schemas not compiled): the texts
 /// are embedded and a test reads them the checked way and finds no problem, so every command
-/// that needs a registry does not compile a dozen schemas at start (issue 18).
+/// that needs a registry does not compile a dozen schemas at start.
 pub fn manifest() -> &'static Manifest {
     static MANIFEST: OnceLock<Manifest> = OnceLock::new();
     MANIFEST.get_or_init(|| {

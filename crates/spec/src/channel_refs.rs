@@ -107,7 +107,7 @@ fn each_ref(
         }
         let values: Vec<Option<Value>> = match n.config.raw_text() {
             Some(raw) => field_values(raw, names),
-            None => names.iter().map(|f| n.config.get(f).cloned()).collect(),
+            None => names.iter().map(|f| n.config.get(*f).cloned()).collect(),
         };
         for ((field, default), value) in names.iter().zip(defaults.iter()).zip(values) {
             match value {

@@ -96,7 +96,7 @@ export function collapsedFlow(nodes: FlowNode[], edges: FlowEdge[], c: Collapsed
 
 /** The frames and notes the overview canvas draws into its bitmap (under the nodes): panning
  * and zooming then cost nothing more than without them, where DOM elements under a
- * transparent canvas were repainted on every frame (docs/BENCHMARKS.md, issue 16). */
+ * transparent canvas were repainted on every frame. */
 export function annotationUnderlay(view: DocumentView, positions: Record<string, Point>): Underlay[] {
   if (!view.layout.groups.length && !view.layout.notes.length) return [];
   const out: Underlay[] = [];

@@ -26,9 +26,8 @@ import {
 
 // Both canvases raster on the CPU (`willReadFrequently`): where WebKit composites through
 // software GL (llvmpipe under Xvfb, no GPU) an accelerated canvas defers its raster into the
-// frames and costs more per frame than a CPU bitmap (WebKitGTK 2.50, 5,000 nodes: zoom p95
-// 102-131 ms accelerated vs 29 ms CPU, pan p95 41-47 vs 29 ms); without compositing both are
-// CPU anyway. `?gpucanvas=1` asks for accelerated canvases again (to compare).
+// frames and costs more per frame than a CPU bitmap, in zoom and in pan; without compositing
+// both are CPU anyway. `?gpucanvas=1` asks for accelerated canvases again (to compare).
 const gpu = typeof location !== "undefined" && new URLSearchParams(location.search).get("gpucanvas") === "1";
 const CPU_BITMAP: CanvasRenderingContext2DSettings | undefined = gpu ? undefined : { willReadFrequently: true };
 const CPU_SCREEN = CPU_BITMAP;

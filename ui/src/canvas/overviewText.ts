@@ -30,7 +30,7 @@ export function labelWidth(text: string, font: number): number {
 }
 
 /** Summaries by config object, worked out when first drawn (a scene holds the config; reading
- * every config of 100,000 nodes when a scene is built took 140 ms of an open), and an edit
+ * every config of a large graph when a scene is built would slow an open), and an edit
  * gives new objects only to the nodes it touched. */
 const summaries = new WeakMap<object, string>();
 

@@ -35,7 +35,7 @@ export type Scene = {
   /** Per node: 0 a plain node, 1 a subgraph node, 2 one whose reference cannot be used. */
   subgraph: Uint8Array;
   index: NodeIndex;
-  /** Drawn under everything, into the cached bitmap: group frames and notes (issue 16). */
+  /** Drawn under everything, into the cached bitmap: group frames and notes. */
   underlay: Underlay[];
 };
 

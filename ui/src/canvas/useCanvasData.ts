@@ -23,7 +23,7 @@ export function useCanvasData(view: DocumentView) {
     [view.spec, view.layout.positions],
   );
   const problems = useMemo(() => problemsOf(view.diagnostics), [view.diagnostics]);
-  // Collapsed groups: their boxes stand for the members (issue 16).
+  // Collapsed groups: their boxes stand for the members.
   const collapsed = useMemo(() => timed("collapsed", () => collapsedOf(view, basePositions)), [view, basePositions]);
   const selNodes = useMemo(() => new Set(selection.nodes), [selection.nodes]);
   const selEdges = useMemo(() => new Set(selection.edges), [selection.edges]);

@@ -1,5 +1,5 @@
 // What React Flow gets in the DOM drawing. React Flow slows down with every node in its store,
-// drawn or not (5,000 nodes: ~200 ms per pan frame, 2.7 s to switch to the DOM drawing). So it
+// drawn or not (a few thousand make every pan frame and the switch to the DOM drawing slow). So it
 // gets only a window around the view: the nodes in it, the edges touching them, and those
 // edges' far ends (not rendered, but needed to draw the edge). The window is recomputed when
 // the view leaves it (`useRenderMode`). Only that subset is ever built as React Flow objects

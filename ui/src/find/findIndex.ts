@@ -1,7 +1,7 @@
 // What the find bar searches: every node (id, type, title, config values), every edge (its
 // condition text), every channel and every problem of one document view, as lower-cased text
-// built once per view, so a keystroke is one pass of `includes` over flat strings (100,000
-// nodes answer well within 50 ms: `find.bench.ts`).
+// built once per view, so a keystroke is one pass of `includes` over flat strings (its speed
+// is measured in `find.bench.ts`).
 import type { Diagnostic, DocumentView, Element } from "../bindings";
 
 export type FindKind = "node" | "edge" | "channel" | "problem" | "note" | "group";
@@ -123,7 +123,7 @@ export class FindIndex {
         [{ name: "channel", text: name }],
       );
     }
-    // Notes (their Markdown text) and groups (their names), issue 16.
+    // Notes (their Markdown text) and groups (their names).
     for (const n of view.layout.notes ?? []) {
       const first = n.text.split("\n").find((l) => l.trim()) ?? "";
       this.push(

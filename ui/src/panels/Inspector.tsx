@@ -278,8 +278,7 @@ function GraphInspector({ view }: { view: DocumentView }) {
   );
   // Counted once per change of the edges or nodes, not at every render (every edge and
   // every node config of a large graph), and after the edit is on screen: the counts follow
-  // in a render of their own (7 ms at 100,000 nodes, kept out of an edit's answer and out of
-  // an open's first frame).
+  // in a render of their own (kept out of an edit's answer and out of an open's first frame).
   const spec = useDeferredValue(view.spec, NO_GRAPH);
   const used = useMemo(() => {
     const out = new Map<string, number>();

@@ -1,8 +1,8 @@
 // The benchmark baseline: the same graph drawn by plain React Flow 12 with its defaults
 // (default nodes, default edges, no culling).
 //
-// - `?n=1000` (issue 8): the generated graph of `generate.ts` on its grid, whole graph in view.
-// - `?external=1` (issue 13, the real-file scenario): the page waits for the test to hand it the
+// - `?n=1000`: the generated graph of `generate.ts` on its grid, whole graph in view.
+// - `?external=1` (the real-file scenario): the page waits for the test to hand it the
 //   document's nodes and edges (`window.__trellisBaseline(graph, limitMs)`), lays them out with
 //   elkjs in a Web Worker (the engine and options the app used before it laid graphs out in
 //   Rust), then draws them at zoom 1 around the first node, as the app opens a large document.

@@ -18,7 +18,7 @@ export type Step = {
 type Fixture = {
   example: { view: DocumentView };
   support: { view: DocumentView };
-  /** The example with a note, a collapsed group and a group nested in it (issue 16). */
+  /** The example with a note, a collapsed group and a group nested in it. */
   annotated: { view: DocumentView };
   /** Two unknown types and a built-in type used as the user's own runtime defines it. */
   ownTypes: { view: DocumentView };

@@ -1,4 +1,4 @@
-//! `trellis paths FILE [--prices FILE] [--format json]` (issue 7): the path analysis of a
+//! `trellis paths FILE [--prices FILE] [--format json]`: the path analysis of a
 //! GRAPH.md document (`trellis_formats::graphmd::paths`), deterministic and without any
 //! model call.
 //!
