@@ -23,10 +23,10 @@ mod menu_events;
 pub mod open_failures;
 pub mod open_progress;
 mod quit;
-pub mod settings;
-mod single_instance;
 pub mod runs;
 pub mod runs_view;
+pub mod settings;
+mod single_instance;
 pub mod state;
 pub mod subgraphs;
 pub mod text_pane;
@@ -226,7 +226,8 @@ fn open_files(app: &tauri::AppHandle, files: Vec<PathBuf>) {
         return;
     }
     // A run record opens beside the document shown, once the documents are open.
-    let (run_files, files): (Vec<PathBuf>, Vec<PathBuf>) = files.into_iter().partition(|p| runs::is_run_file(p));
+    let (run_files, files): (Vec<PathBuf>, Vec<PathBuf>) =
+        files.into_iter().partition(|p| runs::is_run_file(p));
     let app = app.clone();
     tauri::async_runtime::spawn_blocking(move || {
         for path in &files {

@@ -22,8 +22,8 @@ mod drive;
 #[path = "../e2e/harness.rs"]
 mod harness;
 mod memory;
-mod text_pane;
 mod runs;
+mod text_pane;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

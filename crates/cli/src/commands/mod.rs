@@ -10,6 +10,7 @@ pub mod paths;
 pub mod registry;
 pub mod registry_infer;
 pub mod runs;
+mod runs_graph;
 mod runs_print;
 pub mod schema;
 pub mod simulate;

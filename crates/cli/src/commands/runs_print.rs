@@ -11,7 +11,7 @@ use trellis_runs::summary::{Aggregate, NodeStats, RunSummary};
 use trellis_runs::time::format_duration;
 use trellis_spec::END;
 
-use crate::commands::runs::Graph;
+use crate::commands::runs_graph::Graph;
 
 /// Path nodes shown before and after the middle of a long path is left out.
 const PATH_HEAD: usize = 40;
