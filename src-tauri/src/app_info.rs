@@ -212,10 +212,13 @@ mod tests {
     }
 
     #[test]
-    fn the_builtin_registry_has_a_name_and_version() {
+    fn the_builtin_registry_is_named_as_its_manifest_says() {
         let m = trellis_spec::builtin::manifest();
-        let want =
-            format!("{} {}", m.name.as_deref().unwrap_or_default(), m.version.as_deref().unwrap_or_default());
+        let want = match (m.name.as_deref(), m.version.as_deref()) {
+            (Some(n), Some(v)) => format!("{n} {v}"),
+            (Some(n), None) => n.to_owned(),
+            (None, _) => panic!("the built-in manifest has a name"),
+        };
         assert_eq!(builtin_registry(), want);
     }
 }

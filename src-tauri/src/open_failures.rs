@@ -13,7 +13,6 @@ use tauri::{AppHandle, Emitter, Manager};
 use trellis_spec::{Diagnostic, Severity};
 use ts_rs::TS;
 
-use crate::main_window::MAIN_WINDOW;
 use crate::wording;
 
 /// The event that carries one [`OpenFailure`].
@@ -67,27 +66,50 @@ impl OpenFailure {
     }
 }
 
-/// Failures reported before the UI could listen.
+/// Failures reported before the UI listened. The page starts listening for `open-failed` and
+/// then asks for these (`open_failures`); from that call on, failures are sent as events. The
+/// window being there is not enough: files named on the command line open while the page is
+/// still loading, and an event sent then would be lost.
 #[derive(Debug, Default)]
-pub struct PendingFailures(Mutex<Vec<OpenFailure>>);
+pub struct PendingFailures(Mutex<Pending>);
+
+#[derive(Debug, Default)]
+struct Pending {
+    listening: bool,
+    waiting: Vec<OpenFailure>,
+}
 
 impl PendingFailures {
-    /// Everything waiting, oldest first; the list is then empty.
+    /// Everything waiting, oldest first; later failures go to the page as events.
     pub fn take(&self) -> Vec<OpenFailure> {
-        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
+        let mut p = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        p.listening = true;
+        std::mem::take(&mut p.waiting)
+    }
+
+    /// Keeps `failure` when the page does not listen yet; gives it back when it does.
+    fn keep(&self, failure: OpenFailure) -> Option<OpenFailure> {
+        let mut p = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if p.listening {
+            return Some(failure);
+        }
+        p.waiting.push(failure);
+        None
     }
 }
 
-/// Tells the user `path` did not open: an event when the window is there, otherwise kept for
-/// the UI's first `open_failures`. Also printed, for whoever started the app from a terminal.
+/// Tells the user `path` did not open: an event when the page listens, otherwise kept for the
+/// page's first `open_failures`. Also printed, for whoever started the app from a terminal.
 pub fn report(app: &AppHandle, path: &Path, diagnostics: &[Diagnostic]) {
     let failure = OpenFailure::new(path, diagnostics);
     crate::logging::open_failed(path, diagnostics);
     eprintln!("trellis: cannot open {}: {}", path.display(), failure.sentence());
-    if app.get_webview_window(MAIN_WINDOW).is_some() {
+    let unkept = match app.try_state::<PendingFailures>() {
+        Some(pending) => pending.keep(failure),
+        None => Some(failure),
+    };
+    if let Some(failure) = unkept {
         let _ = app.emit(OPEN_FAILED, &failure);
-    } else if let Some(pending) = app.try_state::<PendingFailures>() {
-        pending.0.lock().unwrap_or_else(|e| e.into_inner()).push(failure);
     }
 }
 

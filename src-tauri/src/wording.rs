@@ -174,13 +174,15 @@ mod tests {
     #[test]
     fn a_runtime_published_type_is_worded_with_the_runtimes_own_words() {
         // From the real checker, on the runtime's own test document (a skill without its name).
-        let spec: trellis_spec::GraphSpec = serde_json::from_value(serde_json::json!({
+        // Read as the app reads it: the runtime's channels may leave the reducer out.
+        let text = serde_json::json!({
             "channels": {"instructions": {}},
             "nodes": [{"id": "brief", "type": "skill", "config": {}},
                       {"id": "pick", "type": "mcp_tool", "config": {"server": "gh", "tool": "gh__x", "to": "found"}}],
             "edges": [{"from": "__start__", "to": "brief"}, {"from": "brief", "to": "pick"}],
-        }))
-        .expect("spec");
+        })
+        .to_string();
+        let spec = trellis_spec::parse_spec(&text).spec.expect("spec");
         let found = trellis_spec::validate(&spec, Some(&trellis_spec::builtin::default_registry()));
         let worded = |code: &str| {
             let d = found.iter().find(|d| d.code == code).unwrap_or_else(|| panic!("{code} in {found:?}"));

@@ -82,7 +82,8 @@ export function RegistryPanel({ types }: { types: TypeInfo[] }) {
           }
         }}
       />
-      <div className="registry-list" role="listbox" aria-label="node types">
+      {/* Focusable so the keyboard can scroll it (the search box above moves the selection). */}
+      <div className="registry-list" role="listbox" aria-label="node types" tabIndex={0}>
         {flat.length === 0 && <div className="empty">No type matches “{query}”.</div>}
         {sections.map((sec) => (
           <div key={sec.key} className="reg-section" data-testid={`registry-section-${sec.key}`}>
