@@ -400,7 +400,7 @@ impl Desktop {
         loop {
             if let Ok(els) = self.driver.find_all(By::Css(css)).await {
                 for el in els {
-                    if el.is_displayed().await.unwrap_or(false) {
+                    if el.is_displayed().await.unwrap_or(false) || self.shown(&el).await {
                         return el;
                     }
                 }
@@ -414,7 +414,21 @@ impl Desktop {
                     }
                 }
             }
-            assert!(Instant::now() < deadline, "timed out waiting for a visible {css}");
+            if Instant::now() >= deadline {
+                // What is there instead: the first match (hidden, or none at all), and its size.
+                let found = self
+                    .driver
+                    .execute(
+                        "const e = document.querySelector(arguments[0]); if (!e) return null; const r = e.getBoundingClientRect(); return [e.outerHTML.slice(0, 400), r.left, r.top, r.width, r.height, innerWidth, innerHeight];",
+                        vec![serde_json::json!(css)],
+                    )
+                    .await
+                    .map(|r| r.json().clone())
+                    .unwrap_or_default();
+                let shot: String = css.chars().filter(char::is_ascii_alphanumeric).take(60).collect();
+                self.screenshot(&format!("timed-out-{shot}")).await;
+                panic!("timed out waiting for a visible {css}; the first match (html, left, top, width, height, window): {found}");
+            }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
@@ -436,6 +450,25 @@ impl Desktop {
         )
         .await;
         self.active_doc().await
+    }
+
+    /// Whether `el` is on screen and nothing covers its centre: what a user sees. WebKit's
+    /// WebDriver answers "not displayed" for some text cut with an ellipsis in the status bar
+    /// that is plainly there.
+    async fn shown(&self, el: &WebElement) -> bool {
+        let script = "const e = arguments[0]; const r = e.getBoundingClientRect(); \
+            if (r.width <= 0 || r.height <= 0 || getComputedStyle(e).visibility !== 'visible') return false; \
+            const x = r.left + r.width / 2, y = r.top + r.height / 2; \
+            if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false; \
+            const hit = document.elementFromPoint(x, y); return !!hit && (hit === e || e.contains(hit));";
+        match el.to_json() {
+            Ok(arg) => self
+                .driver
+                .execute(script, vec![arg])
+                .await
+                .is_ok_and(|r| r.json() == &serde_json::json!(true)),
+            Err(_) => false,
+        }
     }
 
     /// Gives the canvas the keyboard focus (a click on its empty pane), as a user does before
