@@ -242,8 +242,13 @@ impl Desktop {
     /// Waits until every file named on the command line has opened or been refused (the
     /// window comes first; the files are opened after it, one by one).
     pub async fn wait_files(&self, files: &[PathBuf]) {
-        let names: Vec<String> =
-            files.iter().filter_map(|p| p.file_name()).map(|n| n.to_string_lossy().into_owned()).collect();
+        // A run record opens beside a document, not as one: only documents are waited for.
+        let names: Vec<String> = files
+            .iter()
+            .filter(|p| !(p.is_file() && trellis_runs::file::looks_like_run(p)))
+            .filter_map(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .collect();
         let deadline = Instant::now() + PATIENCE;
         loop {
             let docs = self.documents().await;

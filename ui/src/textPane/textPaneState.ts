@@ -1,32 +1,13 @@
-// The text pane's UI state: whether it is shown and how wide (one setting for the app, kept
-// in the webview's storage), and what the pane of the active document says (its status line).
+// The text pane's UI state: whether it is shown and how wide (for this run of the app: the
+// kept settings live in Rust, `src-tauri/src/settings.rs`, and the pane is not among them yet),
+// and what the pane of the active document says (its status line).
 import { create } from "zustand";
 import type { Diagnostic } from "../bindings";
 
-const KEY = "trellis.textPane";
 export const MIN_WIDTH = 260;
 const DEFAULT_WIDTH = 520;
 
-type Stored = { open: boolean; width: number };
-
-function load(): Stored {
-  try {
-    const raw = globalThis.localStorage?.getItem(KEY);
-    const v = raw ? (JSON.parse(raw) as Partial<Stored>) : {};
-    const width = typeof v.width === "number" && Number.isFinite(v.width) ? Math.max(MIN_WIDTH, v.width) : DEFAULT_WIDTH;
-    return { open: v.open === true, width };
-  } catch {
-    return { open: false, width: DEFAULT_WIDTH };
-  }
-}
-
-function store(s: Stored) {
-  try {
-    globalThis.localStorage?.setItem(KEY, JSON.stringify(s));
-  } catch {
-    /* storage off: the setting lasts this run only */
-  }
-}
+type Shown = { open: boolean; width: number };
 
 /** What the pane's status line says. */
 export type PaneStatus = {
@@ -48,10 +29,11 @@ export type PaneStatus = {
   overLimit: number | null;
 };
 
-export type TextPaneState = Stored & PaneStatus;
+export type TextPaneState = Shown & PaneStatus;
 
 export const useTextPane = create<TextPaneState>(() => ({
-  ...load(),
+  open: false,
+  width: DEFAULT_WIDTH,
   docId: null,
   state: "loading",
   readOnly: null,
@@ -68,11 +50,9 @@ export const textPane = {
   toggle(open?: boolean) {
     const next = open ?? !useTextPane.getState().open;
     useTextPane.setState({ open: next });
-    store({ open: next, width: useTextPane.getState().width });
   },
   resize(width: number) {
     const w = Math.max(MIN_WIDTH, Math.round(width));
     useTextPane.setState({ width: w });
-    store({ open: useTextPane.getState().open, width: w });
   },
 };
