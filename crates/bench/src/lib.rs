@@ -3,8 +3,8 @@
 //! [`generate`] makes documents the *app* accepts as they are: the edge shape of
 //! `trellis_spec::generate` (about two edges per node, a third guarded, fan-out, forward skips),
 //! but every node typed from the built-in registry with a config of about 150 bytes that its
-//! schema accepts, so a 5,000-node document opens with no problem markers and saves (a save
-//! refuses a document with errors). [`layout_text`] is its layout sidecar: a grid like the one
+//! schema accepts, so a 5,000-node document opens with no problem markers (a document with
+//! problems saves too, but its markers would be drawn and measured). [`layout_text`] is its layout sidecar: a grid like the one
 //! `ui/src/perf/generate.ts` gives the baseline page (`round(sqrt(n))` rows, 290 x 100), so the
 //! app and the plain React Flow baseline draw the same number of boxes at the same places.
 
