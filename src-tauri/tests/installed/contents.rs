@@ -47,7 +47,12 @@ fn the_deb_holds_the_app_the_cli_the_desktop_entry_icons_types_and_licence() {
         want.push(format!("/usr/share/doc/trellis/{f}"));
     }
     for p in &want {
-        assert!(listing.lines().any(|l| l.ends_with(&format!(".{p}"))), "the .deb holds {p}:\n{listing}");
+        // Listed as `./usr/...` or `usr/...`, as the bundler wrote the archive.
+        let held = listing
+            .lines()
+            .filter_map(|l| l.split_whitespace().last())
+            .any(|f| f.trim_start_matches('.').trim_start_matches('/') == p.trim_start_matches('/'));
+        assert!(held, "the .deb holds {p}:\n{listing}");
     }
     // Nothing that would make Trellis the default application of a type it does not own.
     assert!(!listing.contains("mimeapps.list") && !listing.contains("defaults.list"), "{listing}");

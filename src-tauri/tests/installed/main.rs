@@ -131,7 +131,7 @@ fn open_with(mime: &str) -> Vec<String> {
 
 /// Sample files named as Trellis's own types are, plus a plain JSON and a plain Markdown file.
 fn named_files(dir: &Path) -> Vec<(PathBuf, &'static str)> {
-    let graph = std::fs::read(harness::corpus("ilmek/viz/support.json")).expect("corpus");
+    let graph = std::fs::read(harness::corpus("ilmek/docs/graphs-as-data.mdx-support.json")).expect("corpus");
     let weaveflow = std::fs::read(harness::corpus("weaveflow/assistant.json")).expect("corpus");
     let graphmd = std::fs::read(harness::corpus("graphmd/support-triage/GRAPH.md")).expect("corpus");
     let files = [

@@ -121,7 +121,7 @@ pub async fn open_second_start_keep_settings(app_path: &Path, home: &Path, work:
     let bus = SessionBus::start();
     let folders = UserFolders::of(home);
     let support = work.join("support.graph.json");
-    std::fs::copy(corpus("ilmek/viz/support.json"), &support).expect("copy");
+    std::fs::copy(corpus("ilmek/docs/graphs-as-data.mdx-support.json"), &support).expect("copy");
     let supervisor = work.join("supervisor.weaveflow.json");
     std::fs::copy(corpus("weaveflow/supervisor_mode.json"), &supervisor).expect("copy");
     let triage = work.join("triage");
