@@ -121,16 +121,23 @@ fn the_deb_holds_the_app_the_cli_the_desktop_entry_icons_types_and_licence() {
 
     // A MIME database made from the package's types (and the system's, which they extend)
     // knows the owned names, and update-mime-database finds nothing wrong in them.
-    let db = tempfile::tempdir().expect("tmp");
-    let packages = db.path().join("packages");
+    // Made as `<data home>/mime`, with that data home in the search path (otherwise the tool
+    // says on stderr that applications may not find it).
+    let home = tempfile::tempdir().expect("tmp");
+    let db = home.path().join("mime");
+    let packages = db.join("packages");
     std::fs::create_dir_all(&packages).expect("mkdir");
     std::fs::copy(at("/usr/share/mime/packages/trellis.xml"), packages.join("trellis.xml")).expect("copy");
     std::fs::copy("/usr/share/mime/packages/freedesktop.org.xml", packages.join("freedesktop.org.xml"))
         .expect("the system's MIME types (apt package shared-mime-info)");
-    let out = Command::new("update-mime-database").arg(db.path()).output().expect("update-mime-database");
+    let out = Command::new("update-mime-database")
+        .arg(&db)
+        .env("XDG_DATA_HOME", home.path())
+        .output()
+        .expect("update-mime-database");
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && said.trim().is_empty(), "update-mime-database: {said}");
-    let globs = std::fs::read_to_string(db.path().join("globs2")).expect("globs2");
+    let globs = std::fs::read_to_string(db.join("globs2")).expect("globs2");
     for (glob, t) in [
         ("*.graph.json", "application/x-trellis-graph+json"),
         ("*.weaveflow.json", "application/x-weaveflow+json"),
@@ -139,7 +146,7 @@ fn the_deb_holds_the_app_the_cli_the_desktop_entry_icons_types_and_licence() {
     ] {
         assert!(globs.lines().any(|l| l.contains(&format!(":{t}:{glob}"))), "globs2 maps {glob} to {t}");
     }
-    let subclasses = std::fs::read_to_string(db.path().join("subclasses")).expect("subclasses");
+    let subclasses = std::fs::read_to_string(db.join("subclasses")).expect("subclasses");
     for (t, parent) in [
         ("application/x-trellis-graph+json", "application/json"),
         ("application/x-weaveflow+json", "application/json"),
